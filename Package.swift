@@ -1,0 +1,21 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "PlacesCost",
+    products: [
+        .executable(name: "placescost", targets: ["placescost"]),
+        .library(name: "PlacesCostKit", targets: ["PlacesCostKit"]),
+    ],
+    targets: [
+        .target(name: "PlacesCostKit"),
+        .executableTarget(name: "placescost", dependencies: ["PlacesCostKit"]),
+        .testTarget(
+            name: "PlacesCostKitTests",
+            // The executable is a dependency so that the end-to-end tests find it built beside them.
+            dependencies: ["PlacesCostKit", "placescost"],
+            exclude: ["Fixtures"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,149 @@
+/// `placescost analyze [PATH|-]... [options]`: logs -> sessions -> searches -> report.
+struct AnalyzeCommand {
+    static let usage = "placescost analyze [PATH|-]... [--format auto|jsonl|csv] [--report md|json] [--json] [--session-timeout SECONDS] [--user-gap SECONDS] [--needs-details auto|yes|no] [--since DATE] [--until DATE] [--strict] [--quiet]"
+
+    static let help = """
+    placescost analyze: read request logs and report how the calls group into searches.
+
+    USAGE
+      \(usage)
+
+    ARGUMENTS
+      PATH                     A log file, a directory (its .jsonl/.ndjson/.json/.csv/.log/.txt
+                               files, by name), or - for standard input. Several may be given.
+                               With none, the bundled SampleLogs/ are analyzed.
+
+    OPTIONS
+      --format FORMAT          auto (default: told from each file's content), jsonl or csv.
+      --report md|json         What to print on standard output (default md).
+      --json                   Same as --report json.
+      --session-timeout SECS   A session with no selection this long after its first call is
+                               billed as abandoned (default 180; Google says "a few minutes").
+      --user-gap SECS          Token-less calls of one user at most this far apart form one
+                               search (default 60).
+      --needs-details MODE     auto (default: from the field masks in the log), yes or no.
+      --since DATE             Only calls at or after DATE (YYYY-MM-DD, UTC, or RFC 3339).
+      --until DATE             Only calls before the end of DATE (YYYY-MM-DD, inclusive) or
+                               before an RFC 3339 time.
+      --strict                 Stop at the first malformed record (exit 65) instead of
+                               skipping it.
+      --quiet                  Print no warnings or notes on standard error (errors still).
+      -h, --help               Show this help.
+
+    """
+
+    static let scanner = ArgumentScanner(options: [
+        .init("format", value: "FORMAT"), .init("report", value: "md|json"), .init("json"),
+        .init("session-timeout", value: "SECONDS"), .init("user-gap", value: "SECONDS"),
+        .init("needs-details", value: "auto|yes|no"), .init("since", value: "DATE"), .init("until", value: "DATE"),
+        .init("strict"), .init("quiet"), .init("help"),
+    ], usage: usage)
+
+    enum ReportFormat: String {
+        case md, json
+    }
+
+    let arguments: [String]
+    let context: CommandContext
+
+    func run() throws -> ExitCode {
+        if arguments.contains("-h") || arguments.contains("--help") {
+            context.standardOutput.write(AnalyzeCommand.help)
+            return .success
+        }
+        let parsed = try AnalyzeCommand.scanner.scan(arguments)
+        var options = Analyzer.Options()
+        options.reader.strict = parsed.has("strict")
+        options.reader.format = try parseFormat(parsed["format"])
+        options.reader.window = TimeWindow(
+            start: try parsed["since"].map { try parseDate($0, option: "--since", endOfDay: false) },
+            end: try parsed["until"].map { try parseDate($0, option: "--until", endOfDay: true) }
+        )
+        options.sessions = SessionOptions(
+            timeoutSeconds: try parseSeconds(parsed["session-timeout"], option: "--session-timeout") ?? SessionOptions.defaultTimeoutSeconds,
+            userGapSeconds: try parseSeconds(parsed["user-gap"], option: "--user-gap") ?? SessionOptions.defaultUserGapSeconds
+        )
+        options.needsDetails = try parseNeedsDetails(parsed["needs-details"])
+        let report: ReportFormat
+        if parsed.has("json") {
+            report = .json
+        } else if let value = parsed["report"] {
+            guard let format = ReportFormat(rawValue: value) else {
+                throw usageError("--report takes md or json, not `\(value)`.")
+            }
+            report = format
+        } else {
+            report = .md
+        }
+        let quiet = parsed.has("quiet")
+
+        var paths = parsed.positionals
+        let usedSampleLogs = paths.isEmpty
+        if usedSampleLogs {
+            guard let sample = SampleLogsLocator().locate(workingDirectory: context.workingDirectory, executablePath: context.executablePath) else {
+                throw CLIError.sampleLogsNotFound
+            }
+            paths = [sample]
+            if !quiet { context.note("no input given: analyzing the bundled sample logs in \(sample) (pass a path to analyze your own).") }
+        }
+
+        let (analysis, read) = try Analyzer(options: options).analyze(paths: paths, usedSampleLogs: usedSampleLogs)
+        if !quiet {
+            for diagnostic in read.diagnostics {
+                context.standardError.write("\(diagnostic)\n")
+            }
+            let unshown = read.diagnosticCount - read.diagnostics.count
+            if unshown > 0 {
+                context.standardError.write("placescost: warning: \(unshown) more malformed records or problems not shown (\(read.diagnosticCount) in all).\n")
+            }
+        }
+        switch report {
+        case .json: context.standardOutput.write(JSONReportRenderer().render(analysis))
+        case .md: context.standardOutput.write(MarkdownReportRenderer().render(analysis) + "\n")
+        }
+        return .success
+    }
+
+    private func usageError(_ message: String) -> CLIError {
+        .usage(message: message, usage: AnalyzeCommand.usage)
+    }
+
+    private func parseFormat(_ value: String?) throws -> InputFormat? {
+        guard let value, value != "auto" else { return nil }
+        guard let format = InputFormat(rawValue: value) else {
+            throw usageError("--format takes auto, jsonl or csv, not `\(value)`.")
+        }
+        return format
+    }
+
+    private func parseSeconds(_ value: String?, option: String) throws -> Double? {
+        guard let value else { return nil }
+        guard let seconds = Double(value), seconds.isFinite, seconds > 0 else {
+            throw usageError("\(option) takes a positive number of seconds, not `\(value)`.")
+        }
+        return seconds
+    }
+
+    private func parseNeedsDetails(_ value: String?) throws -> Bool? {
+        switch value {
+        case nil, "auto": nil
+        case "yes": true
+        case "no": false
+        case let other?: throw usageError("--needs-details takes auto, yes or no, not `\(other)`.")
+        }
+    }
+
+    /// A `YYYY-MM-DD` date (UTC midnight; with `endOfDay`, the next midnight) or an RFC 3339 time.
+    private func parseDate(_ value: String, option: String, endOfDay: Bool) throws -> Timestamp {
+        let parts = value.split(separator: "-", omittingEmptySubsequences: false)
+        if parts.count == 3, parts[0].count == 4, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+           (1...12).contains(month), (1...CivilDate.daysInMonth(year: year, month: month)).contains(day) {
+            let days = CivilDate.daysSinceEpoch(year: year, month: month, day: day) + (endOfDay ? 1 : 0)
+            return Timestamp(microseconds: Int64(days) * 86_400 * 1_000_000)
+        }
+        guard case .success(let time) = TimestampParser.parse(value) else {
+            throw usageError("\(option) takes a date (2026-10-01) or an RFC 3339 time, not `\(value)`.")
+        }
+        return time
+    }
+}

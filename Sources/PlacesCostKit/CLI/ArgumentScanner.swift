@@ -1,0 +1,77 @@
+/// Splits a command's arguments into options and positional arguments.
+///
+/// Accepts `--name value`, `--name=value`, boolean flags, and `--` to end options; `-` alone is
+/// a positional argument (standard input). Anything else that starts with `-` and is not a
+/// declared option is a usage error, so a typo never silently changes a result.
+public struct ArgumentScanner: Sendable {
+    public struct Option: Sendable {
+        public var name: String
+        /// `nil` for a flag; otherwise the value's placeholder in help, e.g. `SECONDS`.
+        public var valueName: String?
+
+        public init(_ name: String, value valueName: String? = nil) {
+            self.name = name
+            self.valueName = valueName
+        }
+    }
+
+    public struct Parsed: Sendable, Equatable {
+        public var values: [String: String] = [:]
+        public var flags: Set<String> = []
+        public var positionals: [String] = []
+
+        public func has(_ flag: String) -> Bool { flags.contains(flag) }
+        public subscript(name: String) -> String? { values[name] }
+    }
+
+    public var options: [Option]
+    /// The usage line shown with usage errors.
+    public var usage: String
+
+    public init(options: [Option], usage: String) {
+        self.options = options
+        self.usage = usage
+    }
+
+    public func scan(_ arguments: [String]) throws -> Parsed {
+        var parsed = Parsed()
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+                parsed.positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            var name = argument
+            var inlineValue: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            guard let option = options.first(where: { "--" + $0.name == name }) else {
+                throw CLIError.usage(message: "unknown option \(name).", usage: usage)
+            }
+            if option.valueName == nil {
+                guard inlineValue == nil else {
+                    throw CLIError.usage(message: "option \(name) takes no value.", usage: usage)
+                }
+                parsed.flags.insert(option.name)
+            } else if let inlineValue {
+                parsed.values[option.name] = inlineValue
+            } else {
+                guard index < arguments.count else {
+                    throw CLIError.usage(message: "option \(name) needs a value (\(option.valueName!)).", usage: usage)
+                }
+                parsed.values[option.name] = arguments[index]
+                index += 1
+            }
+        }
+        return parsed
+    }
+}

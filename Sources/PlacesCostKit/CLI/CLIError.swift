@@ -1,0 +1,37 @@
+/// Errors the command line reports before or around the pipeline's own errors.
+public enum CLIError: Error, Equatable, CustomStringConvertible {
+    /// A bad option, value or argument; `usage` is the command's usage line.
+    case usage(message: String, usage: String)
+    /// The bundled sample logs could not be found next to the tool.
+    case sampleLogsNotFound
+
+    public var description: String {
+        switch self {
+        case .usage(let message, let usage):
+            "\(message)\nusage: \(usage)"
+        case .sampleLogsNotFound:
+            "no input given, and the bundled SampleLogs/ folder was not found in the current directory or beside the executable. Pass a log file, a directory, or - for standard input."
+        }
+    }
+}
+
+extension ExitCode {
+    /// The exit code for an error thrown anywhere in a command.
+    public init(for error: Error) {
+        switch error {
+        case let error as CLIError:
+            switch error {
+            case .usage: self = .usage
+            case .sampleLogsNotFound: self = .noInput
+            }
+        case let error as IngestError:
+            switch error {
+            case .unreadable: self = .noInput
+            case .readFailed: self = .ioError
+            case .malformedRecord, .noRecords, .unknownFormat: self = .dataError
+            }
+        default:
+            self = .ioError
+        }
+    }
+}

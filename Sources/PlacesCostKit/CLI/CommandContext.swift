@@ -1,0 +1,21 @@
+/// What a command needs from its environment, passed in so tests can run commands in-process.
+public struct CommandContext {
+    public var standardOutput: OutputSink
+    public var standardError: OutputSink
+    /// The directory relative paths are resolved against (for finding the bundled sample logs).
+    public var workingDirectory: String
+    /// The running executable's path, when known (for finding files shipped beside it).
+    public var executablePath: String?
+
+    public init(standardOutput: OutputSink, standardError: OutputSink, workingDirectory: String, executablePath: String? = nil) {
+        self.standardOutput = standardOutput
+        self.standardError = standardError
+        self.workingDirectory = workingDirectory
+        self.executablePath = executablePath
+    }
+
+    /// Writes `placescost: note: ...` to standard error.
+    func note(_ message: String) {
+        standardError.write("placescost: note: \(message)\n")
+    }
+}

@@ -1,0 +1,168 @@
+/// Reads canonical CSV request logs (RFC 4180) record by record, line by line.
+///
+/// Fed one physical line at a time, so it shares `LineReader` with the JSON Lines path. A quoted
+/// cell may span lines; one that is still open at the end of the input (or after
+/// `maxPendingBytes`) is an unbalanced quote: that record is reported at the line where it began,
+/// and the lines it swallowed are read again as records of their own, so one stray quote never
+/// loses the rest of the file.
+public struct CSVRecordParser {
+    public enum Event {
+        /// The header row: the column for each known key.
+        case header
+        case record(RawRecord, line: Int)
+        case malformed(reason: String, line: Int)
+    }
+
+    /// Why a file cannot be read as a canonical CSV log at all.
+    public struct HeaderFailure: Error, Equatable {
+        public var reason: String
+        public var line: Int
+    }
+
+    private var columns: [RawRecord.Key?]?
+    private var pendingLines: [(bytes: [UInt8], number: Int)] = []
+    private var pendingBytes = 0
+    private let maxPendingBytes: Int
+
+    public init(maxPendingBytes: Int = 1 << 20) {
+        self.maxPendingBytes = maxPendingBytes
+    }
+
+    /// Feeds one physical line (without its terminator).
+    public mutating func feed(_ line: UnsafeBufferPointer<UInt8>, number: Int, _ emit: (Event) throws -> Void) throws {
+        if pendingLines.isEmpty {
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }  // blank lines are skipped silently
+            switch CSVRecordParser.splitCells(line) {
+            case .cells(let cells): try accept(cells, line: number, emit)
+            case .malformed(let reason): try emit(.malformed(reason: reason, line: number))
+            case .openQuote:
+                pendingLines = [(Array(line), number)]
+                pendingBytes = line.count
+            }
+            return
+        }
+        pendingLines.append((Array(line), number))
+        pendingBytes += line.count + 1
+        let joined = pendingLines.map(\.bytes).joined(separator: [0x0A]).map { $0 }
+        let result = joined.withUnsafeBufferPointer { CSVRecordParser.splitCells($0) }
+        switch result {
+        case .cells(let cells):
+            let first = pendingLines[0].number
+            pendingLines = []
+            pendingBytes = 0
+            try accept(cells, line: first, emit)
+        case .malformed(let reason):
+            let first = pendingLines[0].number
+            pendingLines = []
+            pendingBytes = 0
+            try emit(.malformed(reason: reason, line: first))
+        case .openQuote:
+            if pendingBytes > maxPendingBytes { try recoverFromUnbalancedQuote(emit) }
+        }
+    }
+
+    /// Ends the input: a record still open is an unbalanced quote.
+    public mutating func finish(_ emit: (Event) throws -> Void) throws {
+        while !pendingLines.isEmpty {
+            try recoverFromUnbalancedQuote(emit)
+        }
+    }
+
+    /// Whether the header row has been read.
+    public var hasHeader: Bool { columns != nil }
+
+    private mutating func recoverFromUnbalancedQuote(_ emit: (Event) throws -> Void) throws {
+        let swallowed = pendingLines.dropFirst()
+        try emit(.malformed(reason: "unbalanced quote: a quoted cell opened on this line never closes", line: pendingLines[0].number))
+        pendingLines = []
+        pendingBytes = 0
+        for line in swallowed {
+            try line.bytes.withUnsafeBufferPointer { try feed($0, number: line.number, emit) }
+        }
+    }
+
+    private mutating func accept(_ cells: [[UInt8]], line: Int, _ emit: (Event) throws -> Void) throws {
+        guard let columns else {
+            let names = cells.map { String(decoding: $0, as: UTF8.self).trimmingSpaces() }
+            let keys = names.map { RawRecord.Key(name: $0) }
+            for required in [RawRecord.Key.timestamp, .api] where !keys.contains(required) {
+                throw HeaderFailure(reason: "the CSV header has no `\(required.name)` column (found: \(names.joined(separator: ", ")))", line: line)
+            }
+            self.columns = keys
+            try emit(.header)
+            return
+        }
+        guard cells.count == columns.count else {
+            try emit(.malformed(reason: "expected \(columns.count) cells as in the header, found \(cells.count)", line: line))
+            return
+        }
+        var record = RawRecord()
+        for (key, cell) in zip(columns, cells) {
+            guard let key, !cell.isEmpty else { continue }  // an empty cell is an absent value
+            guard let text = String(validating: cell, as: UTF8.self) else {
+                try emit(.malformed(reason: "invalid UTF-8 in the `\(key.name)` cell", line: line))
+                return
+            }
+            guard !text.utf8.contains(0) else {
+                try emit(.malformed(reason: "a NUL byte in the `\(key.name)` cell", line: line))
+                return
+            }
+            record[key] = .string(text)
+        }
+        try emit(.record(record, line: line))
+    }
+
+    enum Split: Equatable {
+        case cells([[UInt8]])
+        case openQuote
+        case malformed(String)
+    }
+
+    /// Splits one record's bytes into cells, undoing RFC 4180 quoting.
+    static func splitCells(_ bytes: UnsafeBufferPointer<UInt8>) -> Split {
+        var cells: [[UInt8]] = []
+        var cell: [UInt8] = []
+        var index = 0
+        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ",")
+        while true {
+            cell.removeAll(keepingCapacity: true)
+            if index < bytes.count, bytes[index] == quote {
+                index += 1
+                while true {
+                    guard index < bytes.count else { return .openQuote }
+                    if bytes[index] == quote {
+                        if index + 1 < bytes.count, bytes[index + 1] == quote {
+                            cell.append(quote)
+                            index += 2
+                            continue
+                        }
+                        index += 1
+                        break
+                    }
+                    cell.append(bytes[index])
+                    index += 1
+                }
+                if index < bytes.count, bytes[index] != comma {
+                    return .malformed("unexpected text after a closing quote in cell \(cells.count + 1)")
+                }
+            } else {
+                while index < bytes.count, bytes[index] != comma {
+                    cell.append(bytes[index])
+                    index += 1
+                }
+            }
+            cells.append(cell)
+            if index >= bytes.count { return .cells(cells) }
+            index += 1  // comma
+        }
+    }
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        var scalars = Substring(self)
+        while let first = scalars.first, first == " " || first == "\t" { scalars.removeFirst() }
+        while let last = scalars.last, last == " " || last == "\t" { scalars.removeLast() }
+        return String(scalars)
+    }
+}

@@ -1,0 +1,28 @@
+/// Problems that stop reading the input.
+public enum IngestError: Error, Equatable, CustomStringConvertible {
+    /// An input path does not exist or cannot be opened.
+    case unreadable(path: String, reason: String)
+    /// A read from an open input failed midway.
+    case readFailed(reason: String)
+    /// `--strict` met a malformed record.
+    case malformedRecord(Diagnostic)
+    /// No input yielded a single record.
+    case noRecords(inputs: [String])
+    /// The format of a file could not be told from its content.
+    case unknownFormat(path: String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason):
+            "cannot read \(path): \(reason). Check the path, or pass - to read standard input."
+        case .readFailed(let reason):
+            "reading the input failed: \(reason)."
+        case .malformedRecord(let diagnostic):
+            "\(diagnostic.location): malformed record: \(diagnostic.reason) (--strict stops at the first one; drop --strict to skip and count such records)."
+        case .noRecords(let inputs):
+            "no record could be read from \(inputs.joined(separator: ", ")). Check that the input is a canonical JSON Lines or CSV request log."
+        case .unknownFormat(let path):
+            "cannot tell the format of \(path) from its content. Pass --format jsonl or --format csv."
+        }
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads request logs from files, directories and standard input into `Call`s.
+///
+/// Malformed records become diagnostics (the first `maxStoredDiagnostics` kept, all counted)
+/// unless `strict` is set, in which case the first one is thrown.
+public struct LogReader {
+    public struct Options: Sendable {
+        /// `nil` sniffs each file's format from its content.
+        public var format: InputFormat?
+        public var strict: Bool
+        /// Calls outside this window are dropped after decoding (`--since`/`--until`).
+        public var window: TimeWindow
+
+        public init(format: InputFormat? = nil, strict: Bool = false, window: TimeWindow = TimeWindow()) {
+            self.format = format
+            self.strict = strict
+            self.window = window
+        }
+    }
+
+    /// What was read.
+    public struct Output: Sendable {
+        /// Calls in read order (files in the order given, lines in file order).
+        public var calls: [Call] = []
+        /// Malformed records skipped.
+        public var rejected = 0
+        /// Valid calls dropped by `--since`/`--until`.
+        public var outsideWindow = 0
+        /// The first diagnostics, in order.
+        public var diagnostics: [Diagnostic] = []
+        /// All diagnostics, including those not stored.
+        public var diagnosticCount = 0
+        /// The files read, as displayed in diagnostics.
+        public var files: [String] = []
+    }
+
+    public static let maxStoredDiagnostics = 20
+
+    public var options: Options
+
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// Reads every input. `-` is standard input; a directory means its log files, by name.
+    ///
+    /// - Throws: `IngestError` for a missing or unreadable input, a read failure, or (with
+    ///   `strict`) the first malformed record.
+    public func read(_ paths: [String]) throws -> Output {
+        var output = Output()
+        for path in try LogReader.expand(paths) {
+            try readOne(path, into: &output)
+        }
+        return output
+    }
+
+    /// Files named by `paths`, with directories replaced by their log files sorted by name.
+    static func expand(_ paths: [String]) throws -> [String] {
+        var files: [String] = []
+        for path in paths {
+            if path == "-" {
+                files.append(path)
+                continue
+            }
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw IngestError.unreadable(path: path, reason: "no such file or directory")
+            }
+            if isDirectory.boolValue {
+                let names: [String]
+                do {
+                    names = try FileManager.default.contentsOfDirectory(atPath: path)
+                } catch {
+                    throw IngestError.unreadable(path: path, reason: "the directory cannot be listed")
+                }
+                let base = path.hasSuffix("/") ? path : path + "/"
+                files += names.filter(isLogFileName).sorted().map { base + $0 }
+            } else {
+                files.append(path)
+            }
+        }
+        return files
+    }
+
+    /// Log files in a directory: not hidden, with an extension logs are written with.
+    static func isLogFileName(_ name: String) -> Bool {
+        guard !name.hasPrefix(".") else { return false }
+        let lowered = name.lowercased()
+        return [".jsonl", ".ndjson", ".json", ".csv", ".log", ".txt"].contains { lowered.hasSuffix($0) }
+    }
+
+    private func readOne(_ path: String, into output: inout Output) throws {
+        let displayName = path == "-" ? "<stdin>" : path
+        let descriptor: Int32
+        if path == "-" {
+            descriptor = STDIN_FILENO
+        } else {
+            descriptor = open(path, O_RDONLY)
+            guard descriptor >= 0 else {
+                throw IngestError.unreadable(path: path, reason: String(cString: strerror(errno)))
+            }
+        }
+        defer { if path != "-" { close(descriptor) } }
+        output.files.append(displayName)
+
+        var reader = LineReader(fileDescriptor: descriptor)
+        let head = try reader.peek(64 * 1024)
+        if head.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+            try report(Diagnostic(location: SourceLocation(file: displayName, line: 0), reason: "the file holds no records"), countAsRejected: false, into: &output)
+            return
+        }
+        guard let format = options.format ?? InputFormat.sniff(head) else {
+            throw IngestError.unknownFormat(path: displayName)
+        }
+        let sink = RecordSink(file: displayName, decoder: CallDecoder(fieldsAsDelimitedCell: format == .csv), reader: self)
+        switch format {
+        case .jsonl:
+            try reader.forEachLine { event in
+                switch event {
+                case .line(let line, let number):
+                    if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
+                    switch JSONLineParser.parse(line) {
+                    case .success(let record): try sink.accept(record, line: number, into: &output)
+                    case .failure(let failure): try sink.reject(failure.reason, line: number, into: &output)
+                    }
+                case .overlong(let number):
+                    try sink.reject("the line is longer than 16 MiB", line: number, into: &output)
+                }
+            }
+        case .csv:
+            var parser = CSVRecordParser()
+            func handle(_ event: CSVRecordParser.Event) throws {
+                switch event {
+                case .header: break
+                case .record(let record, let line): try sink.accept(record, line: line, into: &output)
+                case .malformed(let reason, let line): try sink.reject(reason, line: line, into: &output)
+                }
+            }
+            do {
+                try reader.forEachLine { event in
+                    switch event {
+                    case .line(let line, let number): try parser.feed(line, number: number, handle)
+                    case .overlong(let number): try sink.reject("the line is longer than 16 MiB", line: number, into: &output)
+                    }
+                }
+                try parser.finish(handle)
+            } catch let failure as CSVRecordParser.HeaderFailure {
+                try report(Diagnostic(location: SourceLocation(file: displayName, line: failure.line), reason: "\(failure.reason); the file is skipped"), countAsRejected: false, into: &output)
+            }
+        }
+    }
+
+    fileprivate func report(_ diagnostic: Diagnostic, countAsRejected: Bool, into output: inout Output) throws {
+        if options.strict { throw IngestError.malformedRecord(diagnostic) }
+        if countAsRejected { output.rejected += 1 }
+        output.diagnosticCount += 1
+        if output.diagnostics.count < LogReader.maxStoredDiagnostics {
+            output.diagnostics.append(diagnostic)
+        }
+    }
+}
+
+/// Decodes records of one file and files them as calls or diagnostics.
+private struct RecordSink {
+    let file: String
+    let decoder: CallDecoder
+    let reader: LogReader
+
+    func accept(_ record: RawRecord, line: Int, into output: inout LogReader.Output) throws {
+        switch decoder.decode(record) {
+        case .success(let call):
+            if reader.options.window.contains(call.time) {
+                output.calls.append(call)
+            } else {
+                output.outsideWindow += 1
+            }
+        case .failure(let failure):
+            try reject(failure.reason, line: line, into: &output)
+        }
+    }
+
+    func reject(_ reason: String, line: Int, into output: inout LogReader.Output) throws {
+        try reader.report(Diagnostic(location: SourceLocation(file: file, line: line), reason: reason), countAsRejected: true, into: &output)
+    }
+}

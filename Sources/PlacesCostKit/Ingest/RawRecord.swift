@@ -1,0 +1,79 @@
+/// One record's known keys as read, before any meaning is checked.
+///
+/// Both the JSON Lines and the CSV parser produce this, so the rules that turn a record into a
+/// `Call` (`CallDecoder`) are written once and the two formats cannot drift apart.
+public struct RawRecord: Equatable, Sendable {
+    /// The keys of `formats.md` section 1, with their aliases folded.
+    public enum Key: Int, CaseIterable, Sendable {
+        case timestamp, api, sessionToken, input, placeID, fields, apiVersion, userID, project, platform, status
+
+        /// The canonical (snake_case) name.
+        public var name: String {
+            switch self {
+            case .timestamp: "timestamp"
+            case .api: "api"
+            case .sessionToken: "session_token"
+            case .input: "input"
+            case .placeID: "place_id"
+            case .fields: "fields"
+            case .apiVersion: "api_version"
+            case .userID: "user_id"
+            case .project: "project"
+            case .platform: "platform"
+            case .status: "status"
+            }
+        }
+
+        /// Looks a key up by any spelling logs use: snake_case, or the camelCase aliases.
+        public init?(name: String) {
+            switch name {
+            case "timestamp": self = .timestamp
+            case "api": self = .api
+            case "session_token", "sessionToken": self = .sessionToken
+            case "input": self = .input
+            case "place_id", "placeId": self = .placeID
+            case "fields": self = .fields
+            case "api_version", "apiVersion": self = .apiVersion
+            case "user_id", "userId": self = .userID
+            case "project": self = .project
+            case "platform": self = .platform
+            case "status": self = .status
+            default: return nil
+            }
+        }
+    }
+
+    /// A value as the input spelled it.
+    public indirect enum Value: Equatable, Sendable {
+        case null
+        case bool(Bool)
+        /// A JSON number, kept as its literal text so nothing is lost before the decoder decides.
+        case number(String)
+        case string(String)
+        case array([Value])
+        /// A nested object: never a valid value for a known key, so its content is not kept.
+        case object
+
+        /// A short name of the value's type, for messages.
+        var typeName: String {
+            switch self {
+            case .null: "null"
+            case .bool: "a boolean"
+            case .number: "a number"
+            case .string: "a string"
+            case .array: "an array"
+            case .object: "an object"
+            }
+        }
+    }
+
+    private var values: [Value?] = Array(repeating: nil, count: Key.allCases.count)
+
+    public init() {}
+
+    /// The value of `key`, or `nil` when the record does not have it.
+    public subscript(key: Key) -> Value? {
+        get { values[key.rawValue] }
+        set { values[key.rawValue] = newValue }
+    }
+}

@@ -1,0 +1,55 @@
+/// Which Google endpoint a call went to, normalised from the names and aliases logs use.
+public enum API: Sendable, Hashable {
+    case autocomplete
+    case queryAutocomplete
+    case placeDetails
+    case geocoding
+    case findPlace
+    case textSearch
+    case addressValidation
+    /// A name outside the known list: kept, counted under its own name, priced as unpriced.
+    case other(String)
+
+    /// The canonical name used in reports (`input.by_api`).
+    public var name: String {
+        switch self {
+        case .autocomplete: "autocomplete"
+        case .queryAutocomplete: "query_autocomplete"
+        case .placeDetails: "place_details"
+        case .geocoding: "geocoding"
+        case .findPlace: "find_place"
+        case .textSearch: "text_search"
+        case .addressValidation: "address_validation"
+        case .other(let name): name
+        }
+    }
+
+    /// Whether the call ends a session in the token walk (`sessions.md` rule 3).
+    public var terminatesSession: Bool {
+        self == .placeDetails || self == .addressValidation
+    }
+
+    /// Parses a log's `api` value, case-insensitively, with the aliases of `formats.md`.
+    ///
+    /// - Returns: the API and, for New-API method names, the generation the name implies.
+    public static func parse(_ raw: String) -> (api: API, generation: APIGeneration?) {
+        switch raw.lowercased() {
+        case "autocomplete", "findautocompletepredictions": (.autocomplete, nil)
+        case "autocompleteplaces": (.autocomplete, .new)
+        case "query_autocomplete": (.queryAutocomplete, nil)
+        case "place_details", "fetchplace": (.placeDetails, nil)
+        case "getplace": (.placeDetails, .new)
+        case "geocoding", "geocode": (.geocoding, nil)
+        case "find_place": (.findPlace, nil)
+        case "text_search": (.textSearch, nil)
+        case "address_validation": (.addressValidation, .new)
+        default: (.other(raw), nil)
+        }
+    }
+}
+
+/// The API generation of a call: the legacy Places API / SDK, or Places API (New).
+public enum APIGeneration: String, Sendable, Hashable, Codable, CaseIterable {
+    case legacy
+    case new
+}

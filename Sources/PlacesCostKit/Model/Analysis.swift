@@ -1,0 +1,27 @@
+/// Everything `analyze` found, handed from the pipeline to the renderers.
+public struct Analysis: Sendable {
+    public struct Input: Sendable {
+        public var files: [String]
+        public var records: Int
+        public var rejected: Int
+        public var outsideWindow: Int
+        /// Calls per canonical API name (unknown names under their own), sorted by name.
+        public var byAPI: [(api: String, count: Int)]
+        /// Whether the bundled sample logs were read because no path was given.
+        public var usedSampleLogs: Bool
+    }
+
+    /// Expired-session counts had the timeout been different (`sessions.md`: 60 s and 600 s).
+    public struct TimeoutSensitivity: Sendable {
+        public var timeoutSeconds: Double
+        public var expired: Int
+        public var searches: Int
+    }
+
+    public var input: Input
+    public var sessionOptions: SessionOptions
+    public var sessions: SessionAnalysis
+    public var statistics: SearchStatistics
+    public var detailsNeed: DetailsNeed
+    public var timeoutSensitivity: [TimeoutSensitivity]
+}

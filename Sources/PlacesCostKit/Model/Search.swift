@@ -1,0 +1,86 @@
+/// What one user did once: the autocomplete calls of one search and how it ended.
+///
+/// A session (one token, opened by an autocomplete call) is one kind of search; runs of calls
+/// made after a token was spent, and token-less runs inferred from a user id, are the others
+/// (`sessions.md`, "Sessions, searches and anomalies").
+public struct Search: Sendable, Equatable {
+    public enum Kind: String, Sendable, Equatable {
+        /// A proper session: a fresh token opened by an autocomplete call.
+        case session
+        /// Calls made after the token was spent (reused or expired token), billed as without a token.
+        case spentToken = "spent_token"
+        /// Token-less calls of one user grouped by the user-gap rule.
+        case inferred
+    }
+
+    public enum Outcome: String, Sendable, Equatable {
+        /// Ended by a selection (details, address validation or, for inferred searches, geocoding).
+        case completed
+        /// Ended with no selection: at the end of the log.
+        case abandoned
+        /// A session closed by the timeout: billed as abandoned.
+        case expired
+
+        public var isCompleted: Bool { self == .completed }
+    }
+
+    public var kind: Kind
+    public var outcome: Outcome
+    /// Input length (Unicode scalars) of each autocomplete call, in order; `nil` where unrecorded.
+    public var requestInputLengths: [Int?]
+    /// The call that ended the search, when it was completed.
+    public var selection: Selection?
+    public var startedAt: Timestamp
+    public var endedAt: Timestamp
+    /// The API generation of the search's calls, when any call said.
+    public var generation: APIGeneration?
+    /// The session token for sessions and spent-token runs (hashed before any report).
+    public var sessionToken: String?
+    public var userID: String?
+    public var project: String?
+    public var platform: String?
+
+    public init(
+        kind: Kind, outcome: Outcome, requestInputLengths: [Int?], selection: Selection?,
+        startedAt: Timestamp, endedAt: Timestamp, generation: APIGeneration? = nil,
+        sessionToken: String? = nil, userID: String? = nil, project: String? = nil, platform: String? = nil
+    ) {
+        self.kind = kind
+        self.outcome = outcome
+        self.requestInputLengths = requestInputLengths
+        self.selection = selection
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+        self.generation = generation
+        self.sessionToken = sessionToken
+        self.userID = userID
+        self.project = project
+        self.platform = platform
+    }
+
+    /// Autocomplete calls in the search.
+    public var requests: Int { requestInputLengths.count }
+
+    /// Characters typed at selection: the input length of the last autocomplete call of a
+    /// completed search, when recorded.
+    public var charactersAtSelection: Int? {
+        guard outcome.isCompleted, let last = requestInputLengths.last else { return nil }
+        return last
+    }
+}
+
+/// The call that ended a completed search.
+public struct Selection: Sendable, Equatable {
+    public var api: API
+    public var time: Timestamp
+    /// The requested fields; `nil` when the call carried no field mask.
+    public var fields: [String]?
+    public var generation: APIGeneration?
+
+    public init(api: API, time: Timestamp, fields: [String]?, generation: APIGeneration?) {
+        self.api = api
+        self.time = time
+        self.fields = fields
+        self.generation = generation
+    }
+}

@@ -1,0 +1,105 @@
+/// A JSON document with ordered keys, written deterministically.
+///
+/// Reports are compared byte for byte (golden files, `--out` against stdout, two runs against each
+/// other), so key order is the order of construction and numbers have one spelling: money, ratios
+/// and means rounded to 1e-6 and printed in the shortest form that reads back exactly.
+public indirect enum JSONValue: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    /// A non-integer number; written rounded to 1e-6.
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        lhs.rendered() == rhs.rendered()
+    }
+
+    /// Rounds to the 1e-6 grid reports use for money, ratios and means.
+    public static func rounded(_ value: Double) -> Double {
+        let scaled = (value * 1_000_000).rounded()
+        return scaled == 0 ? 0 : scaled / 1_000_000
+    }
+
+    /// The document as pretty-printed JSON (two-space indent, newline at the end).
+    public func rendered() -> String {
+        var output = ""
+        write(to: &output, indent: 0)
+        output += "\n"
+        return output
+    }
+
+    private func write(to output: inout String, indent: Int) {
+        switch self {
+        case .null: output += "null"
+        case .bool(let value): output += value ? "true" : "false"
+        case .int(let value): output += String(value)
+        case .number(let value): output += JSONValue.format(value)
+        case .string(let value): JSONValue.writeString(value, to: &output)
+        case .array(let elements):
+            guard !elements.isEmpty else { output += "[]"; return }
+            output += "[\n"
+            for (position, element) in elements.enumerated() {
+                output += String(repeating: "  ", count: indent + 1)
+                element.write(to: &output, indent: indent + 1)
+                output += position == elements.count - 1 ? "\n" : ",\n"
+            }
+            output += String(repeating: "  ", count: indent) + "]"
+        case .object(let members):
+            guard !members.isEmpty else { output += "{}"; return }
+            output += "{\n"
+            for (position, (key, value)) in members.enumerated() {
+                output += String(repeating: "  ", count: indent + 1)
+                JSONValue.writeString(key, to: &output)
+                output += ": "
+                value.write(to: &output, indent: indent + 1)
+                output += position == members.count - 1 ? "\n" : ",\n"
+            }
+            output += String(repeating: "  ", count: indent) + "}"
+        }
+    }
+
+    /// A number on the 1e-6 grid: integers without a fraction, others in their shortest form.
+    static func format(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        let rounded = JSONValue.rounded(value)
+        if rounded == rounded.rounded(), abs(rounded) < 1e15 {
+            return String(Int64(rounded))
+        }
+        let text = "\(rounded)"
+        guard text.contains("e") else { return text }
+        // Swift prints 1e-06 style exponents for tiny values; JSON readers accept them, but a
+        // fixed-point form reads better in a report.
+        return fixedPoint(rounded)
+    }
+
+    private static func fixedPoint(_ value: Double) -> String {
+        let micros = Int64((value * 1_000_000).rounded())
+        let sign = micros < 0 ? "-" : ""
+        let magnitude = micros.magnitude
+        var fraction = String(magnitude % 1_000_000)
+        fraction = String(repeating: "0", count: 6 - fraction.count) + fraction
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        return "\(sign)\(magnitude / 1_000_000)" + (fraction.isEmpty ? "" : ".\(fraction)")
+    }
+
+    private static func writeString(_ value: String, to output: inout String) {
+        output += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case let control where control.value < 0x20:
+                let hex = String(control.value, radix: 16)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        output += "\""
+    }
+}

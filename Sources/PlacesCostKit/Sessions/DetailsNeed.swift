@@ -1,0 +1,65 @@
+/// Whether the app needs Place Details, or only what Geocoding returns (`sessions.md`).
+public struct DetailsNeed: Sendable, Equatable {
+    public enum Source: String, Sendable {
+        /// From the field masks of the selections in the log.
+        case measured
+        /// No selection carried a field mask: "yes" is assumed.
+        case assumed
+        /// `--needs-details yes|no`.
+        case override
+    }
+
+    public var needsDetails: Bool
+    public var source: Source
+    /// Selections (details calls ending a search) that carried a field mask.
+    public var selectionsWithMask: Int
+    /// Of those, the ones asking for more than address and location.
+    public var selectionsNeedingDetails: Int
+
+    /// The share of masked selections that need details; 0 when none carried a mask.
+    public var share: Double {
+        selectionsWithMask == 0 ? 0 : Double(selectionsNeedingDetails) / Double(selectionsWithMask)
+    }
+
+    /// Fields Geocoding also returns, lowercased, in the legacy, iOS and New API spellings.
+    static let addressAndLocationFields: Set<String> = [
+        "place_id", "placeid", "id", "formatted_address", "formattedaddress", "address_components",
+        "addresscomponents", "geometry", "geometry/location", "geometry/viewport", "location",
+        "coordinate", "viewport", "plus_code", "pluscode", "types", "type",
+    ]
+
+    /// Whether a field mask asks for more than Geocoding returns; `nil` for no mask (it says nothing).
+    public static func needsDetails(fields: [String]?) -> Bool? {
+        guard let fields else { return nil }
+        return fields.contains { !addressAndLocationFields.contains($0.lowercased()) }
+    }
+
+    /// Whether one search's selection needs details; `nil` when it has no masked details selection.
+    public static func needsDetails(_ search: Search) -> Bool? {
+        guard let selection = search.selection, selection.api.terminatesSession else { return nil }
+        return needsDetails(fields: selection.fields)
+    }
+
+    /// The app-level answer from every search's selection, unless `override` is given.
+    public init(searches: [Search], override: Bool? = nil) {
+        var withMask = 0
+        var needing = 0
+        for search in searches {
+            guard let needs = DetailsNeed.needsDetails(search) else { continue }
+            withMask += 1
+            if needs { needing += 1 }
+        }
+        self.selectionsWithMask = withMask
+        self.selectionsNeedingDetails = needing
+        if let override {
+            self.needsDetails = override
+            self.source = .override
+        } else if withMask == 0 {
+            self.needsDetails = true
+            self.source = .assumed
+        } else {
+            self.needsDetails = needing > 0
+            self.source = .measured
+        }
+    }
+}

@@ -1,0 +1,15 @@
+/// The Sessions stage's result: searches, the calls outside every search, and the anomalies.
+public struct SessionAnalysis: Sendable {
+    /// Every search, ordered by start time (ties by the order of their first call in the input).
+    public var searches: [Search]
+    /// Calls that belong to no search (standalone details, geocoding outside a search, token-less
+    /// calls without a user id, other APIs): priced the same in every strategy.
+    public var baseCalls: [Call]
+    public var anomalies: Anomalies
+
+    public init(searches: [Search] = [], baseCalls: [Call] = [], anomalies: Anomalies = Anomalies()) {
+        self.searches = searches
+        self.baseCalls = baseCalls
+        self.anomalies = anomalies
+    }
+}
