@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+@testable import PlacesCostKit
+
+/// The command-line contract of `spec/cli.md`, run in-process.
+@Suite("Command line")
+struct CLITests {
+    @Test("--version and --help succeed and print to standard output")
+    func versionAndHelp() {
+        let version = runCLI(["--version"])
+        #expect(version.code == .success)
+        #expect(version.stdout == "placescost \(CLI.version)\n")
+        let help = runCLI(["--help"])
+        #expect(help.code == .success)
+        #expect(help.stdout.contains("placescost analyze"))
+        let analyzeHelp = runCLI(["analyze", "--help"])
+        #expect(analyzeHelp.code == .success)
+        #expect(analyzeHelp.stdout.contains("--session-timeout"))
+    }
+
+    @Test("Usage errors exit 64 with one error line and the usage line")
+    func usageErrors() {
+        for arguments in [["frobnicate"], ["analyze", "--no-such-option"], ["analyze", "--session-timeout", "soon"], ["analyze", "--report", "pdf"], ["analyze", "--since", "yesterday"], ["analyze", "--format"]] {
+            let result = runCLI(arguments)
+            #expect(result.code == .usage, "\(arguments)")
+            #expect(result.stderr.hasPrefix("placescost: error: "), "\(arguments)")
+            #expect(result.stderr.contains("usage: placescost"), "\(arguments)")
+            #expect(result.stdout.isEmpty)
+        }
+    }
+
+    @Test("A missing input exits 66")
+    func missingInput() {
+        let result = runCLI(["analyze", "/no/such/file.jsonl"])
+        #expect(result.code == .noInput)
+        #expect(result.stderr == "placescost: error: cannot read /no/such/file.jsonl: no such file or directory. Check the path, or pass - to read standard input.\n")
+    }
+
+    @Test("--strict exits 65 at the first malformed record, naming FILE:LINE")
+    func strict() {
+        let directory = TemporaryDirectory()
+        let file = directory.write("log.jsonl", [ac(0, "t").jsonLine, "{not json", ac(1, "t").jsonLine].joined(separator: "\n"))
+        let strict = runCLI(["analyze", file, "--strict", "--json"])
+        #expect(strict.code == .dataError)
+        #expect(strict.stderr.hasPrefix("placescost: error: \(file):2: malformed record: invalid JSON"))
+        let lenient = runCLI(["analyze", file, "--json"])
+        #expect(lenient.code == .success)
+        #expect(lenient.stderr.hasPrefix("\(file):2: warning: invalid JSON"))
+        #expect(lenient.stdout.contains("\"rejected\": 1"))
+    }
+
+    @Test("No record readable from any input exits 65; an empty file among others is only a warning")
+    func noRecords() {
+        let directory = TemporaryDirectory()
+        let empty = directory.write("empty.jsonl", "")
+        let garbage = directory.write("bad.jsonl", "{\n{\n")
+        #expect(runCLI(["analyze", empty]).code == .dataError)
+        #expect(runCLI(["analyze", garbage]).code == .dataError)
+        let good = directory.write("good.jsonl", ac(0, "t").jsonLine + "\n")
+        let mixed = runCLI(["analyze", empty, good, "--json"])
+        #expect(mixed.code == .success)
+        #expect(mixed.stderr.contains("\(empty): warning: the file holds no records"))
+    }
+
+    @Test("--json prints the report keys the spec relies on")
+    func jsonKeys() throws {
+        let directory = TemporaryDirectory()
+        let file = directory.write("log.jsonl", [ac(0, "t", "ab"), ac(1, "t", "abc"), details(2, "t"), ac(3, nil)].map(\.jsonLine).joined(separator: "\n"))
+        let result = runCLI(["analyze", file, "--json"])
+        #expect(result.code == .success)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(json["schema"] as? String == "placescost.report/1")
+        let input = try #require(json["input"] as? [String: Any])
+        #expect(input["records"] as? Int == 4)
+        #expect(input["rejected"] as? Int == 0)
+        #expect((input["by_api"] as? [String: Int]) == ["autocomplete": 3, "place_details": 1])
+        let searches = try #require(json["searches"] as? [String: Any])
+        #expect(searches["total"] as? Int == 1)
+        #expect(searches["completed"] as? Int == 1)
+        #expect(searches["abandoned"] as? Int == 0)
+        #expect(searches["avg_requests"] as? Double == 2)
+        #expect(searches["avg_requests_completed"] as? Double == 2)
+        let anomalies = try #require(json["anomalies"] as? [String: Int])
+        #expect(anomalies == ["token_reused": 0, "expired": 0, "details_without_autocomplete": 0, "no_token_requests": 1, "fields_unspecified": 0, "one_request_sessions": 0])
+    }
+
+    @Test("--since and --until keep the calls of the chosen days")
+    func period() throws {
+        let directory = TemporaryDirectory()
+        let day = 86_400.0
+        let file = directory.write("log.jsonl", [ac(-day, "a"), ac(0, "b"), ac(day, "c"), ac(2 * day, "d")].map(\.jsonLine).joined(separator: "\n"))
+        let result = runCLI(["analyze", file, "--since", "2026-10-01", "--until", "2026-10-02", "--json"])
+        #expect(result.code == .success)
+        #expect(result.stdout.contains("\"records\": 2"))
+        #expect(result.stdout.contains("\"outside_period\": 2"))
+    }
+
+    @Test("With no path, analyze reads the bundled SampleLogs/ and says so on standard error")
+    func sampleLogs() {
+        let result = runCLI(["analyze", "--json"], workingDirectory: packageRoot)
+        #expect(result.code == .success)
+        #expect(result.stderr.contains("analyzing the bundled sample logs"))
+        #expect(result.stdout.contains("\"sample_logs\": true"))
+        let quiet = runCLI(["analyze", "--json", "--quiet"], workingDirectory: packageRoot)
+        #expect(quiet.stderr.isEmpty)
+    }
+}
