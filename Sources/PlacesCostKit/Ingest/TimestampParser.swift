@@ -93,7 +93,7 @@ public enum TimestampParser {
         }
         guard cursor == bytes.count else { return .failure(notRFC3339) }
         guard year >= 1, (1...12).contains(month), day >= 1, day <= CivilDate.daysInMonth(year: year, month: month),
-              hour <= 23, minute <= 59, second <= 60
+              hour <= 23, minute <= 59, second <= 59
         else { return .failure(.outOfRange(text())) }
         let days = CivilDate.daysSinceEpoch(year: year, month: month, day: day)
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second - offsetSeconds)
