@@ -1,6 +1,6 @@
 /// `placescost analyze [PATH|-]... [options]`: logs -> sessions -> searches -> report.
 struct AnalyzeCommand {
-    static let usage = "placescost analyze [PATH|-]... [--format auto|jsonl|csv] [--report md|json] [--json] [--session-timeout SECONDS] [--user-gap SECONDS] [--needs-details auto|yes|no] [--since DATE] [--until DATE] [--strict] [--quiet]"
+    static let usage = "placescost analyze [PATH|-]... [--format auto|jsonl|csv] [--report md|json] [--json] [--session-timeout SECONDS] [--user-gap SECONDS] [--needs-details auto|yes|no] [--pricing ID|FILE] [--delays K,...] [--max-delay K] [--since DATE] [--until DATE] [--timezone TZ] [--scale X] [--strict] [--quiet]"
 
     static let help = """
     placescost analyze: read request logs and report how the calls group into searches.
@@ -22,6 +22,14 @@ struct AnalyzeCommand {
       --user-gap SECS          Token-less calls of one user at most this far apart form one
                                search (default 60).
       --needs-details MODE     auto (default: from the field masks in the log), yes or no.
+      --pricing ID|FILE        A bundled price table (see `placescost pricing list`) or your own
+                               JSON table of the same schema. Default: per month, the table in
+                               force for the calls' API generation.
+      --delays K,...           Delays to price, in characters typed before the first request
+                               (default 1,2,3,4,5,6; 1..--max-delay are always included).
+      --max-delay K            The largest delay the recommendation may choose (default 4).
+      --timezone TZ            Calendar months for the bill are taken in this zone (default UTC).
+      --scale X                Multiply volumes by X (a 10% sample: --scale 10).
       --since DATE             Only calls at or after DATE (YYYY-MM-DD, UTC, or RFC 3339).
       --until DATE             Only calls before the end of DATE (YYYY-MM-DD, inclusive) or
                                before an RFC 3339 time.
@@ -36,6 +44,8 @@ struct AnalyzeCommand {
         .init("format", value: "FORMAT"), .init("report", value: "md|json"), .init("json"),
         .init("session-timeout", value: "SECONDS"), .init("user-gap", value: "SECONDS"),
         .init("needs-details", value: "auto|yes|no"), .init("since", value: "DATE"), .init("until", value: "DATE"),
+        .init("pricing", value: "ID|FILE"), .init("delays", value: "K,..."), .init("max-delay", value: "K"),
+        .init("timezone", value: "TZ"), .init("scale", value: "X"),
         .init("strict"), .init("quiet"), .init("help"),
     ], usage: usage)
 
@@ -63,7 +73,14 @@ struct AnalyzeCommand {
             timeoutSeconds: try parseSeconds(parsed["session-timeout"], option: "--session-timeout") ?? SessionOptions.defaultTimeoutSeconds,
             userGapSeconds: try parseSeconds(parsed["user-gap"], option: "--user-gap") ?? SessionOptions.defaultUserGapSeconds
         )
-        options.needsDetails = try parseNeedsDetails(parsed["needs-details"])
+        let values = OptionValues(usage: AnalyzeCommand.usage)
+        options.needsDetails = try values.yesNoAuto(parsed["needs-details"], option: "--needs-details")
+        options.pricing = parsed["pricing"]
+        let maxDelay = try values.wholeNumber(parsed["max-delay"], option: "--max-delay", range: 0...100) ?? 4
+        let delays = try values.delays(parsed["delays"]) ?? Array(1...6)
+        options.costs.delays = Array(Set(delays + Array(0...maxDelay)).subtracting([0])).sorted()
+        options.costs.timeZone = try values.timeZone(parsed["timezone"]) ?? options.costs.timeZone
+        options.costs.scale = try values.positive(parsed["scale"], option: "--scale") ?? 1
         let report: ReportFormat
         if parsed.has("json") {
             report = .json
@@ -122,15 +139,6 @@ struct AnalyzeCommand {
             throw usageError("\(option) takes a positive number of seconds, not `\(value)`.")
         }
         return seconds
-    }
-
-    private func parseNeedsDetails(_ value: String?) throws -> Bool? {
-        switch value {
-        case nil, "auto": nil
-        case "yes": true
-        case "no": false
-        case let other?: throw usageError("--needs-details takes auto, yes or no, not `\(other)`.")
-        }
     }
 
     /// A `YYYY-MM-DD` date (UTC midnight; with `endOfDay`, the next midnight) or an RFC 3339 time.

@@ -5,6 +5,9 @@ public struct Analyzer: Sendable {
         public var sessions = SessionOptions()
         /// `--needs-details yes|no`; `nil` measures it from the log.
         public var needsDetails: Bool?
+        /// `--pricing ID|FILE`; `nil` chooses per month and API generation.
+        public var pricing: String?
+        public var costs = CostCalculator.Options()
 
         public init() {}
     }
@@ -36,6 +39,11 @@ public struct Analyzer: Sendable {
                 let other = SessionBuilder(options: alternative).build(calls)
                 return .init(timeoutSeconds: seconds, expired: other.anomalies.expired, searches: other.searches.count)
             }
+        let detailsNeed = DetailsNeed(searches: sessions.searches, override: options.needsDetails)
+        let plan = try PricingPlan.load(options.pricing)
+        var costOptions = options.costs
+        costOptions.needsDetails = detailsNeed.needsDetails
+        let pricing = CostCalculator(plan: plan, options: costOptions).price(sessions)
         let analysis = Analysis(
             input: .init(
                 files: read.files, records: calls.count, rejected: read.rejected, outsideWindow: read.outsideWindow,
@@ -44,8 +52,10 @@ public struct Analyzer: Sendable {
             sessionOptions: options.sessions,
             sessions: sessions,
             statistics: SearchStatistics(sessions.searches),
-            detailsNeed: DetailsNeed(searches: sessions.searches, override: options.needsDetails),
-            timeoutSensitivity: sensitivity
+            detailsNeed: detailsNeed,
+            timeoutSensitivity: sensitivity,
+            pricing: pricing,
+            pricingChoice: plan.summary
         )
         return (analysis, read)
     }

@@ -30,6 +30,12 @@ extension ExitCode {
             case .readFailed: self = .ioError
             case .malformedRecord, .noRecords, .unknownFormat: self = .dataError
             }
+        case let error as PricingError:
+            switch error {
+            case .unknownTable: self = .usage
+            case .invalidTable: self = .dataError
+            case .unreadable: self = .noInput
+            }
         default:
             self = .ioError
         }

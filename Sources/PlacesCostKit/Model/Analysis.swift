@@ -24,4 +24,7 @@ public struct Analysis: Sendable {
     public var statistics: SearchStatistics
     public var detailsNeed: DetailsNeed
     public var timeoutSensitivity: [TimeoutSensitivity]
+    public var pricing: PricingResult
+    /// How the price tables were chosen, for the report.
+    public var pricingChoice: String
 }

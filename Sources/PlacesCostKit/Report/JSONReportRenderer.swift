@@ -13,6 +13,7 @@ public struct JSONReportRenderer: Sendable {
         let input = analysis.input
         return .object([
             ("schema", .string(JSONReportRenderer.schema)),
+            ("pricing", pricingObject(analysis.pricing, choice: analysis.pricingChoice)),
             ("input", .object([
                 ("files", .array(input.files.map { .string($0) })),
                 ("sample_logs", .bool(input.usedSampleLogs)),
@@ -47,6 +48,8 @@ public struct JSONReportRenderer: Sendable {
                 ("share", .number(analysis.detailsNeed.share)),
             ])),
             ("anomalies", .object(analysis.sessions.anomalies.named.map { ($0.name, .int($0.count)) })),
+            ("strategies", strategies(analysis.pricing)),
+            ("break_even_requests", .number(analysis.pricing.breakEvenRequests)),
             ("timeout_sensitivity", .array(analysis.timeoutSensitivity.map { alternative in
                 .object([
                     ("session_timeout_seconds", .number(alternative.timeoutSeconds)),
@@ -55,6 +58,34 @@ public struct JSONReportRenderer: Sendable {
                 ])
             })),
         ])
+    }
+
+    /// The `pricing` object: the table used and the facts a reader needs to trust the money.
+    func pricingObject(_ pricing: PricingResult, choice: String) -> JSONValue {
+        let table = pricing.primaryTable
+        return .object([
+            ("id", .string(table.id)),
+            ("title", .string(table.title)),
+            ("api_version", .string(table.apiVersion.rawValue)),
+            ("choice", .string(choice)),
+            ("tables_used", .array(pricing.tablesUsed.map { .object([("month", .string($0.month)), ("id", .string($0.tableID))]) })),
+            ("unconfirmed_prices", .array(pricing.unconfirmedPrices.map { .string($0) })),
+            ("unpriced", .object(pricing.unpriced.map { ($0.sku, .int($0.count)) })),
+        ])
+    }
+
+    /// Every strategy at every priced delay (`spec/cli.md`).
+    func strategies(_ pricing: PricingResult) -> JSONValue {
+        .array(pricing.strategies.map { cost in
+            .object([
+                ("id", .string(cost.strategy.rawValue)),
+                ("delay", .int(cost.delay)),
+                ("list_cost_usd", .number(cost.listCostUSD)),
+                ("cost_usd", .number(cost.costUSD)),
+                ("valid", .bool(cost.valid)),
+                ("skus", .object(cost.skus.map { ($0.sku, .int($0.count)) })),
+            ])
+        })
     }
 
     private func histogram(_ counts: [Int: Int]) -> JSONValue {

@@ -1,0 +1,46 @@
+/// What a billable event is, independent of any price list's SKU names.
+///
+/// The cost engine counts events by role; a price table says which SKU (name, tiers, free cap)
+/// bills each role. That keeps Google's SKU names in data files, where they change, and the
+/// billing rules in code, where they are tested.
+public enum BillingRole: String, Sendable, Hashable, CaseIterable, Codable, Comparable {
+    /// One autocomplete call billed per request.
+    case autocompleteRequest = "autocomplete_request"
+    /// One Query Autocomplete call (legacy: its own SKU; New: an autocomplete request).
+    case queryAutocompleteRequest = "query_autocomplete_request"
+    /// Legacy: the autocomplete part of a session ended by Place Details (free, once per session).
+    case sessionWithDetails = "autocomplete_session_with_details"
+    /// Legacy: a session with no Place Details call, billed once.
+    case sessionWithoutDetails = "autocomplete_session_without_details"
+    /// New: an autocomplete call inside a session that is not billed as a request.
+    case sessionUsage = "autocomplete_session_usage"
+    /// Legacy Place Details base SKU.
+    case placeDetails = "place_details"
+    /// Legacy Places Data SKUs, charged on top of Place Details by field category.
+    case dataBasic = "data_basic"
+    case dataContact = "data_contact"
+    case dataAtmosphere = "data_atmosphere"
+    /// New Place Details SKUs, one per call, at the highest SKU among its fields.
+    case detailsIDsOnly = "details_ids_only"
+    case detailsEssentials = "details_essentials"
+    case detailsPro = "details_pro"
+    case detailsEnterprise = "details_enterprise"
+    case detailsEnterpriseAtmosphere = "details_enterprise_atmosphere"
+    case geocoding = "geocoding"
+
+    public static func < (lhs: BillingRole, rhs: BillingRole) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+
+    /// Roles a table of each generation must bill.
+    public static func required(for generation: APIGeneration) -> [BillingRole] {
+        switch generation {
+        case .legacy:
+            [.autocompleteRequest, .queryAutocompleteRequest, .sessionWithDetails, .sessionWithoutDetails,
+             .placeDetails, .dataBasic, .dataContact, .dataAtmosphere, .geocoding]
+        case .new:
+            [.autocompleteRequest, .queryAutocompleteRequest, .sessionUsage, .detailsIDsOnly, .detailsEssentials,
+             .detailsPro, .detailsEnterprise, .detailsEnterpriseAtmosphere, .geocoding]
+        }
+    }
+}

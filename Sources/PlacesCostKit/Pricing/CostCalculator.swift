@@ -1,0 +1,251 @@
+import Foundation
+
+/// Prices every strategy at every delay for a set of searches and base calls: counts events per
+/// calendar month and price table, then applies list prices, free caps, tiers and credits.
+public struct CostCalculator {
+    public struct Options: Sendable {
+        /// Delays to price besides 0.
+        public var delays: [Int] = Array(1...6)
+        /// Calendar months are taken in this time zone.
+        public var timeZone: TimeZone = TimeZone(identifier: "UTC")!
+        /// Volumes are multiplied by this (a sampled log, or a forecast).
+        public var scale: Double = 1
+        /// Whether the app needs Place Details (strategies that drop details are then not valid).
+        public var needsDetails: Bool = true
+
+        public init() {}
+    }
+
+    /// One search or base call to price, with how many identical ones it stands for.
+    public struct Item {
+        public var search: Search?
+        public var baseCall: Call?
+        public var weight: Int
+        /// The month label and index it is billed in.
+        public var month: Month
+    }
+
+    /// A calendar month: `index = year * 12 + month - 1`, labelled `YYYY-MM` (or as a simulation names it).
+    public struct Month: Hashable, Sendable, Comparable {
+        public var index: Int
+        public var label: String
+
+        public static func < (lhs: Month, rhs: Month) -> Bool { lhs.index < rhs.index }
+    }
+
+    public var plan: PricingPlan
+    public var options: Options
+
+    public init(plan: PricingPlan, options: Options = Options()) {
+        self.plan = plan
+        self.options = options
+    }
+
+    /// The delays priced, 0 first.
+    public var pricedDelays: [Int] { [0] + Set(options.delays.filter { $0 > 0 }).sorted() }
+
+    // MARK: - Tallying
+
+    private struct TallyKey: Hashable {
+        var month: Month
+        var tableID: String
+    }
+
+    /// Event counts of one (month, table): per strategy and delay, per role.
+    private struct Tally {
+        var counts: [RoleCounts]
+        var unpriced: [[String: Int]]
+    }
+
+    public func month(of time: Timestamp) -> Month {
+        let seconds = time.microseconds / 1_000_000 - (time.microseconds % 1_000_000 < 0 ? 1 : 0)
+        let offset = options.timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds)))
+        let local = seconds + Int64(offset)
+        let days = Int(local >= 0 ? local / 86_400 : (local - 86_399) / 86_400)
+        let date = CivilDate(daysSinceEpoch: days)
+        let label = String(format: "%04d-%02d", date.year, date.month)
+        return Month(index: date.year * 12 + date.month - 1, label: label)
+    }
+
+    /// Prices the searches and base calls of an analysis.
+    public func price(_ sessions: SessionAnalysis) -> PricingResult {
+        var items: [Item] = []
+        items.reserveCapacity(sessions.searches.count + sessions.baseCalls.count)
+        for search in sessions.searches {
+            items.append(Item(search: search, baseCall: nil, weight: 1, month: month(of: search.startedAt)))
+        }
+        for call in sessions.baseCalls {
+            items.append(Item(search: nil, baseCall: call, weight: 1, month: month(of: call.time)))
+        }
+        return price(items)
+    }
+
+    public func price(_ items: [Item]) -> PricingResult {
+        let strategies = StrategyID.allCases
+        let delays = pricedDelays
+        let slots = strategies.count * delays.count
+        var tallies: [TallyKey: Tally] = [:]
+        var tableUse: [String: Int] = [:]
+        var tables: [String: PriceTable] = [:]
+        var usedTablesByMonth: [Month: Set<String>] = [:]
+
+        for item in items {
+            let generation = item.search?.generation ?? item.baseCall?.generation
+            let table = plan.table(generation: generation, monthIndex: item.month.index)
+            tables[table.id] = table
+            tableUse[table.id, default: 0] += item.weight
+            usedTablesByMonth[item.month, default: []].insert(table.id)
+            let key = TallyKey(month: item.month, tableID: table.id)
+            var tally = tallies[key] ?? Tally(counts: Array(repeating: RoleCounts(), count: slots), unpriced: Array(repeating: [:], count: slots))
+            let pricer = SearchPricer(table: table)
+            if let search = item.search {
+                let day = Int(search.startedAt.microseconds / 86_400_000_000)
+                for (strategyIndex, strategy) in strategies.enumerated() {
+                    for (delayIndex, delay) in delays.enumerated() {
+                        let (events, unpriced) = pricer.events(search, strategy: strategy, delay: delay, day: day)
+                        let slot = strategyIndex * delays.count + delayIndex
+                        tally.counts[slot].add(events, times: item.weight)
+                        if let unpriced { tally.unpriced[slot][unpriced, default: 0] += item.weight }
+                    }
+                }
+            } else if let call = item.baseCall {
+                let (events, unpriced) = pricer.baseEvents(call)
+                for slot in 0..<slots {
+                    tally.counts[slot].add(events, times: item.weight)
+                    if let unpriced { tally.unpriced[slot][unpriced, default: 0] += item.weight }
+                }
+            }
+            tallies[key] = tally
+        }
+
+        let primary = tableUse.max { ($0.value, $1.key) < ($1.value, $0.key) }.map { tables[$0.key]! } ?? plan.defaultTable
+        var unconfirmed = Set<String>()
+        var costs: [StrategyCost] = []
+        let months = tallies.keys.map(\.month).reduce(into: Set<Month>()) { $0.insert($1) }.sorted()
+        for (strategyIndex, strategy) in strategies.enumerated() {
+            for (delayIndex, delay) in delays.enumerated() {
+                let slot = strategyIndex * delays.count + delayIndex
+                var monthCosts: [MonthCost] = []
+                for month in months {
+                    let ids = usedTablesByMonth[month, default: []].sorted()
+                    var lines: [MonthCost.Line] = []
+                    var credit = 0.0
+                    for id in ids {
+                        guard let tally = tallies[TallyKey(month: month, tableID: id)] else { continue }
+                        let table = tables[id]!
+                        credit = max(credit, table.monthlyCreditUSD)
+                        lines += billLines(table: table, counts: tally.counts[slot], unconfirmed: &unconfirmed)
+                        for (name, count) in tally.unpriced[slot].sorted(by: { $0.key < $1.key }) {
+                            lines.append(MonthCost.Line(sku: name, tableID: id, count: count, listCostUSD: 0, costUSD: 0, unpriced: true))
+                        }
+                    }
+                    let gross = lines.reduce(0) { $0 + $1.costUSD }
+                    let usedCredit = min(credit, gross)
+                    monthCosts.append(MonthCost(
+                        month: month.label, tableIDs: ids, lines: lines, creditUSD: usedCredit,
+                        listCostUSD: lines.reduce(0) { $0 + $1.listCostUSD }, costUSD: gross - usedCredit
+                    ))
+                }
+                costs.append(StrategyCost(
+                    strategy: strategy, delay: delay,
+                    listCostUSD: monthCosts.reduce(0) { $0 + $1.listCostUSD },
+                    costUSD: monthCosts.reduce(0) { $0 + $1.costUSD },
+                    valid: CostCalculator.isValid(strategy, needsDetails: options.needsDetails),
+                    skus: CostCalculator.skuTotals(monthCosts),
+                    months: monthCosts
+                ))
+            }
+        }
+        let used = months.flatMap { month in usedTablesByMonth[month, default: []].sorted().map { (month: month.label, tableID: $0) } }
+        return PricingResult(
+            primaryTable: primary, strategies: costs, tablesUsed: used,
+            breakEvenRequests: BreakEven.requests(primary), unconfirmedPrices: unconfirmed.sorted(),
+            delays: delays
+        )
+    }
+
+    static func isValid(_ strategy: StrategyID, needsDetails: Bool) -> Bool {
+        switch strategy {
+        case .current, .sessionDetails: true
+        case .sessionDetailsBasic, .perRequestGeocoding: !needsDetails
+        }
+    }
+
+    /// One line per SKU of `table` with events: list cost at the first tier, billed cost after
+    /// the free cap and the graduated tiers.
+    private func billLines(table: PriceTable, counts: RoleCounts, unconfirmed: inout Set<String>) -> [MonthCost.Line] {
+        var lines: [MonthCost.Line] = []
+        for sku in table.skus {
+            let count = sku.roles.reduce(0) { $0 + counts[$1] }
+            guard count > 0 else { continue }
+            let volume = Double(count) * options.scale
+            let first = sku.tiers[0]
+            if !first.confirmed { unconfirmed.insert("\(table.id): \(sku.name), first tier: \(first.source)") }
+            let (billed, reached) = CostCalculator.tieredCost(volume: volume, free: sku.freeMonthly, tiers: sku.tiers)
+            for index in reached where index > 0 && !sku.tiers[index].confirmed {
+                unconfirmed.insert("\(table.id): \(sku.name), tier \(index + 1): \(sku.tiers[index].source)")
+            }
+            lines.append(MonthCost.Line(
+                sku: sku.name, tableID: table.id, count: count,
+                listCostUSD: volume * first.usdPer1000 / 1000, costUSD: billed, unpriced: false
+            ))
+        }
+        return lines
+    }
+
+    /// Graduated pricing: the first `free` events cost nothing, then each tier's price applies to
+    /// the part of the volume inside it (Google's worked example: 200,000 requests with 10,000 free
+    /// = 90,000 x $2.83 + 100,000 x $2.27 per 1,000 = $481.70).
+    ///
+    /// - Parameter free: events free each month; `nil` when the SKU is free without limit.
+    /// - Returns: the cost and the indices of the tiers the billed volume reached.
+    static func tieredCost(volume: Double, free: Int?, tiers: [PriceTable.Tier]) -> (Double, [Int]) {
+        guard let free else { return (0, []) }
+        var cost = 0.0
+        var reached: [Int] = []
+        var lower = 0.0
+        for (index, tier) in tiers.enumerated() {
+            let upper = tier.upTo.map(Double.init) ?? .infinity
+            let billed = min(volume, upper) - max(Double(free), lower)
+            if billed > 0 {
+                cost += billed * tier.usdPer1000 / 1000
+                reached.append(index)
+            }
+            lower = upper
+            if volume <= upper { break }
+        }
+        return (cost, reached)
+    }
+
+    /// Events per SKU name over all months, first-seen order, unpriced ones last.
+    static func skuTotals(_ months: [MonthCost]) -> [SKUCount] {
+        var order: [String] = []
+        var totals: [String: (Int, Bool)] = [:]
+        for line in months.flatMap(\.lines) {
+            if totals[line.sku] == nil { order.append(line.sku) }
+            totals[line.sku, default: (0, line.unpriced)].0 += line.count
+        }
+        let priced = order.filter { !totals[$0]!.1 }
+        let unpriced = order.filter { totals[$0]!.1 }.sorted()
+        return (priced + unpriced).map { SKUCount(sku: $0, count: totals[$0]!.0, unpriced: totals[$0]!.1) }
+    }
+}
+
+extension RoleCounts {
+    mutating func add(_ other: RoleCounts, times weight: Int) {
+        guard !other.isEmpty else { return }
+        for role in BillingRole.allCases where other[role] != 0 {
+            self[role] += other[role] * weight
+        }
+    }
+}
+
+extension PricingPlan {
+    /// The table reported when nothing was priced.
+    var defaultTable: PriceTable {
+        switch mode {
+        case .fixed(let table): table
+        case .automatic(let tables): tables["legacy-2025"] ?? tables.values.sorted { $0.id < $1.id }.first!
+        }
+    }
+}

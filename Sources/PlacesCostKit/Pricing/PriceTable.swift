@@ -1,0 +1,96 @@
+/// One price list: SKUs with tiers, free caps or a credit, and the session rules of its API
+/// generation (`Pricing/*.json`, schema version 1).
+public struct PriceTable: Sendable, Equatable, Codable {
+    public static let schemaVersion = 1
+
+    public var schemaVersion: Int
+    public var id: String
+    public var title: String
+    public var currency: String
+    /// First day the prices apply (`YYYY-MM-DD`).
+    public var effectiveFrom: String
+    /// Last day they apply, or `nil` while in force.
+    public var effectiveTo: String?
+    public var apiVersion: APIGeneration
+    /// A credit against each month's total (legacy 2018 pricing: $200), 0 for none.
+    public var monthlyCreditUSD: Double
+    public var notes: [String]
+    /// Places API (New) session rules; `nil` for legacy tables.
+    public var sessionRules: SessionRules?
+    public var skus: [SKU]
+
+    public struct SKU: Sendable, Equatable, Codable {
+        /// Google's exact SKU name, as on the bill.
+        public var name: String
+        /// The billable events this SKU bills.
+        public var roles: [BillingRole]
+        /// Events free each month before the first tier is charged (`nil`: all free).
+        public var freeMonthly: Int?
+        /// Graduated tiers on the month's volume, in order; the last has no upper bound.
+        public var tiers: [Tier]
+    }
+
+    public struct Tier: Sendable, Equatable, Codable {
+        /// The monthly volume where this tier ends (exclusive of the next), `nil` for the last.
+        public var upTo: Int?
+        public var usdPer1000: Double
+        /// Where the price comes from (`[G]` Google, `[seed]`, `[T]` third-party copies).
+        public var source: String
+        /// Whether the price was confirmed against Google's own page.
+        public var confirmed: Bool
+        public var note: String?
+    }
+
+    public struct SessionRules: Sendable, Equatable, Codable {
+        /// A session ended by Place Details Essentials bills its first this-many requests.
+        public var essentialsRequestCap: Int
+        /// How the terminating details call of a session ended by Pro or higher is billed.
+        public var terminatingDetails: TerminatingDetails
+    }
+
+    public struct TerminatingDetails: Sendable, Equatable, Codable {
+        public enum Rule: String, Sendable, Codable {
+            /// At the SKU of its own field mask.
+            case fieldMask = "field_mask"
+            /// As Place Details Enterprise + Atmosphere, whatever the field mask.
+            case enterpriseAtmosphere = "enterprise_atmosphere"
+        }
+
+        public var rule: Rule
+        /// From this date (`YYYY-MM-DD`) `rule` applies; before it, `before`.
+        public var effectiveFrom: String
+        public var before: Rule
+        public var source: String
+        public var confirmed: Bool
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case schemaVersion = "schema_version", id, title, currency, effectiveFrom = "effective_from"
+        case effectiveTo = "effective_to", apiVersion = "api_version", monthlyCreditUSD = "monthly_credit_usd"
+        case notes, sessionRules = "session_rules", skus
+    }
+}
+
+extension PriceTable.SKU {
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case name, roles, freeMonthly = "free_monthly", tiers
+    }
+}
+
+extension PriceTable.Tier {
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case upTo = "up_to", usdPer1000 = "usd_per_1000", source, confirmed, note
+    }
+}
+
+extension PriceTable.SessionRules {
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case essentialsRequestCap = "essentials_request_cap", terminatingDetails = "terminating_details"
+    }
+}
+
+extension PriceTable.TerminatingDetails {
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case rule, effectiveFrom = "effective_from", before, source, confirmed
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+
+/// Decodes price tables strictly: the schema version is checked first, unknown keys and wrong
+/// types are rejected with the key path, and the table must bill every role its API generation
+/// needs, with tiers in order.
+public struct PriceTableLoader: Sendable {
+    public init() {}
+
+    /// The bundled tables, by id, in a stable order.
+    public func bundled() throws -> [PriceTable] {
+        try BundledPriceTables.files.map { try decode(Data($0.json.utf8), source: "Pricing/\($0.id).json") }
+    }
+
+    /// A bundled table by id, or a user's table file by path.
+    public func load(_ idOrPath: String) throws -> PriceTable {
+        if let file = BundledPriceTables.files.first(where: { $0.id == idOrPath }) {
+            return try decode(Data(file.json.utf8), source: "Pricing/\(file.id).json")
+        }
+        guard FileManager.default.fileExists(atPath: idOrPath) else {
+            throw PricingError.unknownTable(id: idOrPath, known: BundledPriceTables.files.map(\.id))
+        }
+        guard let data = FileManager.default.contents(atPath: idOrPath) else {
+            throw PricingError.unreadable(path: idOrPath, reason: "the file cannot be opened")
+        }
+        return try decode(data, source: idOrPath)
+    }
+
+    public func decode(_ data: Data, source: String) throws -> PriceTable {
+        func invalid(_ keyPath: String, _ reason: String) -> PricingError {
+            .invalidTable(source: source, keyPath: keyPath, reason: reason)
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: data), let root = object as? [String: Any] else {
+            throw invalid("", "not a JSON object")
+        }
+        guard let version = root["schema_version"] as? Int else {
+            throw invalid("schema_version", "missing; this placescost reads schema version \(PriceTable.schemaVersion)")
+        }
+        guard version == PriceTable.schemaVersion else {
+            throw invalid("schema_version", "version \(version) is not supported; this placescost reads version \(PriceTable.schemaVersion)")
+        }
+        try rejectUnknownKeys(root, invalid)
+
+        let table: PriceTable
+        do {
+            table = try JSONDecoder().decode(PriceTable.self, from: data)
+        } catch let error as DecodingError {
+            let (path, reason) = PriceTableLoader.describe(error)
+            throw invalid(path, reason)
+        }
+        try validate(table, invalid)
+        return table
+    }
+
+    private func rejectUnknownKeys(_ root: [String: Any], _ invalid: (String, String) -> PricingError) throws {
+        func check(_ object: Any?, _ path: String, _ allowed: [String]) throws {
+            guard let object = object as? [String: Any] else { return }  // wrong types are the decoder's to report
+            for key in object.keys.sorted() where !allowed.contains(key) {
+                throw invalid(path.isEmpty ? key : "\(path).\(key)", "unknown key (expected one of \(allowed.joined(separator: ", ")))")
+            }
+        }
+        try check(root, "", PriceTable.CodingKeys.allCases.map(\.rawValue))
+        for (index, sku) in (root["skus"] as? [Any] ?? []).enumerated() {
+            try check(sku, "skus[\(index)]", PriceTable.SKU.CodingKeys.allCases.map(\.rawValue))
+            for (tierIndex, tier) in ((sku as? [String: Any])?["tiers"] as? [Any] ?? []).enumerated() {
+                try check(tier, "skus[\(index)].tiers[\(tierIndex)]", PriceTable.Tier.CodingKeys.allCases.map(\.rawValue))
+            }
+        }
+        let rules = root["session_rules"] as? [String: Any]
+        try check(rules, "session_rules", PriceTable.SessionRules.CodingKeys.allCases.map(\.rawValue))
+        try check(rules?["terminating_details"], "session_rules.terminating_details", PriceTable.TerminatingDetails.CodingKeys.allCases.map(\.rawValue))
+    }
+
+    private func validate(_ table: PriceTable, _ invalid: (String, String) -> PricingError) throws {
+        guard table.currency == "USD" else {
+            throw invalid("currency", "must be USD (all money in PlacesCost is in US dollars; express a discount in USD prices)")
+        }
+        for key in ["effective_from"] + (table.effectiveTo == nil ? [] : ["effective_to"]) {
+            let value = key == "effective_from" ? table.effectiveFrom : table.effectiveTo!
+            guard PriceTableLoader.parseDay(value) != nil else { throw invalid(key, "expected a date YYYY-MM-DD, found `\(value)`") }
+        }
+        guard table.monthlyCreditUSD >= 0 else { throw invalid("monthly_credit_usd", "must not be negative") }
+        var billed: [BillingRole: Int] = [:]
+        for (index, sku) in table.skus.enumerated() {
+            guard !sku.tiers.isEmpty else { throw invalid("skus[\(index)].tiers", "at least one tier is needed") }
+            if let free = sku.freeMonthly, free < 0 { throw invalid("skus[\(index)].free_monthly", "must not be negative") }
+            var previous = 0
+            for (tierIndex, tier) in sku.tiers.enumerated() {
+                let path = "skus[\(index)].tiers[\(tierIndex)]"
+                guard tier.usdPer1000 >= 0, tier.usdPer1000.isFinite else { throw invalid("\(path).usd_per_1000", "must be a price of 0 or more") }
+                let isLast = tierIndex == sku.tiers.count - 1
+                switch (tier.upTo, isLast) {
+                case (nil, true): break
+                case (nil, false): throw invalid("\(path).up_to", "only the last tier may be open-ended")
+                case (let bound?, true): throw invalid("\(path).up_to", "the last tier must be open-ended (null), found \(bound)")
+                case (let bound?, false):
+                    guard bound > previous else { throw invalid("\(path).up_to", "tiers must rise: \(bound) is not above \(previous)") }
+                    previous = bound
+                }
+            }
+            for role in sku.roles {
+                if let other = billed[role] {
+                    throw invalid("skus[\(index)].roles", "`\(role.rawValue)` is already billed by skus[\(other)]")
+                }
+                billed[role] = index
+            }
+        }
+        let missing = BillingRole.required(for: table.apiVersion).filter { billed[$0] == nil }
+        guard missing.isEmpty else {
+            throw invalid("skus", "a \(table.apiVersion.rawValue) table must bill \(missing.map(\.rawValue).joined(separator: ", "))")
+        }
+        switch (table.apiVersion, table.sessionRules) {
+        case (.new, nil): throw invalid("session_rules", "a new (Places API New) table needs its session rules")
+        case (.legacy, .some): throw invalid("session_rules", "legacy tables have no session rules; remove the key")
+        case (.new, let rules?):
+            guard rules.essentialsRequestCap >= 0 else { throw invalid("session_rules.essentials_request_cap", "must not be negative") }
+            guard PriceTableLoader.parseDay(rules.terminatingDetails.effectiveFrom) != nil else {
+                throw invalid("session_rules.terminating_details.effective_from", "expected a date YYYY-MM-DD")
+            }
+        case (.legacy, nil): break
+        }
+    }
+
+    /// Days since the epoch of a `YYYY-MM-DD` date.
+    static func parseDay(_ text: String) -> Int? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+              (1...12).contains(month), (1...CivilDate.daysInMonth(year: year, month: month)).contains(day)
+        else { return nil }
+        return CivilDate.daysSinceEpoch(year: year, month: month, day: day)
+    }
+
+    /// A decoding error as a key path (`skus[3].tiers`) and a reason.
+    static func describe(_ error: DecodingError) -> (String, String) {
+        func path(_ codingPath: [CodingKey]) -> String {
+            var text = ""
+            for key in codingPath {
+                if let index = key.intValue {
+                    text += "[\(index)]"
+                } else {
+                    text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+                }
+            }
+            return text
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            return (path(context.codingPath), "expected \(typeName(type))")
+        case .valueNotFound(let type, let context):
+            return (path(context.codingPath), "expected \(typeName(type)), found null")
+        case .keyNotFound(let key, let context):
+            return (path(context.codingPath + [key]), "missing")
+        case .dataCorrupted(let context):
+            return (path(context.codingPath), context.debugDescription.hasPrefix("Cannot initialize") ? "not one of the allowed values" : context.debugDescription)
+        @unknown default:
+            return ("", "\(error)")
+        }
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        if type is Double.Type || type is Int.Type { return "a number" }
+        if type is String.Type { return "a string" }
+        if type is Bool.Type { return "true or false" }
+        let name = String(describing: type)
+        if name.hasPrefix("Array") { return "an array" }
+        if name.hasPrefix("Dictionary") { return "an object" }
+        return "a \(name)"
+    }
+}

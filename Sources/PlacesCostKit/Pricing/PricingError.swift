@@ -1,0 +1,20 @@
+/// Problems with a price table or a choice of one.
+public enum PricingError: Error, Equatable, CustomStringConvertible {
+    /// A table file that cannot be read.
+    case unreadable(path: String, reason: String)
+    /// A table that breaks the schema: `keyPath` is where (`skus[3].tiers`), empty for the whole file.
+    case invalidTable(source: String, keyPath: String, reason: String)
+    /// `--pricing` named neither a bundled table nor a file.
+    case unknownTable(id: String, known: [String])
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason):
+            "cannot read the price table \(path): \(reason)."
+        case .invalidTable(let source, let keyPath, let reason):
+            keyPath.isEmpty ? "\(source): \(reason)." : "\(source): at `\(keyPath)`: \(reason)."
+        case .unknownTable(let id, let known):
+            "no price table `\(id)`: pass one of \(known.joined(separator: ", ")) (see `placescost pricing list`) or the path of a JSON price table."
+        }
+    }
+}

@@ -1,0 +1,154 @@
+/// Counts the billable events of one search, or one call outside every search, under one strategy,
+/// delay and price table (`billing.md` sections 3-5, `sessions.md` "Strategies").
+struct SearchPricer {
+    let table: PriceTable
+    /// Days since the epoch from which the table's terminating-details rule applies.
+    private let ruleStartDay: Int?
+
+    init(table: PriceTable) {
+        self.table = table
+        self.ruleStartDay = table.sessionRules.flatMap { PriceTableLoader.parseDay($0.terminatingDetails.effectiveFrom) }
+    }
+
+    /// Autocomplete calls a search keeps with `delay`: those whose input is longer than `delay`
+    /// characters, or unrecorded; a completed search keeps at least one.
+    static func keptRequests(_ search: Search, delay: Int) -> Int {
+        guard delay > 0 else { return search.requests }
+        var kept = 0
+        for length in search.requestInputLengths where length.map({ $0 > delay }) ?? true {
+            kept += 1
+        }
+        return search.outcome.isCompleted ? max(kept, 1) : kept
+    }
+
+    /// The events of `search` under `strategy` with `delay`, and the name of an unpriced call in it.
+    ///
+    /// - Parameter day: the search's day (days since the epoch), for date-bound session rules.
+    func events(_ search: Search, strategy: StrategyID, delay: Int, day: Int) -> (RoleCounts, unpriced: String?) {
+        var counts = RoleCounts()
+        let requests = SearchPricer.keptRequests(search, delay: delay)
+        let selection = search.outcome.isCompleted ? search.selection : nil
+        switch strategy {
+        case .current:
+            switch (search.kind, selection) {
+            case (.session, nil):
+                addAbandonedSession(requests: requests, to: &counts)
+            case (.session, let selection?):
+                guard selection.api == .placeDetails else {
+                    addSessionEndedElsewhere(requests: requests, to: &counts)
+                    return (counts, SearchPricer.unpricedName(selection.api))
+                }
+                addCompletedSession(requests: requests, fields: selection.fields, day: day, to: &counts)
+            case (.spentToken, _), (.inferred, _):
+                counts[.autocompleteRequest] += requests
+                if let selection {
+                    let unpriced = addPlainSelection(selection, to: &counts)
+                    return (counts, unpriced)
+                }
+            }
+        case .sessionDetails, .sessionDetailsBasic:
+            if let selection {
+                let observed = selection.api == .placeDetails ? selection.fields : FieldCatalog.basicMask
+                let fields = strategy == .sessionDetailsBasic ? FieldCatalog.basicMask : observed
+                addCompletedSession(requests: requests, fields: fields, day: day, to: &counts)
+            } else {
+                addAbandonedSession(requests: requests, to: &counts)
+            }
+        case .perRequestGeocoding:
+            counts[.autocompleteRequest] += requests
+            if selection != nil { counts[.geocoding] += 1 }
+        }
+        return (counts, nil)
+    }
+
+    /// The events of a call outside every search: the same in every strategy.
+    func baseEvents(_ call: Call) -> (RoleCounts, unpriced: String?) {
+        var counts = RoleCounts()
+        switch call.api {
+        case .autocomplete: counts[.autocompleteRequest] += 1
+        case .queryAutocomplete: counts[.queryAutocompleteRequest] += 1
+        case .placeDetails: addPlainDetails(fields: call.fields, to: &counts)
+        case .geocoding: counts[.geocoding] += 1
+        case .findPlace, .textSearch, .addressValidation, .other: return (counts, SearchPricer.unpricedName(call.api))
+        }
+        return (counts, nil)
+    }
+
+    /// How an API no bundled table prices appears in reports.
+    static func unpricedName(_ api: API) -> String {
+        switch api {
+        case .findPlace: "Find Place (not priced)"
+        case .textSearch: "Text Search (not priced)"
+        case .addressValidation: "Address Validation (not priced)"
+        default: "\(api.name) (not priced)"
+        }
+    }
+
+    // MARK: - Billing rules
+
+    /// Legacy: one "without Places Details" session charge; New: each call as a request.
+    /// A session whose every call a delay dropped costs nothing.
+    private func addAbandonedSession(requests: Int, to counts: inout RoleCounts) {
+        guard requests > 0 else { return }
+        switch table.apiVersion {
+        case .legacy: counts[.sessionWithoutDetails] += 1
+        case .new: counts[.autocompleteRequest] += requests
+        }
+    }
+
+    /// A session ended by a Place Details call with the session's token.
+    private func addCompletedSession(requests: Int, fields: [String]?, day: Int, to counts: inout RoleCounts) {
+        switch table.apiVersion {
+        case .legacy:
+            counts[.sessionWithDetails] += 1
+            addPlainDetails(fields: fields, to: &counts)
+        case .new:
+            let sku = FieldCatalog.newSKU(fields)
+            let rules = table.sessionRules!
+            switch sku {
+            case .idsOnly:
+                counts[.autocompleteRequest] += requests
+                counts[.detailsIDsOnly] += 1
+            case .essentials:
+                let billed = min(requests, rules.essentialsRequestCap)
+                counts[.autocompleteRequest] += billed
+                counts[.sessionUsage] += requests - billed
+                counts[.detailsEssentials] += 1
+            case .pro, .enterprise, .enterpriseAtmosphere:
+                counts[.sessionUsage] += requests
+                let rule = ruleStartDay.map { day >= $0 } ?? true ? rules.terminatingDetails.rule : rules.terminatingDetails.before
+                counts[rule == .enterpriseAtmosphere ? .detailsEnterpriseAtmosphere : sku.role] += 1
+            }
+        }
+    }
+
+    /// A session ended by a call no table prices (Address Validation): its autocomplete calls are
+    /// covered as in a session ended by details (New: $0 each; legacy: the free per-session SKU).
+    private func addSessionEndedElsewhere(requests: Int, to counts: inout RoleCounts) {
+        switch table.apiVersion {
+        case .legacy: counts[.sessionWithDetails] += 1
+        case .new: counts[.sessionUsage] += requests
+        }
+    }
+
+    /// A selection outside a session: Geocoding, or a plain Place Details call.
+    private func addPlainSelection(_ selection: Selection, to counts: inout RoleCounts) -> String? {
+        switch selection.api {
+        case .geocoding: counts[.geocoding] += 1
+        case .placeDetails: addPlainDetails(fields: selection.fields, to: &counts)
+        default: return SearchPricer.unpricedName(selection.api)
+        }
+        return nil
+    }
+
+    /// Place Details billed on its own: legacy base SKU plus data SKUs; New: the SKU of its fields.
+    private func addPlainDetails(fields: [String]?, to counts: inout RoleCounts) {
+        switch table.apiVersion {
+        case .legacy:
+            counts[.placeDetails] += 1
+            for category in FieldCatalog.legacyCategories(fields) { counts[category.role] += 1 }
+        case .new:
+            counts[FieldCatalog.newSKU(fields).role] += 1
+        }
+    }
+}
