@@ -11,21 +11,26 @@ public struct CLI {
         self.context = context
     }
 
-    static let usage = "placescost analyze [PATH|-]... [options] | placescost --help | placescost --version"
+    static let usage = "placescost analyze|simulate|pricing ... | placescost --help | placescost --version"
 
     static let help = """
     placescost: what your Google Places Autocomplete traffic costs, and how to pay less.
 
     USAGE
-      placescost analyze [PATH|-]... [options]   read request logs, group them into sessions and searches
+      placescost analyze [PATH|-]... [options]   logs -> sessions -> searches -> costs of every strategy
+      placescost simulate [options]              what-if pricing without logs
+      placescost pricing list | pricing show ID  the bundled price tables
       placescost --help | --version | COMMAND --help
 
     COMMANDS
       analyze   Read canonical request logs (JSON Lines or CSV), group the calls into sessions
-                and searches, and report requests per search and token mistakes. With no PATH
-                it analyzes the bundled SampleLogs/.
+                and searches, report requests per search and token mistakes, and price every
+                strategy at every delay. With no PATH it analyzes the bundled SampleLogs/.
+      simulate  Price a scenario (searches a month, characters typed, completion rate, fields)
+                under every strategy, without logs.
+      pricing   List the bundled price tables, or show one with its sources.
 
-    Run `placescost analyze --help` for its options.
+    Run `placescost COMMAND --help` for a command's options.
 
     """
 
@@ -47,6 +52,10 @@ public struct CLI {
                 return .success
             case "analyze":
                 return try AnalyzeCommand(arguments: rest, context: context).run()
+            case "simulate":
+                return try SimulateCommand(arguments: rest, context: context).run()
+            case "pricing":
+                return try PricingCommand(arguments: rest, context: context).run()
             default:
                 throw CLIError.usage(message: "unknown command `\(command)`.", usage: CLI.usage)
             }

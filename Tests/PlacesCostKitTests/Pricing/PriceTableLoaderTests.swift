@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+@testable import PlacesCostKit
+
+@Suite("Price tables")
+struct PriceTableLoaderTests {
+    let loader = PriceTableLoader()
+
+    @Test("Every file in Pricing/ decodes, and the embedded copy is the same text")
+    func bundledTables() throws {
+        let directory = packageRoot + "/Pricing"
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".json") }.sorted()
+        #expect(names == ["legacy-2018.json", "legacy-2025.json", "legacy-list.json", "places-new-2025.json"])
+        for name in names {
+            let text = try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
+            let table = try loader.decode(Data(text.utf8), source: name)
+            #expect(table.id + ".json" == name)
+            let embedded = BundledPriceTables.files.first { $0.id == table.id }?.json
+            #expect(embedded.map { $0 + "\n" } == text, "Pricing/\(name) changed: run python3 scripts/embed-pricing.py")
+            for sku in table.skus {
+                for tier in sku.tiers { #expect(!tier.source.isEmpty) }
+            }
+        }
+    }
+
+    func rejection(_ edit: (inout [String: Any]) -> Void) throws -> String {
+        let text = try String(contentsOfFile: packageRoot + "/Pricing/legacy-list.json", encoding: .utf8)
+        var object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
+        edit(&object)
+        let data = try JSONSerialization.data(withJSONObject: object)
+        do {
+            _ = try loader.decode(data, source: "mine.json")
+            return "accepted"
+        } catch let error as PricingError {
+            return error.description
+        }
+    }
+
+    @Test("Schema errors name the key path")
+    func errors() throws {
+        #expect(try rejection { $0["discount"] = 0.1 } .hasPrefix("mine.json: at `discount`: unknown key"))
+        #expect(try rejection { $0["schema_version"] = 2 } == "mine.json: at `schema_version`: version 2 is not supported; this placescost reads version 1.")
+        #expect(try rejection { $0["currency"] = "EUR" } .hasPrefix("mine.json: at `currency`: must be USD"))
+        #expect(try rejection { object in
+            var skus = object["skus"] as! [[String: Any]]
+            var tiers = skus[3]["tiers"] as! [[String: Any]]
+            tiers[0]["usd_per_1000"] = "cheap"
+            skus[3]["tiers"] = tiers
+            object["skus"] = skus
+        } == "mine.json: at `skus[3].tiers[0].usd_per_1000`: expected a number.")
+        #expect(try rejection { object in
+            var skus = object["skus"] as! [[String: Any]]
+            skus[0]["price"] = 1
+            object["skus"] = skus
+        } .hasPrefix("mine.json: at `skus[0].price`: unknown key"))
+        #expect(try rejection { object in
+            var skus = object["skus"] as! [[String: Any]]
+            skus.removeLast()
+            object["skus"] = skus
+        } == "mine.json: at `skus`: a legacy table must bill geocoding.")
+    }
+
+    @Test("A user's table with discounted prices is used by --pricing FILE")
+    func userTable() throws {
+        let directory = TemporaryDirectory()
+        var text = try String(contentsOfFile: packageRoot + "/Pricing/legacy-list.json", encoding: .utf8)
+        text = text.replacingOccurrences(of: "\"id\": \"legacy-list\"", with: "\"id\": \"negotiated\"")
+            .replacingOccurrences(of: "\"usd_per_1000\": 2.83", with: "\"usd_per_1000\": 1.415")
+        let file = directory.write("negotiated.json", text)
+        let result = runCLI(["simulate", "--pricing", file, "--chars", "4", "--completion-rate", "0", "--searches", "1000", "--json"])
+        #expect(result.code == .success)
+        #expect(result.stdout.contains("\"id\": \"negotiated\""))
+        #expect(result.stdout.contains("\"list_cost_usd\": 5.66"))  // 4,000 requests at $1.415
+        #expect(runCLI(["simulate", "--pricing", "nonesuch"]).code == .usage)
+        let broken = directory.write("broken.json", "{\"schema_version\": 1}")
+        #expect(runCLI(["simulate", "--pricing", broken]).code == .dataError)
+    }
+
+    @Test("pricing list and pricing show")
+    func commands() {
+        let list = runCLI(["pricing", "list"])
+        #expect(list.code == .success)
+        #expect(list.stdout.contains("| `places-new-2025` | new | 2025-03-01 | in force |"))
+        let show = runCLI(["pricing", "show", "legacy-2018"])
+        #expect(show.stdout.contains("| Places Details | 0 | 0-100,000 | 17 | yes |"))
+        #expect(show.stdout.contains("Break-even: 4.24 autocomplete calls per search."))
+        #expect(runCLI(["pricing", "show"]).code == .usage)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import PlacesCostKit
+
+/// Every figure the seeds or Google publish, reproduced by the engine (`billing.md` sections 1, 2, 5).
+@Suite("Published figures")
+struct PublishedFiguresTests {
+    func simulate(_ table: String, searches: Int = 1, typing: SearchSimulator.Typing, delay: Int = 0, completion: Double, months: Int = 1) throws -> Simulation.Result {
+        let simulator = SearchSimulator(searchesPerMonth: searches, typing: typing, currentDelay: delay, completionRate: completion, fields: FieldCatalog.basicMask)
+        return Simulation(simulator: simulator, months: months, plan: try PricingPlan.load(table), delays: Array(0...6)).run()
+    }
+
+    @Test("4 per-request autocomplete calls cost $0.01132 at legacy list prices")
+    func fourRequests() throws {
+        let result = try simulate("legacy-list", typing: .characters(4), completion: 0)
+        #expect(JSONValue.rounded(result.pricing.cost(.perRequestGeocoding, delay: 0)!.listCostUSD) == 0.01132)
+    }
+
+    @Test("4 requests + 1 Geocoding = $0.01632, less than a $0.017 session; 7 characters with delay 3 send 4 requests")
+    func seedsExample() throws {
+        let result = try simulate("legacy-list", typing: .characters(7), delay: 3, completion: 1)
+        #expect(result.meanRequests[3] == 4)
+        let perRequest = try #require(result.pricing.cost(.perRequestGeocoding, delay: 3))
+        #expect(JSONValue.rounded(perRequest.listCostUSD) == 0.01632)
+        #expect(JSONValue.rounded(perRequest.costUSD) == 0.01632)
+        #expect(perRequest.skus == [SKUCount(sku: "Autocomplete - Per Request", count: 4), SKUCount(sku: "Geocoding", count: 1)])
+        let session = try #require(result.pricing.cost(.sessionDetails, delay: 3))
+        #expect(JSONValue.rounded(session.listCostUSD) == 0.017)
+        #expect(perRequest.listCostUSD < session.listCostUSD)
+    }
+
+    @Test("The break-even is (17 - 5) / 2.83 = 4.240283 at legacy list prices")
+    func breakEven() throws {
+        let table = try PriceTableLoader().load("legacy-list")
+        #expect(JSONValue.rounded(BreakEven.requests(table)) == 4.240283)
+        #expect(JSONValue.format(BreakEven.requests(table)) == "4.240283")
+        // New pricing: an address-only session ends in Essentials and bills its first 12 calls.
+        #expect(BreakEven.requests(try PriceTableLoader().load("places-new-2025")) == 12)
+    }
+
+    @Test("200,000 Autocomplete Requests in a month cost $481.70 on places-new-2025 (10,000 free)")
+    func googleExample() throws {
+        let result = try simulate("places-new-2025", searches: 200_000, typing: .requests(1), completion: 0)
+        let cost = try #require(result.pricing.cost(.perRequestGeocoding, delay: 0))
+        #expect(cost.skus == [SKUCount(sku: "Autocomplete Requests", count: 200_000)])
+        #expect(JSONValue.rounded(cost.costUSD) == 481.70)
+    }
+
+    @Test("legacy-2018: a month crossing 100,000 requests bills the excess at the second tier, less the $200 credit")
+    func legacyTiersAndCredit() throws {
+        let result = try simulate("legacy-2018", searches: 120_000, typing: .requests(1), completion: 0)
+        let cost = try #require(result.pricing.cost(.perRequestGeocoding, delay: 0))
+        // 100,000 x $2.83 + 20,000 x $2.27 per 1,000 = $328.40; minus the $200 credit = $128.40.
+        #expect(JSONValue.rounded(cost.months[0].lines.reduce(0) { $0 + $1.costUSD }) == 328.4)
+        #expect(JSONValue.rounded(cost.months[0].creditUSD) == 200)
+        #expect(JSONValue.rounded(cost.costUSD) == 128.4)
+        #expect(JSONValue.rounded(cost.listCostUSD) == 339.6)  // every request at $2.83
+        let small = try simulate("legacy-2018", searches: 50_000, typing: .requests(1), completion: 0)
+        #expect(small.pricing.cost(.perRequestGeocoding, delay: 0)!.costUSD == 0)  // $141.50 is covered by the credit
+    }
+
+    @Test("Each simulated month has its own free caps: two months of 200,000 requests cost 2 x $481.70")
+    func months() throws {
+        let result = try simulate("places-new-2025", searches: 200_000, typing: .requests(1), completion: 0, months: 2)
+        #expect(JSONValue.rounded(result.pricing.cost(.perRequestGeocoding, delay: 0)!.costUSD) == 963.4)
+    }
+}
