@@ -46,16 +46,17 @@ public struct CSVRecordParser {
         let joined = pendingLines.map(\.bytes).joined(separator: [0x0A]).map { $0 }
         let result = joined.withUnsafeBufferPointer { CSVRecordParser.splitCells($0) }
         switch result {
-        case .cells(let cells):
+        case .cells(let cells) where columns == nil || cells.count == columns!.count:
             let first = pendingLines[0].number
             pendingLines = []
             pendingBytes = 0
             try accept(cells, line: first, emit)
+        case .cells(let cells):
+            // A quote that only a later line's quote closed, leaving a record that does not fit:
+            // the stray quote is the error, so the lines it swallowed are records of their own.
+            try recover(reason: "expected \(columns!.count) cells as in the header, found \(cells.count) (a quoted cell opened on this line spans the next lines)", emit)
         case .malformed(let reason):
-            let first = pendingLines[0].number
-            pendingLines = []
-            pendingBytes = 0
-            try emit(.malformed(reason: reason, line: first))
+            try recover(reason: reason, emit)
         case .openQuote:
             if pendingBytes > maxPendingBytes { try recoverFromUnbalancedQuote(emit) }
         }
@@ -72,8 +73,13 @@ public struct CSVRecordParser {
     public var hasHeader: Bool { columns != nil }
 
     private mutating func recoverFromUnbalancedQuote(_ emit: (Event) throws -> Void) throws {
+        try recover(reason: "unbalanced quote: a quoted cell opened on this line never closes", emit)
+    }
+
+    /// Reports the pending record's first line as malformed and reads the lines after it again.
+    private mutating func recover(reason: String, _ emit: (Event) throws -> Void) throws {
         let swallowed = pendingLines.dropFirst()
-        try emit(.malformed(reason: "unbalanced quote: a quoted cell opened on this line never closes", line: pendingLines[0].number))
+        try emit(.malformed(reason: reason, line: pendingLines[0].number))
         pendingLines = []
         pendingBytes = 0
         for line in swallowed {

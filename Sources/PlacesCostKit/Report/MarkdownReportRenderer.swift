@@ -55,6 +55,7 @@ public struct MarkdownReportRenderer: Sendable {
             lines.append("Characters typed at selection: mean \(format(stats.meanCharactersAtSelection)).")
             lines.append("")
         }
+        lines += costLines(analysis)
         lines.append("## Does the app need Place Details?")
         lines.append("")
         lines.append(detailsNeedSentence(analysis.detailsNeed))
@@ -81,6 +82,47 @@ public struct MarkdownReportRenderer: Sendable {
             lines.append("")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// What each strategy costs at each delay, with the price table and its caveats.
+    private func costLines(_ analysis: Analysis) -> [String] {
+        let pricing = analysis.pricing
+        let delays = pricing.delays
+        var lines = ["## What it costs", ""]
+        lines.append("Prices: \(analysis.pricingChoice); this period used " + pricing.tablesUsed.map { "`\($0.tableID)` for \($0.month)" }.joined(separator: ", ") + ".")
+        lines.append("")
+        let header = "| strategy | " + delays.map { "delay \($0)" }.joined(separator: " | ") + " |"
+        let rule = "|---|" + delays.map { _ in "---:|" }.joined()
+        for (title, value) in [("Bill estimate for the period (free caps, tiers and credits applied)", \StrategyCost.costUSD),
+                               ("At list prices (every event at the first-tier price, nothing free)", \StrategyCost.listCostUSD)] {
+            lines.append("\(title):")
+            lines.append("")
+            lines.append(header)
+            lines.append(rule)
+            for strategy in StrategyID.allCases {
+                let valid = pricing.cost(strategy, delay: 0)?.valid ?? true
+                let cells = delays.map { delay in pricing.cost(strategy, delay: delay).map { Money.usd($0[keyPath: value]) } ?? "" }
+                lines.append("| `\(strategy.rawValue)`\(valid ? "" : " (not valid: the app needs details)") | " + cells.joined(separator: " | ") + " |")
+            }
+            lines.append("")
+        }
+        if pricing.strategies.allSatisfy({ $0.costUSD == 0 }), pricing.strategies.contains(where: { $0.listCostUSD > 0 }) {
+            lines.append("Every strategy's bill is $0 because this volume stays within the monthly free caps or credit; `--scale X` shows the bill at X times this traffic (for a sampled log, or a forecast).")
+            lines.append("")
+        }
+        lines.append("A delay of k means no autocomplete request until more than k characters are typed. `current` is the log as made; the others bill the same searches another way (\(StrategyID.allCases.dropFirst().map { "`\($0.rawValue)`: \($0.summary)" }.joined(separator: "; "))).")
+        lines.append("")
+        lines.append("Break-even: per-request autocomplete plus one Geocoding call costs no more than a session with address-only fields while a search makes at most **\(Money.plain(pricing.breakEvenRequests))** autocomplete calls; this log's searches make \(format(analysis.statistics.meanRequests)) on average.")
+        lines.append("")
+        if !pricing.unpriced.isEmpty {
+            lines.append("Not priced (no bundled SKU bills them; they are counted, not charged): " + pricing.unpriced.map { "\($0.sku): \($0.count)" }.joined(separator: ", ") + ".")
+            lines.append("")
+        }
+        if !pricing.unconfirmedPrices.isEmpty {
+            lines.append("Unconfirmed prices used (third-party copies of Google's list, or inferred): " + pricing.unconfirmedPrices.joined(separator: "; ") + ".")
+            lines.append("")
+        }
+        return lines
     }
 
     static let anomalyMeaning: [String: String] = [

@@ -1,0 +1,201 @@
+import Foundation
+import Testing
+@testable import PlacesCostKit
+
+/// Reading log files end to end: malformed records, line ends, huge lines, directories, formats.
+@Suite("LogReader")
+struct LogReaderTests {
+    /// A valid record `second` seconds after 2026-10-01T09:00:00Z.
+    private func valid(_ second: Int, input: String = "a") -> String {
+        #"{"timestamp":"2026-10-01T09:00:\#(second < 10 ? "0" : "")\#(second)Z","api":"autocomplete","session_token":"t","input":"\#(input)"}"#
+    }
+
+    private static let nine = Timestamp(microseconds: 1_790_845_200 * 1_000_000)
+
+    @Test("Each kind of malformed record is skipped and counted at its FILE:LINE; the records around it are kept")
+    func malformedRecords() throws {
+        let directory = TemporaryDirectory()
+        let lines: [[UInt8]] = [
+            Array(valid(1).utf8),
+            Array(#"{"timestamp":"2026-10-01T09:00:02Z","api":"autoc"#.utf8),
+            Array(#"{"timestamp":"2026-10-01T09:00:03Z","api":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8),
+            Array(#"{"timestamp":"2026-10-01T09:00:04Z","api":"a"#.utf8) + [0x00] + Array(#""}"#.utf8),
+            Array(#"{"timestamp":true,"api":"autocomplete"}"#.utf8),
+            Array(valid(5).utf8),
+            Array(#"{"timestamp":"2026-10-01T09:00:06Z","api":5}"#.utf8),
+            Array(#"{"timestamp":"2026-10-01T09:00:07Z","api":"autocomplete","session_token":123}"#.utf8),
+            Array(#"{"timestamp":"2026-10-01T09:00:08Z","api":"place_details","fields":"a"}"#.utf8),
+            Array(#"{"timestamp":"2026-10-01T09:00:09Z","api":"autocomplete","input":7}"#.utf8),
+            Array(#"{"timestamp":"2026-10-01T09:00:10Z","api":"autocomplete","user_id":{}}"#.utf8),
+            Array(#"{"timestamp":"2026-10-01T09:00:11Z","session_token":"t"}"#.utf8),
+            Array(#"{"api":"autocomplete","session_token":"t"}"#.utf8),
+            Array(#"{"timestamp":"2026-13-01T09:00:13Z","api":"autocomplete"}"#.utf8),
+            Array(#"{"timestamp":"2026-10-01T09:00:14","api":"autocomplete"}"#.utf8),
+            Array(valid(15).utf8),
+        ]
+        let file = directory.write("log.jsonl", bytes: Array(lines.joined(separator: [0x0A])) + [0x0A])
+        let output = try LogReader().read([file])
+
+        #expect(output.calls.count == 3)
+        #expect(output.calls.map(\.time.microseconds) == [1, 5, 15].map { LogReaderTests.nine.microseconds + Int64($0) * 1_000_000 })
+        #expect(output.rejected == 13)
+        #expect(output.diagnosticCount == 13)
+        #expect(output.files == [file])
+        #expect(output.diagnostics.map(\.location.line) == [2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15])
+        #expect(output.diagnostics.allSatisfy { $0.location.file == file })
+        #expect(output.diagnostics.first?.description.hasPrefix("\(file):2: warning: invalid JSON: ") == true)
+        let reasons = output.diagnostics.map(\.reason)
+        #expect(reasons[0].hasPrefix("invalid JSON: a string is cut off"))
+        #expect(reasons[1].hasPrefix("invalid JSON: invalid UTF-8"))
+        #expect(reasons[2].hasPrefix("invalid JSON: a NUL byte in a string"))
+        #expect(Array(reasons[3...]) == [
+            "`timestamp` must be an RFC 3339 string or epoch milliseconds, found a boolean",
+            "`api` must be a non-empty string, found a number",
+            "`session_token` must be a string or null, found a number",
+            "`fields` must be an array of strings or null, found a string",
+            "`input` must be a string or null, found a number",
+            "`user_id` must be a string, a number or null, found an object",
+            "missing required key `api`",
+            "missing required key `timestamp`",
+            "timestamp `2026-13-01T09:00:13Z` is out of range",
+            "`2026-10-01T09:00:14` has no UTC offset (end it with Z or ±hh:mm)",
+        ])
+    }
+
+    @Test("A UTF-8 byte-order mark, CRLF line ends and a last line without a newline")
+    func bomCRLFAndLastLine() throws {
+        let directory = TemporaryDirectory()
+        let text = valid(1) + "\r\n" + valid(2) + "\r\n" + valid(3, input: "abc")
+        let file = directory.write("log.jsonl", bytes: [0xEF, 0xBB, 0xBF] + Array(text.utf8))
+        let output = try LogReader().read([file])
+        #expect(output.rejected == 0)
+        #expect(output.diagnosticCount == 0)
+        #expect(output.calls.map(\.time.microseconds) == [1, 2, 3].map { LogReaderTests.nine.microseconds + Int64($0) * 1_000_000 })
+        #expect(output.calls.last?.inputLength == 3)
+    }
+
+    @Test("A byte-order mark is sniffed past, and CSV files take CRLF too")
+    func bomCSV() throws {
+        let directory = TemporaryDirectory()
+        let file = directory.write("log.csv", bytes: [0xEF, 0xBB, 0xBF] + Array("timestamp,api\r\n1790845200000,autocomplete\r\n1790845201000,geocoding".utf8))
+        let output = try LogReader().read([file])
+        #expect(output.calls.map(\.api) == [.autocomplete, .geocoding])
+        #expect(output.rejected == 0)
+    }
+
+    @Test("Blank lines are skipped without being counted, and line numbers still count them")
+    func blankLines() throws {
+        let directory = TemporaryDirectory()
+        let file = directory.write("log.jsonl", "\n   \n\t\n" + valid(1) + "\n\n" + "{}" + "\n \r\n")
+        let output = try LogReader().read([file])
+        #expect(output.calls.count == 1)
+        #expect(output.rejected == 1)
+        #expect(output.diagnostics.map(\.location.line) == [6])
+        #expect(output.diagnostics.map(\.reason) == ["missing required key `timestamp`"])
+    }
+
+    @Test("A 5 MB line is read; a 17 MB line is rejected as overlong and the next line is kept")
+    func hugeLines() throws {
+        let directory = TemporaryDirectory()
+        let big = String(repeating: "a", count: 5_000_000)
+        let garbage = [UInt8](repeating: UInt8(ascii: "x"), count: 17_000_000)
+        let bytes = Array((valid(1, input: big) + "\n").utf8) + garbage + [0x0A] + Array((valid(3) + "\n").utf8)
+        let file = directory.write("log.jsonl", bytes: bytes)
+        let output = try LogReader().read([file])
+        #expect(output.calls.map(\.inputLength) == [5_000_000, 1])
+        #expect(output.rejected == 1)
+        #expect(output.diagnostics == [Diagnostic(location: SourceLocation(file: file, line: 2), reason: "the line is longer than 16 MiB")])
+    }
+
+    @Test("An empty file gets a diagnostic but no rejection")
+    func emptyFile() throws {
+        let directory = TemporaryDirectory()
+        let empty = directory.write("empty.jsonl", "")
+        let blank = directory.write("blank.jsonl", " \n\r\n\t")
+        let output = try LogReader().read([empty, blank])
+        #expect(output.calls.isEmpty)
+        #expect(output.rejected == 0)
+        #expect(output.diagnosticCount == 2)
+        #expect(output.diagnostics.map(\.description) == ["\(empty): warning: the file holds no records", "\(blank): warning: the file holds no records"])
+    }
+
+    @Test("Only the first 20 diagnostics are stored; all are counted")
+    func diagnosticLimit() throws {
+        let directory = TemporaryDirectory()
+        let text = (1...25).map { _ in #"{"api":"autocomplete"}"# }.joined(separator: "\n") + "\n" + valid(1) + "\n"
+        let file = directory.write("log.jsonl", text)
+        let output = try LogReader().read([file])
+        #expect(LogReader.maxStoredDiagnostics == 20)
+        #expect(output.diagnostics.count == 20)
+        #expect(output.diagnostics.map(\.location.line) == Array(1...20))
+        #expect(output.diagnosticCount == 25)
+        #expect(output.rejected == 25)
+        #expect(output.calls.count == 1)
+    }
+
+    @Test("Strict mode throws at the first malformed line")
+    func strict() throws {
+        let directory = TemporaryDirectory()
+        let file = directory.write("log.jsonl", [valid(1), "", #"{"timestamp":true,"api":"x"}"#, "{"].joined(separator: "\n"))
+        let error = #expect(throws: IngestError.self) { try LogReader(options: LogReader.Options(strict: true)).read([file]) }
+        #expect(error == .malformedRecord(Diagnostic(location: SourceLocation(file: file, line: 3), reason: "`timestamp` must be an RFC 3339 string or epoch milliseconds, found a boolean")))
+        #expect(error?.description.hasPrefix("\(file):3: malformed record: ") == true)
+    }
+
+    @Test("A directory is read as its log files sorted by name, skipping README.md and hidden files")
+    func directory() throws {
+        let directory = TemporaryDirectory()
+        directory.write("b.jsonl", valid(2) + "\n")
+        directory.write("a.csv", "timestamp,api\n1790845201000,geocoding\n")
+        directory.write("c.jsonl", valid(3) + "\n")
+        directory.write("README.md", "# not a log\n")
+        directory.write(".hidden.jsonl", valid(9) + "\n")
+        let output = try LogReader().read([directory.path])
+        #expect(output.files == ["a.csv", "b.jsonl", "c.jsonl"].map { directory.path + "/" + $0 })
+        #expect(output.calls.map(\.time.microseconds) == [1, 2, 3].map { LogReaderTests.nine.microseconds + Int64($0) * 1_000_000 })
+        #expect(output.calls.map(\.api) == [.geocoding, .autocomplete, .autocomplete])
+        #expect(output.rejected == 0)
+        #expect(output.diagnosticCount == 0)
+        let slashed = try LogReader().read([directory.path + "/"])
+        #expect(slashed.files == output.files)
+    }
+
+    @Test("A missing path is unreadable")
+    func missingPath() {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/nope.jsonl"
+        #expect(throws: IngestError.unreadable(path: path, reason: "no such file or directory")) { try LogReader().read([path]) }
+    }
+
+    @Test("A format given on the command line overrides sniffing: a CSV read as JSON Lines rejects every line")
+    func formatOverride() throws {
+        let directory = TemporaryDirectory()
+        let file = directory.write("log.csv", "timestamp,api\n1790845200000,autocomplete\n1790845201000,geocoding\n")
+        let output = try LogReader(options: LogReader.Options(format: .jsonl)).read([file])
+        #expect(output.calls.isEmpty)
+        #expect(output.rejected == 3)
+        #expect(output.diagnostics.map(\.location.line) == [1, 2, 3])
+        #expect(output.diagnostics.first?.reason == "not a JSON object (a record must be one object per line)")
+        #expect(try LogReader().read([file]).calls.count == 2)
+    }
+
+    @Test("Sniffing: JSON Lines, a CSV header, and anything else")
+    func sniff() {
+        #expect(InputFormat.sniff(Array(" \r\n\t{\"timestamp\":1}".utf8)) == .jsonl)
+        #expect(InputFormat.sniff(Array("timestamp,api,session_token\n1,a,t\n".utf8)) == .csv)
+        #expect(InputFormat.sniff(Array("\n\"Timestamp\", \"API\"\r\n".utf8)) == .csv)
+        #expect(InputFormat.sniff(Array("sessionToken,placeId,timestamp,api".utf8)) == .csv)
+        #expect(InputFormat.sniff(Array("hello world\n{\"timestamp\":1}\n".utf8)) == nil)
+        #expect(InputFormat.sniff(Array("timestamp,endpoint\n".utf8)) == nil)
+        #expect(InputFormat.sniff([0xFF, 0xFE, 0x00, 0x7B]) == nil)
+        #expect(InputFormat.sniff([]) == nil)
+        #expect(InputFormat.sniff(Array(" \n\t".utf8)) == nil)
+    }
+
+    @Test("A file whose content is neither format cannot be read without --format")
+    func unknownFormat() {
+        let directory = TemporaryDirectory()
+        let file = directory.write("notes.txt", "hello world\n")
+        #expect(throws: IngestError.unknownFormat(path: file)) { try LogReader().read([file]) }
+    }
+}
