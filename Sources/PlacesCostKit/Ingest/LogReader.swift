@@ -55,18 +55,19 @@ public struct LogReader {
     ///   `strict`) the first malformed record.
     public func read(_ paths: [String]) throws -> Output {
         var output = Output()
-        for path in try LogReader.expand(paths) {
-            try readOne(path, into: &output)
+        for (path, listedInDirectory) in try LogReader.expand(paths) {
+            try readOne(path, listedInDirectory: listedInDirectory, into: &output)
         }
         return output
     }
 
-    /// Files named by `paths`, with directories replaced by their log files sorted by name.
-    static func expand(_ paths: [String]) throws -> [String] {
-        var files: [String] = []
+    /// Files named by `paths`, with directories replaced by their log files sorted by name, each
+    /// with whether it came from a directory listing (such files may be other data: skipped if so).
+    static func expand(_ paths: [String]) throws -> [(path: String, listedInDirectory: Bool)] {
+        var files: [(path: String, listedInDirectory: Bool)] = []
         for path in paths {
             if path == "-" {
-                files.append(path)
+                files.append((path, false))
                 continue
             }
             var isDirectory: ObjCBool = false
@@ -81,9 +82,9 @@ public struct LogReader {
                     throw IngestError.unreadable(path: path, reason: "the directory cannot be listed")
                 }
                 let base = path.hasSuffix("/") ? path : path + "/"
-                files += names.filter(isLogFileName).sorted().map { base + $0 }
+                files += names.filter(isLogFileName).sorted().map { (base + $0, true) }
             } else {
-                files.append(path)
+                files.append((path, false))
             }
         }
         return files
@@ -96,7 +97,7 @@ public struct LogReader {
         return [".jsonl", ".ndjson", ".json", ".csv", ".log", ".txt"].contains { lowered.hasSuffix($0) }
     }
 
-    private func readOne(_ path: String, into output: inout Output) throws {
+    private func readOne(_ path: String, listedInDirectory: Bool, into output: inout Output) throws {
         let displayName = path == "-" ? "<stdin>" : path
         let descriptor: Int32
         if path == "-" {
@@ -117,7 +118,10 @@ public struct LogReader {
             return
         }
         guard let format = options.format ?? InputFormat.sniff(head) else {
-            throw IngestError.unknownFormat(path: displayName)
+            guard listedInDirectory else { throw IngestError.unknownFormat(path: displayName) }
+            try report(Diagnostic(location: SourceLocation(file: displayName, line: 0), reason: "not a request log this version reads (neither JSON Lines nor a CSV with timestamp and api columns); skipped"), countAsRejected: false, into: &output)
+            output.files.removeLast()
+            return
         }
         let sink = RecordSink(file: displayName, decoder: CallDecoder(fieldsAsDelimitedCell: format == .csv), reader: self)
         switch format {

@@ -176,6 +176,20 @@ struct CSVRecordParserTests {
         #expect(seen.first(where: { $0 != .header }) == .malformed("unexpected text after a closing quote in cell 3", line: 2))
         #expect(seen.last == .record(record([.timestamp: "4", .api: "autocomplete", .input: "z"]), line: 5))
         #expect(seen.map(\.line) == [nil, 2, 3, 4, 5])
+        #expect(Array(seen[2...3]) == [
+            .record(record([.timestamp: "2", .api: "autocomplete", .input: "x"]), line: 3),
+            .record(record([.timestamp: "3", .api: "autocomplete", .input: "quoted"]), line: 4),
+        ])
+    }
+
+    @Test("A stray quote whose joined record has the wrong cell count: malformed at its first line, the next line read again")
+    func strayQuoteWrongCellCount() throws {
+        let seen = try parse("timestamp,api,input\n1,autocomplete,\"stray\n2,autocomplete\",x\n")
+        #expect(seen == [
+            .header,
+            .malformed("expected 3 cells as in the header, found 4 (a quoted cell opened on this line spans the next lines)", line: 2),
+            .record(record([.timestamp: "2", .api: "autocomplete\"", .input: "x"]), line: 3),
+        ])
     }
 
     @Test("Text after a closing quote is malformed")

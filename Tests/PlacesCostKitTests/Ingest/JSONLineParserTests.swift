@@ -78,6 +78,27 @@ struct JSONLineParserTests {
             #expect((try? bytes.withUnsafeBufferPointer { JSONLineParser.parse($0) }.get()) == nil)
             #expect((try? bytes.withUnsafeBufferPointer { FoundationJSONLineParser.parse($0) }.get()) == nil)
         }
+        // UTF-16LE: Foundation guesses the encoding from the NUL bytes.
+        let utf16 = Array(#"{"api":"x"}"#.utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        #expect((try? JSONSerialization.jsonObject(with: Data(utf16))) != nil)
+        #expect((try? utf16.withUnsafeBufferPointer { JSONLineParser.parse($0) }.get()) == nil)
+        #expect((try? utf16.withUnsafeBufferPointer { FoundationJSONLineParser.parse($0) }.get()) == nil)
+    }
+
+    @Test("A raw U+FEFF after an escape or at a string's start is kept, though Foundation alone drops it")
+    func zeroWidthNoBreakSpace() throws {
+        for (line, expected) in [(#"{"api":"\u00e9"# + "\u{FEFF}x\"}", "é\u{FEFF}x"), ("{\"api\":\"\u{FEFF}\u{FEFF}a\"}", "\u{FEFF}\u{FEFF}a")] {
+            let foundation = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect((foundation["api"] as? String).map { Array($0.unicodeScalars) } != Array(expected.unicodeScalars))
+            let fast = try JSONLineParser.parse(line).get()
+            let twin = try FoundationJSONLineParser.parse(line).get()
+            #expect(fast[.api].flatMap(stringBytes) == Array(expected.utf8))
+            #expect(twin[.api].flatMap(stringBytes) == Array(expected.utf8))
+        }
+        // A backslash before a raw U+FEFF is an invalid escape in both, not turned into `\\uFEFF`.
+        let invalid = "{\"api\":\"\\\u{FEFF}\"}"
+        #expect((try? JSONLineParser.parse(invalid).get()) == nil)
+        #expect((try? FoundationJSONLineParser.parse(invalid).get()) == nil)
     }
 
     @Test("Nesting: 64 levels are read, 65 are rejected, by both parsers")

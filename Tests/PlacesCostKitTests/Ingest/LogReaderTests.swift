@@ -199,3 +199,19 @@ struct LogReaderTests {
         #expect(throws: IngestError.unknownFormat(path: file)) { try LogReader().read([file]) }
     }
 }
+
+@Suite("LogReader directories")
+struct LogReaderDirectoryTests {
+    @Test("A file of another kind inside a directory is skipped with a warning; named directly, it is an error")
+    func otherDataInDirectory() throws {
+        let directory = TemporaryDirectory()
+        directory.write("a.jsonl", ac(0, "t").jsonLine + "\n")
+        let billing = directory.write("billing.csv", "Invoice number,123\nCurrency,USD\n")
+        let output = try LogReader().read([directory.path])
+        #expect(output.calls.count == 1)
+        #expect(output.rejected == 0)
+        #expect(output.files == [directory.path + "/a.jsonl"])
+        #expect(output.diagnostics.map(\.description) == ["\(billing): warning: not a request log this version reads (neither JSON Lines nor a CSV with timestamp and api columns); skipped"])
+        #expect(throws: IngestError.unknownFormat(path: billing)) { try LogReader().read([billing]) }
+    }
+}
