@@ -3,6 +3,8 @@
 
 Usage:
     python3 difftest.py [--engine 'CMD'] [--seeds 1-200] [--searches 300] [--keep DIR]
+                        [--pricing-tables legacy-list,places-new-2025] [--delays 1,2,3,4,5,6]
+                        [--api-version legacy|new|mixed]
 
 CMD is split with shlex, then gets '--session-timeout T --user-gap G FILE...' appended and
 must print report.json on stdout (default: the release build of placescost with
@@ -11,6 +13,14 @@ input.rejected, input.by_api (entries with count 0 ignored), searches.*, anomali
 Each seed is run as JSONL and as CSV; every third seed is also split into two files (ties
 across files keep file order), and every fifth seed uses non-default timeout/gap.
 A failing seed's files and both outputs are kept under DIR (default /tmp/placescost-diff).
+
+With --pricing-tables ID,ID each run is repeated per table: the reference gets
+'--pricing Pricing/ID.json --delays D' and the engine '--pricing ID --delays D'; besides the
+keys above, every strategy's list_cost_usd at delay 0 and at each delay of D is compared
+(equal within 1e-6 relative or 1e-9 absolute), and break_even_requests (to 5e-7).  For a
+differing strategy the SKU counts of both sides are shown (engine SKUs outside the table,
+e.g. unpriced ones, and zero counts are left out).  --api-version is passed on to
+random_log.py (default: its own random mix).
 """
 import argparse
 import json
@@ -51,6 +61,59 @@ def differences(want, got, path=""):
     return out
 
 
+def close(a, b):
+    return abs(a - b) <= 1e-9 or abs(a - b) <= 1e-6 * max(abs(a), abs(b))
+
+
+def table_sku_names(path):
+    with open(path) as handle:
+        return {sku["name"] for sku in json.load(handle)["skus"]}
+
+
+def strategy_differences(want, got, sku_names, limit=8):
+    """Compare strategies[] list costs by (id, delay); `want` is the reference's report."""
+    out = []
+    engine = {}
+    for entry in got.get("strategies") or []:
+        engine[(entry.get("id"), entry.get("delay"))] = entry
+    for entry in want["strategies"]:
+        key = (entry["id"], entry["delay"])
+        other = engine.get(key)
+        a = entry["list_cost_usd"]
+        if other is None:
+            out.append("strategy %s delay %d: reference list_cost_usd %r, engine has no entry"
+                       % (key + (a,)))
+            continue
+        b = other.get("list_cost_usd")
+        if not isinstance(b, (int, float)) or isinstance(b, bool) or not close(a, b):
+            line = "strategy %s delay %d: list_cost_usd reference %r, engine %r" % (key + (a, b))
+            if isinstance(b, (int, float)):
+                line += " (engine - reference = %+.6f)" % (b - a)
+            out.append(line)
+            ref_skus = {k: v for k, v in entry.get("skus", {}).items() if v}
+            eng_skus = {k: v for k, v in (other.get("skus") or {}).items()
+                        if v and k in sku_names}
+            for name in sorted(set(ref_skus) | set(eng_skus)):
+                if ref_skus.get(name, 0) != eng_skus.get(name, 0):
+                    out.append("        sku %r: reference %d, engine %d"
+                               % (name, ref_skus.get(name, 0), eng_skus.get(name, 0)))
+    a, b = want.get("break_even_requests"), got.get("break_even_requests")
+    if not isinstance(b, (int, float)) or abs(a - b) > 5e-7:
+        out.append("break_even_requests: reference %r, engine %r" % (a, b))
+    shown = [line for line in out if not line.startswith("        ")]
+    if len(shown) > limit:
+        kept, count = [], 0
+        for line in out:
+            if not line.startswith("        "):
+                count += 1
+            if count > limit:
+                break
+            kept.append(line)
+        kept.append("... and %d more strategy difference(s)" % (len(shown) - limit))
+        out = kept
+    return out
+
+
 def run_json(cmd):
     proc = subprocess.run(cmd, capture_output=True)
     if proc.returncode != 0:
@@ -64,7 +127,14 @@ def main():
     parser.add_argument("--seeds", default="1-100")
     parser.add_argument("--searches", type=int, default=300)
     parser.add_argument("--keep", default="/tmp/placescost-diff")
+    parser.add_argument("--pricing-tables", default="",
+                        help="comma-separated table ids of Pricing/ to compare list costs with")
+    parser.add_argument("--pricing-dir", default=os.path.join(HERE, "..", "..", "Pricing"))
+    parser.add_argument("--delays", default="1,2,3,4,5,6")
+    parser.add_argument("--api-version", choices=["legacy", "new", "mixed"])
     args = parser.parse_args()
+    tables = [t for t in args.pricing_tables.split(",") if t]
+    sku_names = {t: table_sku_names(os.path.join(args.pricing_dir, t + ".json")) for t in tables}
     lo, _, hi = args.seeds.partition("-")
     seeds = range(int(lo), int(hi or lo) + 1)
     os.makedirs(args.keep, exist_ok=True)
@@ -75,7 +145,8 @@ def main():
             path = "%s.%s" % (base, fmt)
             with open(path, "wb") as handle:
                 subprocess.run([sys.executable, os.path.join(HERE, "random_log.py"), "--seed",
-                                str(seed), "--searches", str(args.searches), "--format", fmt],
+                                str(seed), "--searches", str(args.searches), "--format", fmt]
+                               + (["--api-version", args.api_version] if args.api_version else []),
                                stdout=handle, check=True)
             files = [path]
             if seed % 3 == 0 and fmt == "jsonl":      # split into two files
@@ -88,13 +159,25 @@ def main():
                 open(files[1], "wb").write(b"\n".join(data[cut:]))
             timeout, gap = ("180", "60") if seed % 5 else ("60", "30")
             options = ["--session-timeout", timeout, "--user-gap", gap]
-            want = subset(run_json([sys.executable, os.path.join(HERE, "reference.py")]
-                                   + options + files))
-            try:
-                got = subset(run_json(shlex.split(args.engine) + options + files))
-                diffs = differences(want, got)
-            except (RuntimeError, ValueError) as error:
-                diffs = ["engine failed: %s" % error]
+            diffs = []
+            for i, table in enumerate(tables or [None]):
+                ref_extra, eng_extra, label = [], [], ""
+                if table:
+                    ref_extra = ["--pricing", os.path.join(args.pricing_dir, table + ".json"),
+                                 "--delays", args.delays, "--skus"]
+                    eng_extra = ["--pricing", table, "--delays", args.delays]
+                    label = "[%s] " % table
+                full = run_json([sys.executable, os.path.join(HERE, "reference.py")]
+                                + options + ref_extra + files)
+                try:
+                    engine = run_json(shlex.split(args.engine) + options + eng_extra + files)
+                    if i == 0:
+                        diffs += differences(subset(full), subset(engine))
+                    if table:
+                        diffs += [label + d if not d.startswith(" ") else d
+                                  for d in strategy_differences(full, engine, sku_names[table])]
+                except (RuntimeError, ValueError, OSError) as error:
+                    diffs.append("%sengine failed: %s" % (label, error))
             if diffs:
                 failures += 1
                 print("FAIL seed %d %s (%s)" % (seed, fmt, " ".join(options + files)))

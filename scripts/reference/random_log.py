@@ -2,7 +2,8 @@
 """Deterministic generator of adversarial canonical request logs (differential testing).
 
 Usage:
-    python3 random_log.py --seed S --searches N [--format jsonl|csv] > file
+    python3 random_log.py --seed S --searches N [--format jsonl|csv]
+                          [--api-version legacy|new|mixed] > file
 
 The same --seed/--searches/--format always give the same bytes.  Each of the N "searches"
 is one scenario drawn from SCENARIOS (normal, abandoned, expired, exactly-180-s, reused
@@ -12,6 +13,10 @@ query_autocomplete, address_validation, unknown api names, timestamp ties, ...).
 then disordered (shuffled within small windows, sometimes globally), timestamps are written
 in mixed formats (Z, +02:00/-05:30 offsets, space separator, micro/nano fractions, epoch-ms
 numbers and digit strings), and about 2% malformed records of varied kinds are mixed in.
+--api-version sets `api_version` on every valid record: all "legacy", all "new", or "mixed"
+(each record legacy or new, drawn from its own seeded stream); without it about half the
+records carry a random legacy/new/null value.  The option changes nothing else: the same
+calls, times and malformed lines as without it.
 CSV mode writes the same calls under the canonical header (fields joined by '|') and skips
 the malformed kinds that CSV cannot express (bad JSON, wrong JSON types, non-objects).
 Standard library only.
@@ -498,12 +503,20 @@ def main():
     parser.add_argument("--searches", type=int, required=True)
     parser.add_argument("--format", choices=["jsonl", "csv"], default="jsonl")
     parser.add_argument("--malformed-rate", type=float, default=0.02)
+    parser.add_argument("--api-version", choices=["legacy", "new", "mixed"],
+                        help="api_version of every valid record (default: a random mix "
+                             "with absent and null values)")
     parser.add_argument("--manifest", metavar="FILE",
                         help="also write {records, rejected} as known by construction")
     args = parser.parse_args()
 
     gen = Gen(args.seed)
     calls = gen.generate(args.searches)
+    if args.api_version:
+        versions = random.Random(args.seed * 31337 + 11)   # own stream: nothing else moves
+        for _, rec in calls:
+            rec["api_version"] = args.api_version if args.api_version != "mixed" \
+                else versions.choice(["legacy", "new"])
     csv_mode = args.format == "csv"
     # Where malformed and blank lines go, and of which kind, is drawn from its own stream so
     # that the JSONL and CSV files of one seed hold the same valid calls in the same order

@@ -75,6 +75,7 @@ R15 Input (formats.md s.1 + brief): blank lines skipped silently; UTF-8 BOM stri
 import argparse
 import csv
 import io
+import os
 import json
 import re
 import sys
@@ -111,7 +112,7 @@ class Reject(Exception):
 class Call:
     """One accepted log record."""
 
-    def __init__(self, seq, time, api, token, has_mask, user, project):
+    def __init__(self, seq, time, api, token, has_mask, user, project, text=None, fields=None):
         self.seq = seq            # global input order (ties keep it)
         self.time = time          # exact seconds since the epoch (Fraction)
         self.api = api            # canonical api name, or the raw unknown name
@@ -119,6 +120,9 @@ class Call:
         self.has_mask = has_mask  # False = no field mask
         self.user = user          # None = no user id
         self.project = project    # None = project unknown
+        self.text = text          # typed input; None = not recorded (absent, null; in CSV
+                                  # an empty cell is absent, in JSON "" is 0 characters)
+        self.fields = fields      # non-empty field names (stripped); None = no field mask
 
 
 # ----------------------------------------------------------------------------- time
@@ -236,7 +240,7 @@ def make_call(obj, seq, from_csv):
     api = canonical_api(obj.get("api"))
 
     tokens = [optional_string(obj, "session_token"), optional_string(obj, "sessionToken")]
-    optional_string(obj, "input")
+    text = optional_string(obj, "input")   # JSON "" = a recorded input of 0 characters
     optional_string(obj, "place_id")
     optional_string(obj, "placeId")
     optional_string(obj, "api_version")
@@ -250,11 +254,14 @@ def make_call(obj, seq, from_csv):
     if from_csv:
         parts = re.split(r"[,|]", fields) if fields else []
         has_mask = any(part.strip() for part in parts)
+        names = [part.strip() for part in parts if part.strip()]
     else:
         if fields is None:
             has_mask = False
+            names = []
         elif isinstance(fields, list) and all(isinstance(f, str) for f in fields):
             has_mask = any(f != "" for f in fields)
+            names = [f.strip() for f in fields if f.strip()]
         else:
             raise Reject("fields is neither a list of strings nor null")
 
@@ -262,7 +269,8 @@ def make_call(obj, seq, from_csv):
     project = scalar_id(obj.get("project"), "project")
     scalar_id(obj.get("platform"), "platform")
     scalar_id(obj.get("status"), "status")
-    return Call(seq, time, api, token, has_mask, user, project)
+    return Call(seq, time, api, token, has_mask, user, project, text,
+                names if has_mask and names else None)
 
 
 def reject_constant(name):
@@ -333,9 +341,21 @@ def read_file(path):
 
 # ----------------------------------------------------------------------------- analysis
 
+class Search:
+    """One search: a token session, a post-spend run, or an inferred token-less search."""
+
+    def __init__(self, kind, first):
+        self.kind = kind          # "session", "run" (after the token was spent), "inferred"
+        self.acs = [first]        # its autocomplete calls, in walk order
+        self.completed = False
+        self.selection = None     # the call that completed it (place_details,
+                                  # address_validation or, inferred only, geocoding)
+
+
 class Result:
     def __init__(self):
-        self.searches = []   # (autocomplete count, completed?)
+        self.searches = []   # Search objects (sessions, runs and inferred searches)
+        self.base = []       # calls outside every search (priced alike in every strategy)
         self.token_reused = 0
         self.expired = 0
         self.details_without_autocomplete = 0
@@ -343,10 +363,12 @@ class Result:
         self.fields_unspecified = 0
         self.one_request_sessions = 0
 
-    def session(self, autocompletes, completed):
-        """A token session closed (completed, abandoned or expired)."""
-        self.searches.append((autocompletes, completed))
-        if autocompletes == 1:
+    def close(self, search, selection):
+        """A search ends: completed by `selection`, or abandoned (selection None)."""
+        search.completed = selection is not None
+        search.selection = selection
+        self.searches.append(search)
+        if search.kind == "session" and len(search.acs) == 1:
             self.one_request_sessions += 1
 
 
@@ -354,69 +376,77 @@ def walk_token_group(calls, timeout, result):
     """R2-R8 on one (project, token) group, already sorted by time."""
     state = "fresh"        # fresh -> open -> spent, or fresh -> spent
     start = None           # open session's start time
-    session_ac = 0         # autocomplete calls in the open session
-    run_ac = 0             # autocomplete calls in the current post-spend run
+    session = None         # the open session
+    run = None             # the current post-spend run (holds >= 1 autocomplete call)
     for call in calls:
         if call.api == "autocomplete":
             if state == "fresh":                      # R2: opens
-                state, start, session_ac = "open", call.time, 1
+                state, start, session = "open", call.time, Search("session", call)
             elif state == "open":
                 if call.time - start > timeout:       # R3: expiry revealed by this call
                     result.expired += 1
-                    result.session(session_ac, completed=False)
-                    state = "spent"
+                    result.close(session, None)
+                    state, session = "spent", None
                     result.token_reused += 1
-                    run_ac = 1
+                    run = Search("run", call)
                 else:                                 # R3: joins
-                    session_ac += 1
+                    session.acs.append(call)
             else:                                     # R2: reused-token call
                 result.token_reused += 1
-                run_ac += 1
+                if run is None:
+                    run = Search("run", call)
+                else:
+                    run.acs.append(call)
         else:                                         # place_details / address_validation
             if state == "fresh":                      # R5: details without autocomplete
                 result.details_without_autocomplete += 1
                 state = "spent"                       # standalone details call
+                result.base.append(call)
             elif state == "open":
                 if call.time - start > timeout:       # R4 -> R3: expiry
                     result.expired += 1
-                    result.session(session_ac, completed=False)
-                    state = "spent"
+                    result.close(session, None)
+                    state, session = "spent", None
                     result.token_reused += 1
-                    run_ac = 0                        # run of one details call: standalone
+                    run = None                        # run of one details call: standalone
+                    result.base.append(call)
                 else:                                 # R4: completes
-                    result.session(session_ac, completed=True)
-                    state = "spent"
+                    result.close(session, call)
+                    state, session = "spent", None
             else:                                     # R5: reused-token details call
                 result.token_reused += 1
-                if run_ac > 0:                        # R7: run ends at this details call
-                    result.searches.append((run_ac, True))
-                run_ac = 0                            # else standalone details call
+                if run is not None:                   # R7: run ends at this details call
+                    result.close(run, call)
+                else:                                 # standalone details call
+                    result.base.append(call)
+                run = None
     if state == "open":                               # R6: abandoned
-        result.session(session_ac, completed=False)
-    if run_ac > 0:                                    # R7: run still going at the end
-        result.searches.append((run_ac, False))
+        result.close(session, None)
+    if run is not None:                               # R7: run still going at the end
+        result.close(run, None)
 
 
 def walk_user_group(calls, gap, result):
     """R11 on one (project, user_id) group of token-less calls, sorted by time."""
-    open_ac = 0            # autocomplete calls of the open inferred search (0 = none open)
+    search = None          # the open inferred search
     last_ac = None         # time of its last autocomplete call
     for call in calls:
         if call.api == "autocomplete":
-            if open_ac > 0 and call.time - last_ac <= gap:
-                open_ac += 1
+            if search is not None and call.time - last_ac <= gap:
+                search.acs.append(call)
             else:
-                if open_ac > 0:
-                    result.searches.append((open_ac, False))
-                open_ac = 1
+                if search is not None:
+                    result.close(search, None)
+                search = Search("inferred", call)
             last_ac = call.time
         else:                                         # place_details or geocoding
-            if open_ac > 0 and call.time - last_ac <= gap:
-                result.searches.append((open_ac, True))
-                open_ac = 0
-            # otherwise a base call
-    if open_ac > 0:
-        result.searches.append((open_ac, False))
+            if search is not None and call.time - last_ac <= gap:
+                result.close(search, call)
+                search = None
+            else:
+                result.base.append(call)              # a base call
+    if search is not None:
+        result.close(search, None)
 
 
 def round6(value):
@@ -434,7 +464,322 @@ def mean(counts):
     return round6(Fraction(sum(counts), len(counts)))
 
 
-def analyze(paths, timeout, gap):
+# ----------------------------------------------------------------------------- pricing
+#
+# P1  list_cost_usd = sum over billable events of the FIRST tier's usd_per_1000 / 1000 of
+#     the event's SKU (no free cap, no credit, no later tier) [sessions.md "From counts to
+#     money"; brief].  SKUs are found in the table by `roles`; exact rational arithmetic,
+#     rounded to 1e-6 at the end.
+# P2  Delay k (k >= 1) drops every autocomplete call of a search whose input has k or fewer
+#     code points (len() of the str); a call with no recorded input (absent or null; in
+#     CSV an empty cell is absent) is kept, a JSON "" input has 0 characters and is
+#     dropped; a completed search keeps at least one request; an abandoned search may
+#     drop to zero calls and then costs nothing (legacy: no per-session charge either).
+#     Delay 0 keeps every call.  Delays apply to every strategy (also `current`), never to base
+#     calls [sessions.md "Strategies"; brief].
+# P3  Base calls (outside every search), alike in every strategy and delay: autocomplete ->
+#     autocomplete_request; query_autocomplete -> query_autocomplete_request; place_details
+#     -> plain details call; geocoding -> geocoding; find_place, text_search,
+#     address_validation, unknown apis -> unpriced (listed, $0) [brief].
+# P4  Legacy table: completed session by place_details = autocomplete_session_with_details
+#     + place_details + data SKUs of its fields; by address_validation =
+#     autocomplete_session_with_details + AV unpriced; abandoned/expired with >= 1 kept
+#     request = autocomplete_session_without_details; plain details = place_details + data
+#     SKUs.  Data SKUs by billing.md s.4 categories (case-insensitive, a path counts as its
+#     first component, each category once per call, no mask or "*" = Basic + Contact +
+#     Atmosphere, unknown field = Basic) [billing.md s.3-4; brief].
+# P5  New table: a details call's SKU = highest of its fields (IDs Only < Essentials < Pro <
+#     Enterprise < Enterprise + Atmosphere; no mask or "*" = Enterprise + Atmosphere;
+#     unknown field = Pro).  Completed session: IDs Only -> every kept request billed as a
+#     request + details IDs Only; Essentials -> first essentials_request_cap requests billed,
+#     the rest Session Usage, + details Essentials; higher -> every request Session Usage +
+#     details at Enterprise + Atmosphere (session_rules.terminating_details.rule
+#     "enterprise_atmosphere"; any other rule value: at the SKU of its fields; the rule's
+#     date is not consulted).  Completed by address_validation -> every request Session
+#     Usage + AV unpriced.  Abandoned/expired -> each kept request billed as a request
+#     [billing.md s.5; brief].
+# P6  Strategies per search (n = kept requests at the delay):
+#     current: session -> P4/P5 with the selection as made; post-spend run and inferred
+#       search -> n requests + the selection as made (place_details -> plain details,
+#       geocoding -> geocoding, address_validation -> unpriced).
+#     session_details: completed -> completed session whose details call has the
+#       selection's fields if it was place_details, else ["formatted_address","geometry"];
+#       not completed -> abandoned session.
+#     session_details_basic: the same with every completed search's mask =
+#       ["formatted_address","geometry"].
+#     per_request_geocoding: n requests + 1 geocoding per completed search.
+# P7  break_even_requests: legacy = (with_details + place_details + data_basic - geocoding)
+#     / autocomplete_request; New = essentials_request_cap + (details_essentials - geocoding)
+#     / autocomplete_request if geocoding <= details_essentials else 0; first-tier prices,
+#     rounded to 1e-6 [sessions.md; billing.md s.2, s.5; brief].
+
+STRATEGIES = ["current", "session_details", "session_details_basic", "per_request_geocoding"]
+ADDRESS_MASK = ["formatted_address", "geometry"]
+HERE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+LEGACY_CONTACT = {
+    "formatted_phone_number", "international_phone_number", "phonenumber", "opening_hours",
+    "openinghours", "current_opening_hours", "secondary_opening_hours", "website",
+}
+LEGACY_ATMOSPHERE = {
+    "price_level", "pricelevel", "rating", "user_ratings_total", "userratingstotal",
+    "reviews", "editorial_summary", "editorialsummary", "takeout", "delivery", "dine_in",
+    "curbside_pickup", "reservable",
+}
+LEGACY_ATMOSPHERE_PREFIXES = ("serves",)          # serves_* (also servesBeer-style names)
+
+IDS_ONLY, ESSENTIALS, PRO, ENTERPRISE, ENTERPRISE_ATMOSPHERE = range(5)
+NEW_LEVEL_ROLES = ["details_ids_only", "details_essentials", "details_pro",
+                   "details_enterprise", "details_enterprise_atmosphere"]
+NEW_FIELDS = {}
+for _level, _names in (
+    (IDS_ONLY, "id name photos attributions movedplace movedplaceid place_id placeid"),
+    (ESSENTIALS, "addresscomponents adrformataddress formattedaddress location pluscode "
+                 "postaladdress shortformattedaddress types viewport formatted_address "
+                 "address_components adr_address geometry coordinate plus_code type"),
+    (PRO, "displayname businessstatus business_status primarytype primarytypedisplayname "
+          "googlemapsuri googlemapslinks url utcoffsetminutes utc_offset timezone "
+          "accessibilityoptions iconmaskbaseuri iconbackgroundcolor icon containingplaces "
+          "pureservicearea subdestinations"),
+    (ENTERPRISE, "currentopeninghours regularopeninghours currentsecondaryopeninghours "
+                 "regularsecondaryopeninghours nationalphonenumber internationalphonenumber "
+                 "formatted_phone_number international_phone_number phonenumber "
+                 "opening_hours openinghours current_opening_hours secondary_opening_hours "
+                 "pricelevel price_level pricerange rating userratingcount user_ratings_total "
+                 "userratingstotal websiteuri website"),
+    (ENTERPRISE_ATMOSPHERE, "reviews editorialsummary editorial_summary generativesummary "
+                            "reviewsummary takeout delivery dinein dine_in curbsidepickup "
+                            "curbside_pickup reservable parkingoptions paymentoptions "
+                            "outdoorseating livemusic menuforchildren restroom "
+                            "evchargeoptions fueloptions"),
+):
+    for _name in _names.split():
+        NEW_FIELDS[_name] = _level
+NEW_ATMOSPHERE_PREFIXES = ("serves", "allows", "goodfor")
+
+
+def field_key(name):
+    """Case-insensitive; a path like geometry/location counts as its first component."""
+    return name.strip().lower().split("/", 1)[0]
+
+
+def all_fields(fields):
+    return fields is None or any(f.strip() == "*" for f in fields)
+
+
+def legacy_data_roles(fields):
+    if all_fields(fields):
+        return ["data_basic", "data_contact", "data_atmosphere"]
+    roles = set()
+    for name in fields:
+        key = field_key(name)
+        if key in LEGACY_CONTACT:
+            roles.add("data_contact")
+        elif key in LEGACY_ATMOSPHERE or key.startswith(LEGACY_ATMOSPHERE_PREFIXES):
+            roles.add("data_atmosphere")
+        else:
+            roles.add("data_basic")                   # Basic, or an unknown field
+    return sorted(roles)
+
+
+def new_level(fields):
+    if all_fields(fields):
+        return ENTERPRISE_ATMOSPHERE
+    level = IDS_ONLY
+    for name in fields:
+        key = field_key(name)
+        if key in NEW_FIELDS:
+            this = NEW_FIELDS[key]
+        elif key.startswith(NEW_ATMOSPHERE_PREFIXES):
+            this = ENTERPRISE_ATMOSPHERE
+        else:
+            this = PRO                                # unknown field
+        level = max(level, this)
+    return level
+
+
+class Table:
+    def __init__(self, path):
+        if not os.path.exists(path) and "/" not in path and not path.endswith(".json"):
+            path = os.path.join(HERE_DIR, "..", "..", "Pricing", path + ".json")   # an id
+        with open(path, "rb") as handle:
+            data = json.loads(handle.read().decode("utf-8"), parse_float=Decimal)
+        self.id = data.get("id")
+        self.version = data.get("api_version")
+        if self.version not in ("legacy", "new"):
+            raise ValueError("price table api_version must be legacy or new")
+        self.by_role = {}                             # role -> (SKU name, USD per event)
+        for sku in data["skus"]:
+            price = Fraction(sku["tiers"][0]["usd_per_1000"]) / 1000
+            for role in sku["roles"]:
+                self.by_role.setdefault(role, (sku["name"], price))
+        rules = data.get("session_rules") or {}
+        self.cap = rules.get("essentials_request_cap", 12)
+        terminating = rules.get("terminating_details") or {}
+        self.terminator_ea = terminating.get("rule", "enterprise_atmosphere") \
+            == "enterprise_atmosphere"
+
+    def price(self, role):
+        return self.by_role[role][1]
+
+
+class Bill:
+    """SKU counts of one strategy at one delay."""
+
+    def __init__(self, table):
+        self.table = table
+        self.counts = {}        # role -> count
+        self.unpriced = {}      # api name -> count
+
+    def add(self, role, n=1):
+        if n:
+            self.counts[role] = self.counts.get(role, 0) + n
+
+    def skip(self, api):
+        self.unpriced[api] = self.unpriced.get(api, 0) + 1
+
+    def plain_details(self, fields):
+        if self.table.version == "legacy":
+            self.add("place_details")
+            for role in legacy_data_roles(fields):
+                self.add(role)
+        else:
+            self.add(NEW_LEVEL_ROLES[new_level(fields)])
+
+    def completed_session(self, n, selection_api, fields):
+        cap = self.table.cap
+        if self.table.version == "legacy":
+            self.add("autocomplete_session_with_details")
+            if selection_api == "address_validation":
+                self.skip("address_validation")
+            else:
+                self.plain_details(fields)
+            return
+        if selection_api == "address_validation":
+            self.add("autocomplete_session_usage", n)
+            self.skip("address_validation")
+            return
+        level = new_level(fields)
+        if level == IDS_ONLY:
+            self.add("autocomplete_request", n)
+            self.add("details_ids_only")
+        elif level == ESSENTIALS:
+            self.add("autocomplete_request", min(n, cap))
+            self.add("autocomplete_session_usage", max(0, n - cap))
+            self.add("details_essentials")
+        else:
+            self.add("autocomplete_session_usage", n)
+            self.add(NEW_LEVEL_ROLES[ENTERPRISE_ATMOSPHERE if self.table.terminator_ea
+                                     else level])
+
+    def abandoned_session(self, n):
+        if n == 0:
+            return
+        if self.table.version == "legacy":
+            self.add("autocomplete_session_without_details")
+        else:
+            self.add("autocomplete_request", n)
+
+    def selection_as_made(self, call):
+        if call.api == "place_details":
+            self.plain_details(call.fields)
+        elif call.api == "geocoding":
+            self.add("geocoding")
+        else:
+            self.skip(call.api)
+
+    def base_call(self, call):
+        if call.api == "autocomplete":
+            self.add("autocomplete_request")
+        elif call.api == "query_autocomplete":
+            self.add("query_autocomplete_request")
+        elif call.api == "place_details":
+            self.plain_details(call.fields)
+        elif call.api == "geocoding":
+            self.add("geocoding")
+        else:
+            self.skip(call.api)
+
+    def list_cost(self):
+        return sum((Fraction(n) * self.table.price(role) for role, n in self.counts.items()),
+                   Fraction(0))
+
+    def skus(self):
+        out = {}
+        for role, n in self.counts.items():
+            name = self.table.by_role[role][0]
+            out[name] = out.get(name, 0) + n
+        return out
+
+
+def kept_requests(search, delay):
+    if delay == 0:
+        n = len(search.acs)
+    else:
+        n = sum(1 for call in search.acs if call.text is None or len(call.text) > delay)
+    if search.completed:
+        n = max(n, 1)
+    return n
+
+
+def price_search(bill, strategy, search, delay):
+    n = kept_requests(search, delay)
+    sel = search.selection
+    if strategy == "current":
+        if search.kind == "session":
+            if search.completed:
+                bill.completed_session(n, sel.api, sel.fields)
+            else:
+                bill.abandoned_session(n)
+        else:
+            bill.add("autocomplete_request", n)
+            if search.completed:
+                bill.selection_as_made(sel)
+    elif strategy in ("session_details", "session_details_basic"):
+        if search.completed:
+            if strategy == "session_details" and sel.api == "place_details":
+                fields = sel.fields
+            else:
+                fields = ADDRESS_MASK
+            bill.completed_session(n, "place_details", fields)
+        else:
+            bill.abandoned_session(n)
+    else:                                             # per_request_geocoding
+        bill.add("autocomplete_request", n)
+        if search.completed:
+            bill.add("geocoding")
+
+
+def price_strategies(result, table, delays, with_skus=False):
+    out = []
+    for strategy in STRATEGIES:
+        for delay in [0] + [d for d in delays if d != 0]:
+            bill = Bill(table)
+            for call in result.base:
+                bill.base_call(call)
+            for search in result.searches:
+                price_search(bill, strategy, search, delay)
+            entry = {"id": strategy, "delay": delay, "list_cost_usd": round6(bill.list_cost())}
+            if with_skus:
+                entry["skus"] = bill.skus()
+                entry["unpriced"] = bill.unpriced
+            out.append(entry)
+    return out
+
+
+def break_even(table):
+    p = table.price
+    if table.version == "legacy":
+        value = (p("autocomplete_session_with_details") + p("place_details") + p("data_basic")
+                 - p("geocoding")) / p("autocomplete_request")
+    elif p("geocoding") <= p("details_essentials"):
+        value = table.cap + (p("details_essentials") - p("geocoding")) / p("autocomplete_request")
+    else:
+        value = Fraction(0)
+    return round6(value)
+
+
+def analyze(paths, timeout, gap, table=None, delays=(), with_skus=False):
     calls = []
     rejected = 0
     seq = 0
@@ -465,9 +810,15 @@ def analyze(paths, timeout, gap):
         if call.token is not None:
             if call.api in ("autocomplete", "place_details", "address_validation"):
                 token_groups.setdefault((call.project, call.token), []).append(call)
+            else:
+                result.base.append(call)              # R9/R10: no part in sessions
         elif call.user is not None:
             if call.api in ("autocomplete", "place_details", "geocoding"):
                 user_groups.setdefault((call.project, call.user), []).append(call)
+            else:
+                result.base.append(call)
+        else:
+            result.base.append(call)                  # R12: no searches without a user
 
     def order(group):
         return sorted(group, key=lambda c: (c.time, c.seq))
@@ -477,9 +828,9 @@ def analyze(paths, timeout, gap):
     for key in user_groups:
         walk_user_group(order(user_groups[key]), gap, result)
 
-    all_counts = [n for n, _ in result.searches]
-    completed_counts = [n for n, done in result.searches if done]
-    return {
+    all_counts = [len(s.acs) for s in result.searches]
+    completed_counts = [len(s.acs) for s in result.searches if s.completed]
+    report = {
         "input": {"records": len(calls), "rejected": rejected, "by_api": by_api},
         "searches": {
             "total": len(all_counts),
@@ -497,6 +848,11 @@ def analyze(paths, timeout, gap):
             "one_request_sessions": result.one_request_sessions,
         },
     }
+    if table is not None:
+        report["pricing"] = {"id": table.id}
+        report["strategies"] = price_strategies(result, table, delays, with_skus)
+        report["break_even_requests"] = break_even(table)
+    return report
 
 
 def seconds_option(text):
@@ -509,14 +865,38 @@ def seconds_option(text):
     return value
 
 
+def delays_option(text):
+    try:
+        values = [int(part) for part in text.split(",") if part.strip() != ""]
+    except ValueError:
+        raise argparse.ArgumentTypeError("not a comma-separated list of integers: " + text)
+    if any(v < 0 for v in values):
+        raise argparse.ArgumentTypeError("negative delay: " + text)
+    return sorted(set(values))
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--session-timeout", type=seconds_option, default=Fraction(180))
     parser.add_argument("--user-gap", type=seconds_option, default=Fraction(60))
+    parser.add_argument("--pricing", metavar="TABLE",
+                        help="price table JSON file (or an id of ../../Pricing/): adds "
+                             "strategies[] and break_even_requests")
+    parser.add_argument("--delays", type=delays_option, default=[1, 2, 3, 4, 5, 6])
+    parser.add_argument("--skus", action="store_true",
+                        help="with --pricing: also print each strategy's SKU counts (debug)")
     parser.add_argument("files", nargs="+", metavar="FILE")
     args = parser.parse_args(argv)
+    table = None
+    if args.pricing:
+        try:
+            table = Table(args.pricing)
+        except (OSError, ValueError, KeyError, IndexError, TypeError) as error:
+            sys.stderr.write("reference.py: error: price table %s: %s\n" % (args.pricing, error))
+            sys.exit(66)
     try:
-        report = analyze(args.files, args.session_timeout, args.user_gap)
+        report = analyze(args.files, args.session_timeout, args.user_gap, table, args.delays,
+                         args.skus)
     except OSError as error:
         sys.stderr.write("reference.py: error: %s\n" % error)
         sys.exit(66)

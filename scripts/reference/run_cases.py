@@ -6,6 +6,12 @@ optionally, cases/NAME.args (extra command-line options, one line).
 Usage: python3 run_cases.py [--command 'CMD ...']   (default: python3 reference.py)
 The --command form lets the same cases run against the Swift binary's report.json
 extraction, e.g. --command 'python3 extract_swift.py'.
+An expected file holds sections (objects: each listed key is compared), `strategies` (a
+list of {id, delay, list_cost_usd}: each listed entry must be present with that cost), and
+top-level numbers such as `break_even_requests`; numbers compare within 1e-9.
+The pricing cases (09-12) pass `--pricing ID`, which reference.py resolves to
+../../Pricing/ID.json as the engine does, so e.g.
+--command '.build/debug/placescost analyze --report json --quiet' runs them on the engine.
 """
 import argparse
 import glob
@@ -16,6 +22,12 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def same(got, want):
+    if isinstance(want, float) and isinstance(got, (int, float)) and not isinstance(got, bool):
+        return abs(got - want) <= 1e-9
+    return got == want
 
 
 def main():
@@ -41,10 +53,22 @@ def main():
         want = json.load(open(expected_path))
         diffs = []
         for section in want:
-            for key in want[section]:
-                if got.get(section, {}).get(key) != want[section][key]:
-                    diffs.append("%s.%s: expected %r, got %r"
-                                 % (section, key, want[section][key], got.get(section, {}).get(key)))
+            if section == "strategies":
+                have = {(e.get("id"), e.get("delay")): e.get("list_cost_usd")
+                        for e in got.get("strategies") or []}
+                for entry in want[section]:
+                    key = (entry["id"], entry["delay"])
+                    if not same(have.get(key), entry["list_cost_usd"]):
+                        diffs.append("strategies %s delay %d: expected list_cost_usd %r, got %r"
+                                     % (key + (entry["list_cost_usd"], have.get(key))))
+            elif isinstance(want[section], dict):
+                for key in want[section]:
+                    if not same(got.get(section, {}).get(key), want[section][key]):
+                        diffs.append("%s.%s: expected %r, got %r"
+                                     % (section, key, want[section][key],
+                                        got.get(section, {}).get(key)))
+            elif not same(got.get(section), want[section]):
+                diffs.append("%s: expected %r, got %r" % (section, want[section], got.get(section)))
         if diffs:
             failures += 1
             print("FAIL", name)

@@ -57,41 +57,11 @@ public enum JSONLineParser {
             guard bytes[position] == UInt8(ascii: "{") else {
                 throw Failure(reason: "not a JSON object (a record must be one object per line)")
             }
-            position += 1
-            var record = RawRecord()
-            skipWhitespace()
-            if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-                position += 1
-            } else {
-                while true {
-                    skipWhitespace()
-                    guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
-                        throw fail(position < bytes.count ? "expected a key" : "the object is cut off")
-                    }
-                    let keyBytes = try parseStringBytes()
-                    skipWhitespace()
-                    guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
-                        throw fail("expected ':' after a key")
-                    }
-                    position += 1
-                    skipWhitespace()
-                    let key = RawRecord.Key(name: String(decoding: keyBytes, as: UTF8.self))
-                    let value = try parseValue(depth: 1, keep: key != nil)
-                    if let key { record[key] = value }
-                    skipWhitespace()
-                    guard position < bytes.count else { throw fail("the object is cut off") }
-                    if bytes[position] == UInt8(ascii: ",") {
-                        position += 1
-                        continue
-                    }
-                    guard bytes[position] == UInt8(ascii: "}") else { throw fail("expected ',' or '}'") }
-                    position += 1
-                    break
-                }
-            }
+            var record: RawRecord? = RawRecord()
+            try parseObject(depth: 0, keeping: &record)
             skipWhitespace()
             guard position == bytes.count else { throw fail("unexpected text after the object") }
-            return record
+            return record!
         }
 
         /// Parses any JSON value; when `keep` is false the value is only validated.
@@ -103,7 +73,8 @@ public enum JSONLineParser {
                 let value = try parseStringBytes()
                 return keep ? .string(String(decoding: value, as: UTF8.self)) : .null
             case UInt8(ascii: "{"):
-                try skipObject(depth: depth)
+                var ignored: RawRecord? = nil
+                try parseObject(depth: depth, keeping: &ignored)
                 return .object
             case UInt8(ascii: "["):
                 return try parseArray(depth: depth, keep: keep)
@@ -159,7 +130,9 @@ public enum JSONLineParser {
             }
         }
 
-        mutating func skipObject(depth: Int) throws {
+        /// Parses an object starting at its `{`. With a `record`, the values of known keys are kept
+        /// in it; with `nil`, the object is only validated (an unknown key's value).
+        mutating func parseObject(depth: Int, keeping record: inout RawRecord?) throws {
             position += 1  // {
             skipWhitespace()
             if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
@@ -168,13 +141,17 @@ public enum JSONLineParser {
             }
             while true {
                 skipWhitespace()
-                guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw fail("expected a key") }
-                _ = try parseStringBytes()
+                guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+                    throw fail(position < bytes.count ? "expected a key" : "the object is cut off")
+                }
+                let keyBytes = try parseStringBytes()
                 skipWhitespace()
                 guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw fail("expected ':' after a key") }
                 position += 1
                 skipWhitespace()
-                _ = try parseValue(depth: depth + 1, keep: false)
+                let key = record == nil ? nil : RawRecord.Key(name: String(decoding: keyBytes, as: UTF8.self))
+                let value = try parseValue(depth: depth + 1, keep: key != nil)
+                if let key { record![key] = value }
                 skipWhitespace()
                 guard position < bytes.count else { throw fail("the object is cut off") }
                 if bytes[position] == UInt8(ascii: ",") {
