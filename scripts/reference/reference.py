@@ -2,11 +2,17 @@
 """PlacesCost reference implementation (slow, readable twin of the Swift engine).
 
 Usage:
-    python3 reference.py [--session-timeout 180] [--user-gap 60] FILE...
+    python3 reference.py [--session-timeout 180] [--user-gap 60]
+                         [--pricing TABLE.json|ID [--delays 1,2,3,4,5,6] [--skus]] FILE...
 
 Reads canonical request logs (JSON Lines or CSV, detected per file by content) and prints
-the session/search/anomaly counts of report.json as JSON with sorted keys.  Standard
-library only.  Written from /work/shared/domain/sessions.md, formats.md section 1,
+the session/search/anomaly counts of report.json as JSON with sorted keys.  With --pricing
+(a price table file of the Pricing/ schema, or the id of one in ../../Pricing/) it also
+prints `strategies` [{id, delay, list_cost_usd}] for current, session_details,
+session_details_basic and per_request_geocoding at delay 0 and each --delays value, and
+`break_even_requests` (rules P1-P7 in the pricing section below); --skus adds each
+entry's SKU counts (by the table's SKU names) and unpriced calls (by api), for debugging.
+Standard library only.  Written from /work/shared/domain/sessions.md, formats.md section 1,
 spec/cli.md and billing.md section 3, never from the Swift sources.
 
 Rules implemented, each with the sentence of sessions.md (or the project decision of the
@@ -536,7 +542,7 @@ for _level, _names in (
     (IDS_ONLY, "id name photos attributions movedplace movedplaceid place_id placeid"),
     (ESSENTIALS, "addresscomponents adrformataddress formattedaddress location pluscode "
                  "postaladdress shortformattedaddress types viewport formatted_address "
-                 "address_components adr_address geometry coordinate plus_code type"),
+                 "address_components adr_address vicinity geometry coordinate plus_code type"),
     (PRO, "displayname businessstatus business_status primarytype primarytypedisplayname "
           "googlemapsuri googlemapslinks url utcoffsetminutes utc_offset timezone "
           "accessibilityoptions iconmaskbaseuri iconbackgroundcolor icon containingplaces "
