@@ -88,6 +88,7 @@ public struct CostCalculator {
         var tableUse: [String: Int] = [:]
         var tables: [String: PriceTable] = [:]
         var usedTablesByMonth: [Month: Set<String>] = [:]
+        var pricers: [String: SearchPricer] = [:]
 
         for item in items {
             let generation = item.search?.generation ?? item.baseCall?.generation
@@ -97,7 +98,8 @@ public struct CostCalculator {
             usedTablesByMonth[item.month, default: []].insert(table.id)
             let key = TallyKey(month: item.month, tableID: table.id)
             var tally = tallies[key] ?? Tally(counts: Array(repeating: RoleCounts(), count: slots), unpriced: Array(repeating: [:], count: slots))
-            let pricer = SearchPricer(table: table)
+            let pricer = pricers[table.id] ?? SearchPricer(table: table)
+            pricers[table.id] = pricer
             if let search = item.search {
                 let day = Int(search.startedAt.microseconds / 86_400_000_000)
                 for (strategyIndex, strategy) in strategies.enumerated() {
