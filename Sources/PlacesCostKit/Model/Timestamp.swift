@@ -17,11 +17,6 @@ public struct Timestamp: Sendable, Hashable, Comparable {
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
         lhs.microseconds < rhs.microseconds
     }
-
-    /// Seconds from `earlier` to `self`.
-    public func seconds(since earlier: Timestamp) -> Double {
-        Double(microseconds - earlier.microseconds) / 1_000_000
-    }
 }
 
 /// A length of time in microseconds, for comparisons against `Timestamp` differences.

@@ -9,9 +9,5 @@ struct RoleCounts: Equatable {
         set { values[RoleCounts.roleIndex[role]!] = newValue }
     }
 
-    mutating func add(_ other: RoleCounts) {
-        for index in values.indices { values[index] += other.values[index] }
-    }
-
     var isEmpty: Bool { values.allSatisfy { $0 == 0 } }
 }
