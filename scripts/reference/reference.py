@@ -3,7 +3,8 @@
 
 Usage:
     python3 reference.py [--session-timeout 180] [--user-gap 60]
-                         [--pricing TABLE.json|ID [--delays 1,2,3,4,5,6] [--skus]] FILE...
+                         [--pricing TABLE.json|ID [--delays 1,2,3,4,5,6] [--skus]
+                          [--needs-details auto|yes|no] [--max-delay 4]] FILE...
 
 Reads canonical request logs (JSON Lines or CSV, detected per file by content) and prints
 the session/search/anomaly counts of report.json as JSON with sorted keys.  With --pricing
@@ -12,6 +13,9 @@ prints `strategies` [{id, delay, list_cost_usd}] for current, session_details,
 session_details_basic and per_request_geocoding at delay 0 and each --delays value, and
 `break_even_requests` (rules P1-P7 in the pricing section below); --skus adds each
 entry's SKU counts (by the table's SKU names) and unpriced calls (by api), for debugging.
+With --pricing it also prints `recommendation` {strategy, delay} (the decision tree, rules
+P8-P10 in the recommendation section below) with its debugging numbers (needs_details,
+needs_details_source, selections_masked, selections_needing_details, means_by_delay).
 Standard library only.  Written from /work/shared/domain/sessions.md, formats.md section 1,
 spec/cli.md and billing.md section 3, never from the Swift sources.
 
@@ -773,19 +777,113 @@ def price_strategies(result, table, delays, with_skus=False):
     return out
 
 
-def break_even(table):
+def break_even_exact(table):
+    """P7 as an exact rational (prices are read as Decimal, so e.g. 1200/283 at legacy list)."""
     p = table.price
     if table.version == "legacy":
-        value = (p("autocomplete_session_with_details") + p("place_details") + p("data_basic")
-                 - p("geocoding")) / p("autocomplete_request")
-    elif p("geocoding") <= p("details_essentials"):
-        value = table.cap + (p("details_essentials") - p("geocoding")) / p("autocomplete_request")
+        return (p("autocomplete_session_with_details") + p("place_details") + p("data_basic")
+                - p("geocoding")) / p("autocomplete_request")
+    if p("geocoding") <= p("details_essentials"):
+        return table.cap + (p("details_essentials") - p("geocoding")) / p("autocomplete_request")
+    return Fraction(0)
+
+
+def break_even(table):
+    """break_even_requests as printed: P7 rounded to 1e-6."""
+    return round6(break_even_exact(table))
+
+
+# ----------------------------------------------------------------------------- recommendation
+#
+# P8  Needs details [sessions.md "Needs details, or address and location only?"; brief].
+#     The selections are the calls that END a completed search and are place_details or
+#     address_validation calls (a session's completing call, the details call ending a
+#     post-spend run, an inferred search's place_details; never a standalone/base details
+#     call, never a geocoding call).  A selection "carries a mask" when it has at least one
+#     non-blank field name (Call.fields is not None).  A masked selection needs details as
+#     soon as one of its fields, compared case-insensitively as a whole name (so
+#     "geometry/location" is listed, "Geometry" matches "geometry", "*" is not listed),
+#     is outside ADDRESS_LOCATION_FIELDS.  Auto answer: yes when any masked selection needs
+#     details, and also yes when no selection carries a mask ("assume yes").
+#     --needs-details yes|no overrides the auto answer.
+# P9  Means [sessions.md "From counts to money"; brief].  mean(k) = Fraction(sum over ALL
+#     searches of kept_requests(search, k), number of searches): the delay rule P2 (a
+#     completed search keeps >= 1 request, an abandoned one may keep 0, a call with no
+#     recorded input is kept); mean(0) is the plain mean (searches.avg_requests unrounded).
+#     Zero searches: every mean(k) is 0 (as avg_requests is 0).
+# P10 Decision tree [sessions.md "From counts to money"; billing.md s.2].  be = P7 exact
+#     (break_even_exact, not the rounded break_even_requests):
+#       needs details                      -> session_details, delay 0
+#       else mean(0) <= be                 -> per_request_geocoding, delay 0
+#       else smallest k in 1..max_delay with mean(k) <= be
+#                                          -> per_request_geocoding, delay k
+#       else                               -> session_details_basic, delay 0
+#     Every comparison is exact (Fraction <= Fraction).  With zero searches the walk is the
+#     same: no selection carries a mask, so auto says "needs details" -> session_details;
+#     with --needs-details no, mean(0) = 0 <= be (be is never negative) ->
+#     per_request_geocoding, delay 0.
+
+ADDRESS_LOCATION_FIELDS = {
+    name.lower() for name in (
+        "place_id", "placeid", "id", "formatted_address", "formattedAddress",
+        "address_components", "addressComponents", "geometry", "geometry/location",
+        "geometry/viewport", "location", "coordinate", "viewport", "plus_code", "plusCode",
+        "types", "type",
+    )
+}
+SELECTION_APIS = ("place_details", "address_validation")
+
+
+def needs_details_auto(searches):
+    """P8: (answer, masked selections, masked selections needing details)."""
+    masked = needing = 0
+    for search in searches:
+        sel = search.selection
+        if not search.completed or sel.api not in SELECTION_APIS or sel.fields is None:
+            continue                                  # not a selection, or no field mask
+        masked += 1
+        if any(name.lower() not in ADDRESS_LOCATION_FIELDS for name in sel.fields):
+            needing += 1
+    return (needing > 0 or masked == 0), masked, needing
+
+
+def mean_kept(searches, delay):
+    """P9: exact mean kept requests per search at `delay` (0 when there is no search)."""
+    if not searches:
+        return Fraction(0)
+    return Fraction(sum(kept_requests(search, delay) for search in searches), len(searches))
+
+
+def recommend(searches, table, needs_option="auto", max_delay=4):
+    """P10: the recommendation object (strategy, delay and the numbers it used)."""
+    auto, masked, needing = needs_details_auto(searches)
+    needs = auto if needs_option == "auto" else needs_option == "yes"
+    be = break_even_exact(table)
+    means = [mean_kept(searches, k) for k in range(max_delay + 1)]
+    if needs:
+        strategy, delay = "session_details", 0
+    elif means[0] <= be:
+        strategy, delay = "per_request_geocoding", 0
     else:
-        value = Fraction(0)
-    return round6(value)
+        strategy, delay = "session_details_basic", 0
+        for k in range(1, max_delay + 1):
+            if means[k] <= be:
+                strategy, delay = "per_request_geocoding", k
+                break
+    return {
+        "strategy": strategy,
+        "delay": delay,
+        # for debugging only (run_cases.py and difftest.py compare strategy and delay):
+        "needs_details": needs,
+        "needs_details_source": "auto" if needs_option == "auto" else "option",
+        "selections_masked": masked,
+        "selections_needing_details": needing,
+        "means_by_delay": {str(k): round6(m) for k, m in enumerate(means)},
+    }
 
 
-def analyze(paths, timeout, gap, table=None, delays=(), with_skus=False):
+def analyze(paths, timeout, gap, table=None, delays=(), with_skus=False,
+            needs_option="auto", max_delay=4):
     calls = []
     rejected = 0
     seq = 0
@@ -858,6 +956,7 @@ def analyze(paths, timeout, gap, table=None, delays=(), with_skus=False):
         report["pricing"] = {"id": table.id}
         report["strategies"] = price_strategies(result, table, delays, with_skus)
         report["break_even_requests"] = break_even(table)
+        report["recommendation"] = recommend(result.searches, table, needs_option, max_delay)
     return report
 
 
@@ -881,6 +980,16 @@ def delays_option(text):
     return sorted(set(values))
 
 
+def max_delay_option(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("not an integer: " + text)
+    if value < 0:
+        raise argparse.ArgumentTypeError("negative: " + text)
+    return value
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--session-timeout", type=seconds_option, default=Fraction(180))
@@ -891,6 +1000,11 @@ def main(argv=None):
     parser.add_argument("--delays", type=delays_option, default=[1, 2, 3, 4, 5, 6])
     parser.add_argument("--skus", action="store_true",
                         help="with --pricing: also print each strategy's SKU counts (debug)")
+    parser.add_argument("--needs-details", choices=["auto", "yes", "no"], default="auto",
+                        help="with --pricing: override the recommendation's needs-details "
+                             "answer (default auto: from the selections' field masks)")
+    parser.add_argument("--max-delay", type=max_delay_option, default=4,
+                        help="with --pricing: largest delay the recommendation may choose")
     parser.add_argument("files", nargs="+", metavar="FILE")
     args = parser.parse_args(argv)
     table = None
@@ -902,7 +1016,7 @@ def main(argv=None):
             sys.exit(66)
     try:
         report = analyze(args.files, args.session_timeout, args.user_gap, table, args.delays,
-                         args.skus)
+                         args.skus, args.needs_details, args.max_delay)
     except OSError as error:
         sys.stderr.write("reference.py: error: %s\n" % error)
         sys.exit(66)

@@ -8,8 +8,10 @@ The --command form lets the same cases run against the Swift binary's report.jso
 extraction, e.g. --command 'python3 extract_swift.py'.
 An expected file holds sections (objects: each listed key is compared), `strategies` (a
 list of {id, delay, list_cost_usd}: each listed entry must be present with that cost), and
-top-level numbers such as `break_even_requests`; numbers compare within 1e-9.
-The pricing cases (09-12) pass `--pricing ID`, which reference.py resolves to
+top-level numbers such as `break_even_requests`; numbers compare within 1e-9.  In a
+`recommendation` section only `strategy` and `delay` are compared (when listed), never the
+other keys of either side (the engine's path and savings, the reference's debugging numbers).
+The pricing cases (09-17) pass `--pricing ID`, which reference.py resolves to
 ../../Pricing/ID.json as the engine does, so e.g.
 --command '.build/debug/placescost analyze --report json --quiet' runs them on the engine.
 """
@@ -22,6 +24,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+RECOMMENDATION_KEYS = ("strategy", "delay")   # the only keys of `recommendation` compared
 
 
 def same(got, want):
@@ -61,6 +64,17 @@ def main():
                     if not same(have.get(key), entry["list_cost_usd"]):
                         diffs.append("strategies %s delay %d: expected list_cost_usd %r, got %r"
                                      % (key + (entry["list_cost_usd"], have.get(key))))
+            elif section == "recommendation":
+                # only the tree's answer is compared: the engine's path/savings text and the
+                # reference's debugging keys (needs_details, means_by_delay, ...) are not
+                rec = got.get("recommendation")
+                if not isinstance(rec, dict):
+                    diffs.append("recommendation: expected %r, got %r" % (want[section], rec))
+                    continue
+                for key in RECOMMENDATION_KEYS:
+                    if key in want[section] and not same(rec.get(key), want[section][key]):
+                        diffs.append("recommendation.%s: expected %r, got %r"
+                                     % (key, want[section][key], rec.get(key)))
             elif isinstance(want[section], dict):
                 for key in want[section]:
                     if not same(got.get(section, {}).get(key), want[section][key]):
