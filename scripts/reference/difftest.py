@@ -4,7 +4,7 @@
 Usage:
     python3 difftest.py [--engine 'CMD'] [--seeds 1-200] [--searches 300] [--keep DIR]
                         [--pricing-tables legacy-list,places-new-2025] [--delays 1,2,3,4,5,6]
-                        [--api-version legacy|new|mixed]
+                        [--api-version legacy|new|mixed] [--profiles [P,P,...]]
 
 CMD is split with shlex, then gets '--session-timeout T --user-gap G FILE...' appended and
 must print report.json on stdout (default: the release build of placescost with
@@ -21,8 +21,22 @@ keys above, every strategy's list_cost_usd at delay 0 and at each delay of D is 
 differing strategy the SKU counts of both sides are shown (engine SKUs outside the table,
 e.g. unpriced ones, and zero counts are left out).  --api-version is passed on to
 random_log.py (default: its own random mix).
+With --pricing-tables the recommendation's decision tree is compared too: only
+`recommendation.strategy` and `recommendation.delay` (both sides at their defaults,
+--needs-details auto and --max-delay 4); an engine report without a `recommendation` key is
+a failure "recommendation missing".  On a difference the reference's numbers
+(needs_details, masked selections, means by delay, exact break-even) and the engine's
+`path` are shown.
+--profiles [P,P,...] (default list, when given bare: address-short, address-delay,
+address-long, details, mix, random) passes `--profile P` to random_log.py, cycling over the
+seeds: seed S uses P[(S + S // len) % len], shifted by one every len seeds so that each profile
+also meets the split-file (S % 3 == 0) and short-timeout (S % 5 == 0) seeds.  At the end it
+prints how often the reference's recommendation landed in each branch, per table and profile,
+so that one can see every branch of the tree was exercised.  Without --profiles the logs are
+random_log.py's default (random) bytes, as before.
 """
 import argparse
+import collections
 import json
 import os
 import shlex
@@ -32,6 +46,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_ENGINE = os.path.join(HERE, "..", "..", ".build", "release", "placescost") \
     + " analyze --report json"
+ALL_PROFILES = "address-short,address-delay,address-long,details,mix,random"
 
 
 def subset(report):
@@ -114,6 +129,28 @@ def strategy_differences(want, got, sku_names, limit=8):
     return out
 
 
+def recommendation_differences(want, got):
+    """Compare recommendation.strategy and .delay only; `want` is the reference's report."""
+    ref = want["recommendation"]
+    rec = got.get("recommendation")
+    if rec is None:
+        return ["recommendation missing"]
+    if not isinstance(rec, dict):
+        return ["recommendation is not an object: %r" % (rec,)]
+    if (rec.get("strategy"), rec.get("delay")) == (ref["strategy"], ref["delay"]):
+        return []
+    out = ["recommendation: reference %s delay %r, engine %s delay %r"
+           % (ref["strategy"], ref["delay"], rec.get("strategy"), rec.get("delay"))]
+    out.append("        reference: needs_details %s (%s; %d masked selection(s), %d needing "
+               "details), break-even %r, means by delay %s"
+               % (ref["needs_details"], ref["needs_details_source"], ref["selections_masked"],
+                  ref["selections_needing_details"], want.get("break_even_requests"),
+                  json.dumps(ref["means_by_delay"], sort_keys=True)))
+    if rec.get("path") is not None:
+        out.append("        engine path: %s" % json.dumps(rec.get("path"), ensure_ascii=False))
+    return out
+
+
 def run_json(cmd):
     proc = subprocess.run(cmd, capture_output=True)
     if proc.returncode != 0:
@@ -132,7 +169,12 @@ def main():
     parser.add_argument("--pricing-dir", default=os.path.join(HERE, "..", "..", "Pricing"))
     parser.add_argument("--delays", default="1,2,3,4,5,6")
     parser.add_argument("--api-version", choices=["legacy", "new", "mixed"])
+    parser.add_argument("--profiles", nargs="?", const=ALL_PROFILES, default=None,
+                        help="comma-separated random_log.py profiles to cycle over the seeds "
+                             "(bare flag: all of " + ALL_PROFILES + ")")
     args = parser.parse_args()
+    profiles = [p for p in (args.profiles or "").split(",") if p]
+    landed = collections.Counter()   # (table, profile, strategy, delay) -> runs, reference side
     tables = [t for t in args.pricing_tables.split(",") if t]
     sku_names = {t: table_sku_names(os.path.join(args.pricing_dir, t + ".json")) for t in tables}
     lo, _, hi = args.seeds.partition("-")
@@ -140,13 +182,17 @@ def main():
     os.makedirs(args.keep, exist_ok=True)
     failures = 0
     for seed in seeds:
+        profile = None
+        if profiles:
+            profile = profiles[(seed + seed // len(profiles)) % len(profiles)]
         for fmt in ("jsonl", "csv"):
             base = os.path.join(args.keep, "seed%d" % seed)
             path = "%s.%s" % (base, fmt)
             with open(path, "wb") as handle:
                 subprocess.run([sys.executable, os.path.join(HERE, "random_log.py"), "--seed",
                                 str(seed), "--searches", str(args.searches), "--format", fmt]
-                               + (["--api-version", args.api_version] if args.api_version else []),
+                               + (["--api-version", args.api_version] if args.api_version else [])
+                               + (["--profile", profile] if profile else []),
                                stdout=handle, check=True)
             files = [path]
             if seed % 3 == 0 and fmt == "jsonl":      # split into two files
@@ -169,6 +215,9 @@ def main():
                     label = "[%s] " % table
                 full = run_json([sys.executable, os.path.join(HERE, "reference.py")]
                                 + options + ref_extra + files)
+                if table and profile:
+                    landed[(table, profile, full["recommendation"]["strategy"],
+                            full["recommendation"]["delay"])] += 1
                 try:
                     engine = run_json(shlex.split(args.engine) + options + eng_extra + files)
                     if i == 0:
@@ -176,11 +225,15 @@ def main():
                     if table:
                         diffs += [label + d if not d.startswith(" ") else d
                                   for d in strategy_differences(full, engine, sku_names[table])]
+                        diffs += [label + d if not d.startswith(" ") else d
+                                  for d in recommendation_differences(full, engine)]
                 except (RuntimeError, ValueError, OSError) as error:
                     diffs.append("%sengine failed: %s" % (label, error))
             if diffs:
                 failures += 1
-                print("FAIL seed %d %s (%s)" % (seed, fmt, " ".join(options + files)))
+                print("FAIL seed %d %s%s (%s)" % (seed, fmt,
+                                                  " profile %s" % profile if profile else "",
+                                                  " ".join(options + files)))
                 for line in diffs:
                     print("    " + line)
             else:
@@ -188,6 +241,14 @@ def main():
                     os.remove(f)
                 if files != [path]:
                     os.remove(path)
+    if landed:
+        print("reference recommendations per table and profile (runs):")
+        for table in tables:
+            for profile in profiles:
+                counts = sorted((s, d, n) for (t, p, s, d), n in landed.items()
+                                if t == table and p == profile)
+                print("    [%s] %s: %s" % (table, profile, ", ".join(
+                    "%s/%d x%d" % c for c in counts) or "-"))
     print("%d run(s), %d failure(s)" % (len(seeds) * 2, failures))
     sys.exit(1 if failures else 0)
 

@@ -3,7 +3,9 @@
 
 Usage:
     python3 random_log.py --seed S --searches N [--format jsonl|csv]
-                          [--api-version legacy|new|mixed] > file
+                          [--api-version legacy|new|mixed]
+                          [--profile random|address-short|address-delay|address-long|details|mix]
+                          > file
 
 The same --seed/--searches/--format always give the same bytes.  Each of the N "searches"
 is one scenario drawn from SCENARIOS (normal, abandoned, expired, exactly-180-s, reused
@@ -17,6 +19,11 @@ numbers and digit strings), and about 2% malformed records of varied kinds are m
 (each record legacy or new, drawn from its own seeded stream); without it about half the
 records carry a random legacy/new/null value.  The option changes nothing else: the same
 calls, times and malformed lines as without it.
+--profile (default random: the bytes above, unchanged) steers the recommendation's decision
+tree (see PROFILES below): the field masks of place_details calls (address-and-location
+masks, details masks, or a mix) and how many autocomplete calls each scenario's typing makes,
+typed as growing prefixes of one long text per search (so delays drop the first calls).
+The other scenarios keep their own call counts, so they still mix in some short searches.
 CSV mode writes the same calls under the canonical header (fields joined by '|') and skips
 the malformed kinds that CSV cannot express (bad JSON, wrong JSON types, non-objects).
 Standard library only.
@@ -41,6 +48,50 @@ FIELD_MASKS = [
 INPUT_TEXTS = ["1600 Amphitheatre", "pizza", "Caf\u00e9 de Flore", "M\u00fcnchen Hbf",
                "\u6771\u4eac\u99c5", "a, b", "say \"hi\"", "line\nbreak", "\U0001F355 place",
                "", "   ", "Z\u00fcrich|HB"]
+# --profile masks.  ADDRESS_MASKS ask only for fields of sessions.md's address-and-location
+# list (in the three naming schemes, any case) or carry no mask; DETAILS_MASKS ask for at
+# least one field outside it (one entry carries no mask, for fields_unspecified).  Only
+# names whose data SKU billing.md gives under both legacy and New tables are used, so that
+# the profiles test the recommendation, not an unspecified field category (New-only names
+# such as websiteUri or currentOpeningHours have no legacy category in billing.md s.4).
+ADDRESS_MASKS = [
+    MISSING, None, [], ["formattedAddress", "location"], ["formatted_address", "geometry"],
+    ["place_id", "geometry"], ["formatted_address"], ["addressComponents", "viewport", "types"],
+    ["Formatted_Address", "Geometry/Location"], ["plusCode", "id"], ["coordinate"],
+    ["geometry/viewport", "type", "plus_code"],
+]
+DETAILS_MASKS = [
+    MISSING, ["name"], ["displayName", "rating"], ["formatted_address", "name"],
+    ["formattedAddress", "website"], ["geometry", "opening_hours"], ["openingHours"],
+    ["formatted_phone_number"],
+]
+# --profile typing: one text per search, typed as prefixes 1, 2, ..., n code points (some
+# with combining marks, CJK or an emoji so that code points differ from bytes and graphemes);
+# each has at least as many code points as the longest run a profile types (27).
+LONG_TEXTS = [
+    "1600 Amphitheatre Parkway, Mountain View", "Caf\u00e9 de Flore, 172 Boulevard Saint-Germain",
+    "M\u00fcnchen Hauptbahnhof, Bayerstra\u00dfe 10A",
+    "\u6771\u4eac\u99c5\u4e38\u306e\u5185\u5317\u53e3 \u5343\u4ee3\u7530\u533a\u4e38\u306e\u5185"
+    "\u4e00\u4e01\u76ee\u4e5d\u756a\u4e00\u53f7 \u6771\u4eac\u90fd",
+    "Cafe\u0301 Central, Herrengasse 14, 1010 Wien",
+    "\U0001F355 Pizzeria da Michele, Via Cesare Sersale 1", "Z\u00fcrich HB, Bahnhofplatz 1, 8001 Z\u00fcrich",
+]
+# Profile -> (masks of place_details calls, autocomplete calls per typing run).  A standalone
+# details call (on a fresh token, or token-less without a user) is no selection: in the
+# address profiles it may ask for details fields, a trap for a needs-details answer that
+# looks at every details call instead of the selections only.
+# (The other scenarios' short searches dilute the means: each delay step lowers a log's mean
+# by about 0.7, not 1.  Measured with reference.py, 300 searches, seeds 1-40.)
+#   address-short  address masks, 1-4 calls: mean about 2.4 -> per-request, delay 0
+#   address-delay  address masks; calls per run drawn per log from 4-7, 5-8, 6-9 or 7-10
+#                  (legacy break-even 4.24: delay 1, 2, 3 or 4 wins, a few logs reach
+#                  session_details_basic; New: delay 0) or 16-21 (New's 12: delay 2-4;
+#                  legacy: session_details_basic)
+#   address-long   address masks, 22-27 calls: mean about 14.5 at delay 4 -> basic
+#                  under both break-evens
+#   details        details masks, 1-4 calls -> session_details although the mean is low
+#   mix            address masks, 1 in 10 details masks, 1-4 calls -> session_details
+PROFILES = ["random", "address-short", "address-delay", "address-long", "details", "mix"]
 UNKNOWN_APIS = ["nearby_search", "PhotoMedia", "distance_matrix", "routes", "Autocomplete2"]
 ALIASES = {
     "autocomplete": ["autocomplete", "Autocomplete", "findAutocompletePredictions",
@@ -53,12 +104,16 @@ ALIASES = {
 
 
 class Gen:
-    def __init__(self, seed):
+    def __init__(self, seed, profile=None):
         self.rng = random.Random(seed)
         self.clock = BASE_US + self.rng.randrange(0, 86400) * 1000000
         self.token_no = 0
         self.users = ["user-%d" % i for i in range(1, 9)]
         self.calls = []          # (time_us, record dict)
+        self.profile = profile   # None = "random": no extra draw anywhere (bytes unchanged)
+        if profile == "address-delay":
+            # one scale per log: legacy break-even (4.24) at growing delays, or New's (12)
+            self.delay_runs = self.rng.choice([(4, 7), (5, 8), (6, 9), (7, 10), (16, 21)])
 
     # ---------------------------------------------------------------- helpers
     def token(self):
@@ -80,8 +135,26 @@ class Gen:
         text = self.rng.choice(INPUT_TEXTS)
         return text[:prefix_len] if prefix_len else text
 
+    def masks(self, role):
+        """The masks a place_details call draws from (role "standalone": no selection)."""
+        if self.profile is None:
+            return FIELD_MASKS
+        if self.profile == "details":
+            return DETAILS_MASKS
+        if self.profile == "mix":
+            return DETAILS_MASKS if self.rng.random() < 0.1 else ADDRESS_MASKS
+        return ADDRESS_MASKS + DETAILS_MASKS if role == "standalone" else ADDRESS_MASKS
+
+    def typing_count(self):
+        """Autocomplete calls of one typing run under a --profile."""
+        if self.profile == "address-delay":
+            return self.rng.randint(*self.delay_runs)
+        if self.profile == "address-long":
+            return self.rng.randint(22, 27)
+        return self.rng.randint(1, 4)
+
     def add(self, t, api, token=MISSING, user=MISSING, project=MISSING, fields=MISSING,
-            text=MISSING, place=MISSING):
+            text=MISSING, place=MISSING, role=None):
         r = self.rng
         rec = {"api": self.api_name(api)}
         if token is not MISSING:
@@ -96,7 +169,7 @@ class Gen:
         if place is not MISSING:
             rec["place_id"] = place
         if api == "place_details" and fields is MISSING:
-            fields = r.choice(FIELD_MASKS)
+            fields = r.choice(self.masks(role))
         if fields is not MISSING:
             rec["fields"] = fields
         if user is not MISSING:
@@ -117,10 +190,27 @@ class Gen:
 
     def typing(self, t, n, token, user=MISSING, project=MISSING, lo=0.2, hi=8.0):
         """n autocomplete calls starting at t; returns the last call's time."""
+        if self.profile is not None and n > 0:
+            return self.profile_typing(t, token, user, project, lo, hi)
         for i in range(n):
             if i:
                 t += self.step(lo, hi)
             self.add(t, "autocomplete", token=token, user=user, project=project)
+        return t
+
+    def profile_typing(self, t, token, user, project, lo, hi):
+        """--profile typing run: the prefixes 1..n of one long text, 1 in 20 calls with a null
+        input (not recorded: kept by every delay), steps of at most 6 s so that a run of 27
+        calls stays inside the 180 s session timeout."""
+        r = self.rng
+        n = self.typing_count()
+        text = r.choice(LONG_TEXTS)
+        hi = min(hi, 6.0)
+        for i in range(n):
+            if i:
+                t += self.step(lo, hi)
+            typed = None if r.random() < 0.05 else text[:i + 1]
+            self.add(t, "autocomplete", token=token, user=user, project=project, text=typed)
         return t
 
     # ---------------------------------------------------------------- scenarios
@@ -188,7 +278,7 @@ class Gen:
         r = self.rng
         tok, proj = self.token(), self.project()
         self.add(t, r.choice(["place_details", "place_details", "address_validation"]),
-                 token=tok, project=proj)
+                 token=tok, project=proj, role="standalone")
         if r.random() < 0.6:
             t = self.typing(t + self.step(0, 10), r.randint(1, 4), tok, project=proj)
             if r.random() < 0.5:
@@ -221,7 +311,8 @@ class Gen:
         r = self.rng
         t = self.typing(t, r.randint(1, 5), r.choice([MISSING, None, ""]))
         if r.random() < 0.6:
-            self.add(t + self.step(0, 30), r.choice(["place_details", "geocoding"]))
+            self.add(t + self.step(0, 30), r.choice(["place_details", "geocoding"]),
+                     role="standalone")
 
     def geocoding_with_token(self, t):
         r = self.rng
@@ -506,11 +597,14 @@ def main():
     parser.add_argument("--api-version", choices=["legacy", "new", "mixed"],
                         help="api_version of every valid record (default: a random mix "
                              "with absent and null values)")
+    parser.add_argument("--profile", choices=PROFILES, default="random",
+                        help="steer field masks and typing length towards one branch of the "
+                             "recommendation (default random: the bytes of before)")
     parser.add_argument("--manifest", metavar="FILE",
                         help="also write {records, rejected} as known by construction")
     args = parser.parse_args()
 
-    gen = Gen(args.seed)
+    gen = Gen(args.seed, None if args.profile == "random" else args.profile)
     calls = gen.generate(args.searches)
     if args.api_version:
         versions = random.Random(args.seed * 31337 + 11)   # own stream: nothing else moves
