@@ -67,6 +67,35 @@ public struct Search: Sendable, Equatable {
         guard outcome.isCompleted, let last = requestInputLengths.last else { return nil }
         return last
     }
+
+    /// Autocomplete calls the search keeps when the app waits for more than `delay` characters
+    /// (`sessions.md`, "Strategies"): those whose input is longer, or unrecorded; a completed
+    /// search keeps at least one (the user types on until predictions appear), an abandoned one
+    /// may keep none.
+    public func keptRequests(delay: Int) -> Int {
+        guard delay > 0 else { return requests }
+        var kept = 0
+        for length in requestInputLengths where length.map({ $0 > delay }) ?? true {
+            kept += 1
+        }
+        return outcome.isCompleted ? max(kept, 1) : kept
+    }
+
+    /// The anomalies this search carries, under their `report.json` names (`searches.csv`).
+    public var anomalyNames: [String] {
+        var names: [String] = []
+        switch kind {
+        case .spentToken: names.append("token_reused")
+        case .inferred: names.append("no_token_requests")
+        case .session:
+            if outcome == .expired { names.append("expired") }
+            if requests == 1 { names.append("one_request_sessions") }
+        }
+        if outcome.isCompleted, let selection, selection.api == .placeDetails, selection.fields == nil {
+            names.append("fields_unspecified")
+        }
+        return names
+    }
 }
 
 /// The call that ended a completed search.

@@ -10,23 +10,12 @@ struct SearchPricer {
         self.ruleStartDay = table.sessionRules.flatMap { PriceTableLoader.parseDay($0.terminatingDetails.effectiveFrom) }
     }
 
-    /// Autocomplete calls a search keeps with `delay`: those whose input is longer than `delay`
-    /// characters, or unrecorded; a completed search keeps at least one.
-    static func keptRequests(_ search: Search, delay: Int) -> Int {
-        guard delay > 0 else { return search.requests }
-        var kept = 0
-        for length in search.requestInputLengths where length.map({ $0 > delay }) ?? true {
-            kept += 1
-        }
-        return search.outcome.isCompleted ? max(kept, 1) : kept
-    }
-
     /// The events of `search` under `strategy` with `delay`, and the name of an unpriced call in it.
     ///
     /// - Parameter day: the search's day (days since the epoch), for date-bound session rules.
     func events(_ search: Search, strategy: StrategyID, delay: Int, day: Int) -> (RoleCounts, unpriced: String?) {
         var counts = RoleCounts()
-        let requests = SearchPricer.keptRequests(search, delay: delay)
+        let requests = search.keptRequests(delay: delay)
         let selection = search.outcome.isCompleted ? search.selection : nil
         switch strategy {
         case .current:

@@ -65,7 +65,7 @@ public struct SearchSimulator: Sendable {
     /// Mean autocomplete calls per search at `delay`.
     public func meanRequests(delay: Int, start: Timestamp = Timestamp(microseconds: 0)) -> Double {
         let prototypes = prototypes(start: start)
-        let total = prototypes.reduce(0) { $0 + SearchPricer.keptRequests($1.search, delay: delay) * $1.weight }
+        let total = prototypes.reduce(0) { $0 + $1.search.keptRequests(delay: delay) * $1.weight }
         let searches = prototypes.reduce(0) { $0 + $1.weight }
         return searches == 0 ? 0 : Double(total) / Double(searches)
     }

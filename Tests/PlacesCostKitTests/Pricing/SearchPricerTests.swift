@@ -75,13 +75,13 @@ struct SearchPricerTests {
     func delays() {
         let lengths: [Int?] = [1, 2, nil, 4]
         let completed = session(requests: 0, fields: nil, lengths: lengths)
-        #expect(SearchPricer.keptRequests(completed, delay: 0) == 4)
-        #expect(SearchPricer.keptRequests(completed, delay: 2) == 2)
-        #expect(SearchPricer.keptRequests(completed, delay: 4) == 1)
+        #expect(completed.keptRequests(delay: 0) == 4)
+        #expect(completed.keptRequests(delay: 2) == 2)
+        #expect(completed.keptRequests(delay: 4) == 1)
         let short = session(requests: 0, fields: nil, lengths: [1, 2])
-        #expect(SearchPricer.keptRequests(short, delay: 3) == 1)
+        #expect(short.keptRequests(delay: 3) == 1)
         let abandoned = session(requests: 0, fields: nil, outcome: .abandoned, lengths: [1, 2])
-        #expect(SearchPricer.keptRequests(abandoned, delay: 3) == 0)
+        #expect(abandoned.keptRequests(delay: 3) == 0)
     }
 
     @Test("Strategies: per-request + Geocoding, session with basic fields, spent-token runs billed per request")
