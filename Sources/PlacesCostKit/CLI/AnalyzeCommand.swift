@@ -1,9 +1,10 @@
 /// `placescost analyze [PATH|-]... [options]`: logs -> sessions -> searches -> report.
 struct AnalyzeCommand {
-    static let usage = "placescost analyze [PATH|-]... [--format auto|jsonl|csv] [--report md|json] [--json] [--session-timeout SECONDS] [--user-gap SECONDS] [--needs-details auto|yes|no] [--pricing ID|FILE] [--delays K,...] [--max-delay K] [--since DATE] [--until DATE] [--timezone TZ] [--scale X] [--strict] [--quiet]"
+    static let usage = "placescost analyze [PATH|-]... [--format auto|jsonl|csv] [--report md|csv|json] [--json] [--out DIR] [--session-timeout SECONDS] [--user-gap SECONDS] [--needs-details auto|yes|no] [--pricing ID|FILE] [--delays K,...] [--max-delay K] [--since DATE] [--until DATE] [--timezone TZ] [--scale X] [--strict] [--quiet]"
 
     static let help = """
-    placescost analyze: read request logs and report how the calls group into searches.
+    placescost analyze: read request logs, group the calls into searches, price every strategy and
+    recommend the cheapest way to bill them.
 
     USAGE
       \(usage)
@@ -15,8 +16,12 @@ struct AnalyzeCommand {
 
     OPTIONS
       --format FORMAT          auto (default: told from each file's content), jsonl or csv.
-      --report md|json         What to print on standard output (default md).
+      --report md|csv|json     What to print on standard output: the Markdown report (default),
+                               costs.csv, or report.json. With --out, nothing is printed unless
+                               --report or --json is given.
       --json                   Same as --report json.
+      --out DIR                Write report.md, report.json, searches.csv, costs.csv and the
+                               charts/ the Markdown links to into DIR (created if needed).
       --session-timeout SECS   A session with no selection this long after its first call is
                                billed as abandoned (default 180; Google says "a few minutes").
       --user-gap SECS          Token-less calls of one user at most this far apart form one
@@ -41,17 +46,13 @@ struct AnalyzeCommand {
     """
 
     static let scanner = ArgumentScanner(options: [
-        .init("format", value: "FORMAT"), .init("report", value: "md|json"), .init("json"),
+        .init("format", value: "FORMAT"), .init("report", value: "md|csv|json"), .init("json"), .init("out", value: "DIR"),
         .init("session-timeout", value: "SECONDS"), .init("user-gap", value: "SECONDS"),
         .init("needs-details", value: "auto|yes|no"), .init("since", value: "DATE"), .init("until", value: "DATE"),
         .init("pricing", value: "ID|FILE"), .init("delays", value: "K,..."), .init("max-delay", value: "K"),
         .init("timezone", value: "TZ"), .init("scale", value: "X"),
         .init("strict"), .init("quiet"), .init("help"),
     ], usage: usage)
-
-    enum ReportFormat: String {
-        case md, json
-    }
 
     let arguments: [String]
     let context: CommandContext
@@ -78,20 +79,23 @@ struct AnalyzeCommand {
         options.pricing = parsed["pricing"]
         let maxDelay = try values.wholeNumber(parsed["max-delay"], option: "--max-delay", range: 0...100) ?? 4
         let delays = try values.delays(parsed["delays"]) ?? Array(1...6)
-        options.costs.delays = Array(Set(delays + Array(0...maxDelay)).subtracting([0])).sorted()
+        options.costs.delays = delays
+        options.maxDelay = maxDelay
         options.costs.timeZone = try values.timeZone(parsed["timezone"]) ?? options.costs.timeZone
         options.costs.scale = try values.positive(parsed["scale"], option: "--scale") ?? 1
-        let report: ReportFormat
+        let report: ReportBundle.Format?
         if parsed.has("json") {
             report = .json
         } else if let value = parsed["report"] {
-            guard let format = ReportFormat(rawValue: value) else {
-                throw usageError("--report takes md or json, not `\(value)`.")
+            guard let format = ReportBundle.Format(rawValue: value) else {
+                throw usageError("--report takes md, csv or json, not `\(value)`.")
             }
             report = format
         } else {
-            report = .md
+            report = parsed["out"] == nil ? .md : nil
         }
+        let out = parsed["out"]
+        if out?.isEmpty == true { throw usageError("--out takes a directory.") }
         let quiet = parsed.has("quiet")
 
         var paths = parsed.positionals
@@ -114,9 +118,15 @@ struct AnalyzeCommand {
                 context.standardError.write("placescost: warning: \(unshown) more malformed records or problems not shown (\(read.diagnosticCount) in all).\n")
             }
         }
-        switch report {
-        case .json: context.standardOutput.write(JSONReportRenderer().render(analysis))
-        case .md: context.standardOutput.write(MarkdownReportRenderer().render(analysis) + "\n")
+        let bundle = ReportBundle()
+        if let out {
+            let directory = out.hasPrefix("/") ? out : context.workingDirectory + "/" + out
+            let files = bundle.files(analysis)
+            try ReportDirectoryWriter(directory: directory).write(files)
+            if !quiet { context.note("wrote \(files.map(\.path).joined(separator: ", ")) to \(out).") }
+        }
+        if let report {
+            context.standardOutput.write(bundle.render(analysis, as: report))
         }
         return .success
     }

@@ -8,6 +8,8 @@ public struct Analyzer: Sendable {
         /// `--pricing ID|FILE`; `nil` chooses per month and API generation.
         public var pricing: String?
         public var costs = CostCalculator.Options()
+        /// `--max-delay`: the largest delay the recommendation may choose.
+        public var maxDelay = 4
 
         public init() {}
     }
@@ -16,6 +18,11 @@ public struct Analyzer: Sendable {
     public static let comparedTimeouts: [Double] = [60, 600]
 
     public var options: Options
+
+    private struct PlatformKey: Hashable {
+        var platform: ClientPlatform
+        var generation: APIGeneration
+    }
 
     public init(options: Options = Options()) {
         self.options = options
@@ -30,7 +37,18 @@ public struct Analyzer: Sendable {
         read.calls = []
         let sessions = SessionBuilder(options: options.sessions).build(calls)
         var byAPI: [String: Int] = [:]
-        for call in calls { byAPI[call.api.name, default: 0] += 1 }
+        var byPlatform: [PlatformKey: Int] = [:]
+        var firstCall: Timestamp?
+        var lastCall: Timestamp?
+        for call in calls {
+            byAPI[call.api.name, default: 0] += 1
+            byPlatform[PlatformKey(platform: ClientPlatform(logValue: call.platform), generation: call.generation ?? .legacy), default: 0] += 1
+            firstCall = min(firstCall ?? call.time, call.time)
+            lastCall = max(lastCall ?? call.time, call.time)
+        }
+        let platforms = byPlatform
+            .map { PlatformUse(platform: $0.key.platform, generation: $0.key.generation, calls: $0.value) }
+            .sorted { ($1.calls, $0.platform.rawValue, $0.generation.rawValue) < ($0.calls, $1.platform.rawValue, $1.generation.rawValue) }
         let sensitivity = Analyzer.comparedTimeouts
             .filter { Duration64(seconds: $0) != options.sessions.timeout }
             .map { seconds -> Analysis.TimeoutSensitivity in
@@ -43,19 +61,35 @@ public struct Analyzer: Sendable {
         let plan = try PricingPlan.load(options.pricing)
         var costOptions = options.costs
         costOptions.needsDetails = detailsNeed.needsDetails
-        let pricing = CostCalculator(plan: plan, options: costOptions).price(sessions)
+        // The recommendation may choose any delay up to --max-delay, so those are always priced.
+        costOptions.delays = Array(Set(costOptions.delays + Array(0...options.maxDelay)).subtracting([0])).sorted()
+        let calculator = CostCalculator(plan: plan, options: costOptions)
+        let pricing = calculator.price(sessions)
+        let statistics = SearchStatistics(sessions.searches)
+        let evidence = Recommendation.Evidence(
+            needsDetails: detailsNeed,
+            meanRequests: Dictionary(uniqueKeysWithValues: (0...options.maxDelay).map { ($0, SearchStatistics.meanRequests(sessions.searches, delay: $0)) }),
+            breakEvenRequests: pricing.breakEvenRequests, tableID: pricing.primaryTable.id, maxDelay: options.maxDelay,
+            searches: statistics.total, completed: statistics.completed, abandoned: statistics.abandoned
+        )
+        let recommendation = Advisor().recommend(
+            evidence: evidence, pricing: pricing, anomalies: AnomalyPricer(calculator: calculator).price(sessions), platforms: platforms
+        )
         let analysis = Analysis(
             input: .init(
                 files: read.files, records: calls.count, rejected: read.rejected, outsideWindow: read.outsideWindow,
-                byAPI: byAPI.keys.sorted().map { ($0, byAPI[$0]!) }, usedSampleLogs: usedSampleLogs
+                byAPI: byAPI.keys.sorted().map { ($0, byAPI[$0]!) }, usedSampleLogs: usedSampleLogs,
+                platforms: platforms, firstCall: firstCall, lastCall: lastCall
             ),
             sessionOptions: options.sessions,
             sessions: sessions,
-            statistics: SearchStatistics(sessions.searches),
+            statistics: statistics,
             detailsNeed: detailsNeed,
             timeoutSensitivity: sensitivity,
             pricing: pricing,
-            pricingChoice: plan.summary
+            pricingChoice: plan.summary,
+            searchListCosts: sessions.searches.map { calculator.listCost(of: $0) },
+            recommendation: recommendation
         )
         return (analysis, read)
     }

@@ -4,6 +4,8 @@ public enum CLIError: Error, Equatable, CustomStringConvertible {
     case usage(message: String, usage: String)
     /// The bundled sample logs could not be found next to the tool.
     case sampleLogsNotFound
+    /// An output directory or file could not be created or written.
+    case cannotCreate(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -11,6 +13,8 @@ public enum CLIError: Error, Equatable, CustomStringConvertible {
             "\(message)\nusage: \(usage)"
         case .sampleLogsNotFound:
             "no input given, and the bundled SampleLogs/ folder was not found in the current directory or beside the executable. Pass a log file, a directory, or - for standard input."
+        case .cannotCreate(let path, let reason):
+            "cannot write \(path): \(reason)."
         }
     }
 }
@@ -23,6 +27,7 @@ extension ExitCode {
             switch error {
             case .usage: self = .usage
             case .sampleLogsNotFound: self = .noInput
+            case .cannotCreate: self = .cannotCreate
             }
         case let error as IngestError:
             switch error {

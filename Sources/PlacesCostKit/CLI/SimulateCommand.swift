@@ -1,6 +1,6 @@
 /// `placescost simulate`: what a scenario would cost under each strategy, without logs.
 struct SimulateCommand {
-    static let usage = "placescost simulate [--searches N] (--requests R | --chars C) [--delay K] [--completion-rate P] [--fields LIST | --needs-details yes|no] [--pricing ID|FILE] [--months M] [--delays K,...] [--report md|json]"
+    static let usage = "placescost simulate [--searches N] (--requests R | --chars C) [--delay K] [--completion-rate P] [--fields LIST | --needs-details yes|no] [--pricing ID|FILE] [--months M] [--delays K,...] [--max-delay K] [--report md|json]"
 
     static let help = """
     placescost simulate: what-if pricing of autocomplete searches, without logs.
@@ -24,6 +24,7 @@ struct SimulateCommand {
       --months M               Months simulated (default 1); each month has its own free caps
                                and tiers, and cost_usd is the total.
       --delays K,...           Delays to price (default 1,2,3,4,5,6).
+      --max-delay K            The largest delay the recommendation may choose (default 4).
       --report md|json         Output format (default md); --json = --report json.
 
     EXAMPLE
@@ -36,7 +37,7 @@ struct SimulateCommand {
         .init("searches", value: "N"), .init("requests", value: "R"), .init("chars", value: "C"), .init("delay", value: "K"),
         .init("completion-rate", value: "P"), .init("fields", value: "LIST"), .init("needs-details", value: "yes|no"),
         .init("pricing", value: "ID|FILE"), .init("months", value: "M"), .init("delays", value: "K,..."),
-        .init("report", value: "md|json"), .init("json"), .init("help"),
+        .init("max-delay", value: "K"), .init("report", value: "md|json"), .init("json"), .init("help"),
     ], usage: usage)
 
     static let defaultTable = "places-new-2025"
@@ -80,6 +81,7 @@ struct SimulateCommand {
             fields = needs ? SimulateCommand.detailsFields : FieldCatalog.basicMask
         }
         let months = try values.wholeNumber(parsed["months"], option: "--months", range: 1...120) ?? 1
+        let maxDelay = try values.wholeNumber(parsed["max-delay"], option: "--max-delay", range: 0...100) ?? 4
         let delays = try values.delays(parsed["delays"]) ?? Array(1...6)
         let json = parsed.has("json") || parsed["report"] == "json"
         if let report = parsed["report"], !["md", "json"].contains(report) {
@@ -88,17 +90,32 @@ struct SimulateCommand {
 
         let plan = try PricingPlan.load(parsed["pricing"] ?? SimulateCommand.defaultTable)
         let simulator = SearchSimulator(searchesPerMonth: searches, typing: typing, currentDelay: delay, completionRate: completion, fields: fields)
-        let simulation = Simulation(simulator: simulator, months: months, plan: plan, delays: Array(Set(delays + [delay])).sorted())
+        let simulation = Simulation(simulator: simulator, months: months, plan: plan, delays: Array(Set(delays + [delay] + Array(0...maxDelay))).sorted())
         let result = simulation.run()
+        let recommendation = SimulateCommand.recommend(result, maxDelay: maxDelay)
 
         for notice in result.pricing.unconfirmedPrices {
             context.note("unconfirmed price used: \(notice)")
         }
         if json {
-            context.standardOutput.write(SimulationRenderer().json(result).rendered())
+            context.standardOutput.write(SimulationRenderer().json(result, recommendation: recommendation).rendered())
         } else {
-            context.standardOutput.write(SimulationRenderer().markdown(result))
+            context.standardOutput.write(SimulationRenderer().markdown(result, recommendation: recommendation))
         }
         return .success
+    }
+
+    /// The decision tree walked with the scenario's numbers.
+    static func recommend(_ result: Simulation.Result, maxDelay: Int) -> Recommendation {
+        let completedPerMonth = Int((Double(result.simulator.searchesPerMonth) * result.simulator.completionRate).rounded())
+        let needs = DetailsNeed(scenarioFields: result.simulator.fields)
+        let evidence = Recommendation.Evidence(
+            needsDetails: needs,
+            meanRequests: Dictionary(uniqueKeysWithValues: (0...maxDelay).map { ($0, result.meanRequests[$0] ?? 0) }),
+            breakEvenRequests: result.pricing.breakEvenRequests, tableID: result.pricing.primaryTable.id, maxDelay: maxDelay,
+            searches: result.totalSearches, completed: completedPerMonth * result.months,
+            abandoned: result.totalSearches - completedPerMonth * result.months
+        )
+        return Advisor().recommend(evidence: evidence, pricing: result.pricing, anomalies: [], platforms: [])
     }
 }

@@ -9,6 +9,11 @@ public struct Analysis: Sendable {
         public var byAPI: [(api: String, count: Int)]
         /// Whether the bundled sample logs were read because no path was given.
         public var usedSampleLogs: Bool
+        /// Calls per platform and API generation, most calls first.
+        public var platforms: [PlatformUse]
+        /// The first and last call times; `nil` when no call was kept.
+        public var firstCall: Timestamp?
+        public var lastCall: Timestamp?
     }
 
     /// Expired-session counts had the timeout been different (`sessions.md`: 60 s and 600 s).
@@ -27,4 +32,7 @@ public struct Analysis: Sendable {
     public var pricing: PricingResult
     /// How the price tables were chosen, for the report.
     public var pricingChoice: String
+    /// Each search's cost as made (`current`, delay 0) at list prices, in `sessions.searches` order.
+    public var searchListCosts: [Double]
+    public var recommendation: Recommendation
 }

@@ -13,6 +13,16 @@ public enum StrategyID: String, Sendable, CaseIterable, Hashable, Comparable {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 
+    /// The strategy's name for people.
+    public var title: String {
+        switch self {
+        case .current: "As the log shows it"
+        case .sessionDetails: "Sessions + Place Details"
+        case .sessionDetailsBasic: "Sessions + Place Details, address and location only"
+        case .perRequestGeocoding: "Per-request autocomplete + Geocoding"
+        }
+    }
+
     /// A short description for people.
     public var summary: String {
         switch self {

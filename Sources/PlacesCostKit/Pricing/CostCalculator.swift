@@ -162,7 +162,7 @@ public struct CostCalculator {
         return PricingResult(
             primaryTable: primary, strategies: costs, tablesUsed: used,
             breakEvenRequests: BreakEven.requests(primary), unconfirmedPrices: unconfirmed.sorted(),
-            delays: delays
+            delays: delays, scale: options.scale
         )
     }
 

@@ -12,6 +12,8 @@ public struct PricingResult: Sendable {
     /// Prices used that Google's own page does not confirm, as `table: SKU, tier: source`.
     public var unconfirmedPrices: [String]
     public var delays: [Int]
+    /// The `--scale` factor volumes were multiplied by.
+    public var scale: Double = 1
 
     /// The cost of `strategy` at `delay`.
     public func cost(_ strategy: StrategyID, delay: Int) -> StrategyCost? {

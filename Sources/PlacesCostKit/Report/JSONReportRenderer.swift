@@ -21,10 +21,17 @@ public struct JSONReportRenderer: Sendable {
                 ("rejected", .int(input.rejected)),
                 ("outside_period", .int(input.outsideWindow)),
                 ("by_api", .object(input.byAPI.map { ($0.api, .int($0.count)) })),
+                ("platforms", .array(input.platforms.map { use in
+                    .object([("platform", .string(use.platform.rawValue)), ("api_version", .string(use.generation.rawValue)), ("calls", .int(use.calls))])
+                })),
             ])),
+            ("period", period(analysis)),
+            ("headline", headline(analysis.recommendation)),
             ("assumptions", .object([
                 ("session_timeout_seconds", .number(analysis.sessionOptions.timeout.seconds)),
                 ("user_gap_seconds", .number(analysis.sessionOptions.userGap.seconds)),
+                ("scale", .number(analysis.pricing.scale)),
+                ("max_delay", .int(analysis.recommendation.evidence.maxDelay)),
             ])),
             ("searches", .object([
                 ("total", .int(stats.total)),
@@ -48,8 +55,11 @@ public struct JSONReportRenderer: Sendable {
                 ("share", .number(analysis.detailsNeed.share)),
             ])),
             ("anomalies", .object(analysis.sessions.anomalies.named.map { ($0.name, .int($0.count)) })),
+            ("anomaly_costs", anomalyCosts(analysis.recommendation.anomalies)),
             ("strategies", strategies(analysis.pricing)),
             ("break_even_requests", .number(analysis.pricing.breakEvenRequests)),
+            ("recommendation", recommendation(analysis.recommendation)),
+            ("charts", .array(ReportCharts.files.map { .string($0) })),
             ("timeout_sensitivity", .array(analysis.timeoutSensitivity.map { alternative in
                 .object([
                     ("session_timeout_seconds", .number(alternative.timeoutSeconds)),
@@ -84,8 +94,101 @@ public struct JSONReportRenderer: Sendable {
                 ("cost_usd", .number(cost.costUSD)),
                 ("valid", .bool(cost.valid)),
                 ("skus", .object(cost.skus.map { ($0.sku, .int($0.count)) })),
+                ("months", .array(cost.months.map { month in
+                    .object([
+                        ("month", .string(month.month)),
+                        ("list_cost_usd", .number(month.listCostUSD)),
+                        ("credit_usd", .number(month.creditUSD)),
+                        ("cost_usd", .number(month.costUSD)),
+                    ])
+                })),
             ])
         })
+    }
+
+    /// The decision tree's answer, the numbers behind it, the ranking and the next steps.
+    func recommendation(_ advice: Recommendation) -> JSONValue {
+        let evidence = advice.evidence
+        return .object([
+            ("strategy", .string(advice.strategy.rawValue)),
+            ("delay", .int(advice.delay)),
+            ("path", .array(advice.path.map { .string($0) })),
+            ("savings_usd", .number(advice.recommended.savingsUSDPerMonth)),
+            ("savings_pct", .number(advice.recommended.savingsPercent)),
+            ("list_savings_usd", .number(advice.recommended.listSavingsUSD)),
+            ("list_savings_pct", .number(advice.recommended.listSavingsPercent)),
+            ("latency_warning", .bool(advice.latencyWarning)),
+            ("evidence", .object([
+                ("needs_details", .bool(evidence.needsDetails.needsDetails)),
+                ("needs_details_source", .string(evidence.needsDetails.source.rawValue)),
+                ("mean_requests_by_delay", .object(evidence.meanRequests.keys.sorted().map { (String($0), .number(evidence.meanRequests[$0]!)) })),
+                ("break_even_requests", .number(evidence.breakEvenRequests)),
+                ("price_table", .string(evidence.tableID)),
+                ("max_delay", .int(evidence.maxDelay)),
+                ("searches", .int(evidence.searches)),
+                ("abandoned", .int(evidence.abandoned)),
+            ])),
+            ("ranking", .array(advice.ranking.enumerated().map { rank, option in
+                .object([("rank", .int(rank + 1))] + optionMembers(option))
+            })),
+            ("cheapest", .object(optionMembers(advice.cheapest))),
+            ("cheaper_because", .array(advice.cheaperBecause.map { .string($0) })),
+            ("current_cheaper_because", advice.currentCheaperBecause.map { .string($0) } ?? .null),
+            ("next_steps", .array(advice.nextSteps.map { .string($0) })),
+        ])
+    }
+
+    private func optionMembers(_ option: Recommendation.Option) -> [(String, JSONValue)] {
+        [
+            ("strategy", .string(option.strategy.rawValue)),
+            ("delay", .int(option.delay)),
+            ("cost_usd", .number(option.costUSD)),
+            ("list_cost_usd", .number(option.listCostUSD)),
+            ("valid", .bool(option.valid)),
+            ("savings_usd", .number(option.savingsUSDPerMonth)),
+            ("savings_pct", .number(option.savingsPercent)),
+        ]
+    }
+
+    /// The figures of the report's headline.
+    func headline(_ advice: Recommendation) -> JSONValue {
+        .object([
+            ("months", .int(advice.months)),
+            ("current_cost_usd", .number(advice.current.costUSD)),
+            ("current_cost_usd_per_month", .number(advice.current.costUSD / Double(advice.months))),
+            ("current_list_cost_usd", .number(advice.current.listCostUSD)),
+            ("recommended_strategy", .string(advice.strategy.rawValue)),
+            ("recommended_delay", .int(advice.delay)),
+            ("recommended_cost_usd", .number(advice.recommended.costUSD)),
+            ("recommended_list_cost_usd", .number(advice.recommended.listCostUSD)),
+            ("savings_usd_per_month", .number(advice.recommended.savingsUSDPerMonth)),
+            ("savings_pct", .number(advice.recommended.savingsPercent)),
+        ])
+    }
+
+    func anomalyCosts(_ anomalies: [AnomalyAdvice]) -> JSONValue {
+        .array(anomalies.map { advice in
+            let cost = advice.cost
+            return .object([
+                ("name", .string(cost.name)),
+                ("count", .int(cost.count)),
+                ("billed_list_usd", .number(cost.billedListUSD)),
+                ("alternative", cost.alternative.map { .string($0) } ?? .null),
+                ("alternative_list_usd", cost.alternativeListUSD.map { .number($0) } ?? .null),
+                ("excess_list_usd", cost.excessListUSD.map { .number($0) } ?? .null),
+                ("fix", .string(advice.fix)),
+            ])
+        })
+    }
+
+    private func period(_ analysis: Analysis) -> JSONValue {
+        guard let first = analysis.input.firstCall, let last = analysis.input.lastCall else { return .null }
+        return .object([
+            ("first_call", .string(first.rfc3339)),
+            ("last_call", .string(last.rfc3339)),
+            ("days", .int(last.daysSinceEpoch - first.daysSinceEpoch + 1)),
+            ("months", .array((analysis.pricing.cost(.current, delay: 0)?.months ?? []).map { .string($0.month) })),
+        ])
     }
 
     private func histogram(_ counts: [Int: Int]) -> JSONValue {

@@ -1,99 +1,184 @@
-/// Renders an `Analysis` as Markdown for people: what the log holds, how it groups into searches,
-/// and which token and field-mask mistakes it makes.
+/// Renders an `Analysis` as `report.md`: a headline a product manager reads in two minutes (the
+/// bill now, what to do, what it saves), then the decision path, the ranking, the fixes, and the
+/// numbers behind them for the engineers.
+///
+/// Every figure printed here is also in `report.json` (a test checks the two agree).
 public struct MarkdownReportRenderer: Sendable {
     public init() {}
 
     public func render(_ analysis: Analysis) -> String {
         var lines: [String] = []
-        let stats = analysis.statistics
-        let input = analysis.input
-        lines.append("# Places Autocomplete usage report")
-        lines.append("")
-        if input.usedSampleLogs {
-            lines.append("> This report is for the bundled sample logs (`SampleLogs/`): simulated traffic, not yours. Run `placescost analyze YOUR.jsonl` for your own.")
-            lines.append("")
-        }
-        lines.append("## Input")
-        lines.append("")
-        lines.append("- Files: \(input.files.map { "`\($0)`" }.joined(separator: ", "))")
-        lines.append("- Calls read: \(input.records)" + (input.rejected > 0 ? "; malformed records skipped: \(input.rejected)" : ""))
-        if input.outsideWindow > 0 {
-            lines.append("- Calls outside the chosen period: \(input.outsideWindow)")
-        }
-        lines.append("")
-        lines.append("| API | calls |")
-        lines.append("|---|---:|")
-        for (api, count) in input.byAPI {
-            lines.append("| `\(api)` | \(count) |")
-        }
-        lines.append("")
-        lines.append("## Searches")
-        lines.append("")
-        lines.append("A search is what one user did once: the autocomplete calls of one query, ended by selecting a place or by giving up.")
-        lines.append("")
-        lines.append("| | searches |")
-        lines.append("|---|---:|")
-        lines.append("| total | \(stats.total) |")
-        lines.append("| completed (a place was selected) | \(stats.completed) |")
-        lines.append("| abandoned (no selection) | \(stats.abandoned) |")
-        lines.append("| of which closed by the \(format(analysis.sessionOptions.timeout.seconds)) s timeout | \(stats.expired) |")
-        lines.append("| sessions with a proper token | \(stats.byKind[.session] ?? 0) |")
-        lines.append("| runs on a spent token (billed as without a token) | \(stats.byKind[.spentToken] ?? 0) |")
-        lines.append("| inferred from token-less calls of one user | \(stats.byKind[.inferred] ?? 0) |")
-        lines.append("")
-        lines.append("Autocomplete requests per search: mean **\(format(stats.meanRequests))** (completed searches: \(format(stats.meanRequestsCompleted))), median \(format(stats.medianRequests)), 90th percentile \(format(stats.p90Requests)).")
-        lines.append("")
-        if !stats.requestsHistogram.isEmpty {
-            lines.append("| requests | searches |")
-            lines.append("|---:|---:|")
-            for requests in stats.requestsHistogram.keys.sorted() {
-                lines.append("| \(requests) | \(stats.requestsHistogram[requests]!) |")
-            }
-            lines.append("")
-        }
-        if stats.completed > 0 {
-            lines.append("Characters typed at selection: mean \(format(stats.meanCharactersAtSelection)).")
-            lines.append("")
-        }
+        lines += headlineLines(analysis)
+        lines += decisionLines(analysis.recommendation)
+        lines += rankingLines(analysis.recommendation)
+        lines += nextStepLines(analysis.recommendation)
+        lines += anomalyLines(analysis)
+        lines += searchLines(analysis)
         lines += costLines(analysis)
-        lines.append("## Does the app need Place Details?")
-        lines.append("")
-        lines.append(detailsNeedSentence(analysis.detailsNeed))
-        lines.append("")
-        lines.append("## Anomalies")
-        lines.append("")
-        lines.append("| anomaly | count | what it means |")
-        lines.append("|---|---:|---|")
-        for (name, count) in analysis.sessions.anomalies.named {
-            lines.append("| `\(name)` | \(count) | \(MarkdownReportRenderer.anomalyMeaning[name] ?? "") |")
-        }
-        lines.append("")
-        if !analysis.timeoutSensitivity.isEmpty {
-            lines.append("## Assumptions")
-            lines.append("")
-            lines.append("Google bills a session with no selection \"within a few minutes\" as abandoned but publishes no exact number. This report used \(format(analysis.sessionOptions.timeout.seconds)) s (`--session-timeout`); token-less calls of one user up to \(format(analysis.sessionOptions.userGap.seconds)) s apart were grouped into one search (`--user-gap`).")
-            lines.append("")
-            lines.append("| session timeout | sessions expired | searches |")
-            lines.append("|---:|---:|---:|")
-            lines.append("| \(format(analysis.sessionOptions.timeout.seconds)) s (used) | \(stats.expired) | \(stats.total) |")
-            for alternative in analysis.timeoutSensitivity {
-                lines.append("| \(format(alternative.timeoutSeconds)) s | \(alternative.expired) | \(alternative.searches) |")
-            }
-            lines.append("")
-        }
+        lines += assumptionLines(analysis)
+        lines += methodLines(analysis)
+        lines += inputLines(analysis)
         return lines.joined(separator: "\n")
+    }
+
+    // MARK: - Sections
+
+    private func headlineLines(_ analysis: Analysis) -> [String] {
+        let advice = analysis.recommendation
+        var lines = ["# Places Autocomplete cost report", ""]
+        if analysis.input.usedSampleLogs {
+            lines += ["> This report is for the bundled sample logs (`SampleLogs/`): simulated traffic, not yours. Run `placescost analyze YOUR.jsonl` for your own.", ""]
+        }
+        let months = advice.months
+        let perMonth = advice.current.costUSD / Double(months)
+        var coverage = "for " + (analysis.pricing.cost(.current, delay: 0)?.months.map(\.month).joined(separator: ", ") ?? "")
+        if let first = analysis.input.firstCall, let last = analysis.input.lastCall {
+            let days = last.daysSinceEpoch - first.daysSinceEpoch + 1
+            coverage += " (\(days) day\(days == 1 ? "" : "s") of logs" + (days < 28 && months == 1 ? "; `--scale` extrapolates a sample)" : ")")
+        }
+        let saving = advice.recommended
+        let atList = "at list prices (what the same searches cost past the free caps) \(Money.usd(saving.listSavingsUSD)) (\(Money.plain(saving.listSavingsPercent))%)"
+        let savingText: String
+        if saving.savingsUSDPerMonth >= 0.005 {
+            savingText = "**\(Money.usd(saving.savingsUSDPerMonth)) a month** (\(Money.plain(saving.savingsPercent))% of the bill)"
+        } else if saving.savingsUSDPerMonth <= -0.005 {
+            savingText = "**none at this volume**: the recommendation bills \(Money.usd(-saving.savingsUSDPerMonth)) a month more than the calls as made (see \"Strategies ranked by the bill\")" + (saving.listSavingsUSD >= 0.005 ? "; \(atList)" : "")
+        } else if saving.listSavingsUSD >= 0.005 {
+            savingText = "**$0.00 a month** at this volume; \(atList)"
+        } else {
+            savingText = "none: the calls as made already cost what the recommendation costs"
+        }
+        lines += [
+            "| | |",
+            "|---|---|",
+            "| Estimated bill now | **\(Money.usd(perMonth)) a month** \(coverage); \(Money.usd(advice.current.listCostUSD)) at list prices |",
+            "| Recommended | **\(describe(advice.strategy, delay: advice.delay))** (`\(advice.strategy.rawValue)`, delay \(advice.delay)) |",
+            "| Saving | \(savingText) |",
+            "",
+        ]
+        return lines
+    }
+
+    private func decisionLines(_ advice: Recommendation) -> [String] {
+        var lines = ["## Decision", "", "Google's decision tree for autocomplete costs, walked with this log's numbers:", ""]
+        for step in advice.path {
+            lines.append(step.hasPrefix("->") ? "   **\(step)**" : step)
+            lines.append("")
+        }
+        lines.append("Always: ask Place Details only for the fields the app uses; a call without a field mask bills every field.")
+        lines.append("")
+        return lines
+    }
+
+    private func rankingLines(_ advice: Recommendation) -> [String] {
+        var lines = [
+            "## Strategies ranked by the bill", "",
+            "Each strategy without delay, with the tree's answer and the cheapest choice; every delay is in \"What each strategy costs\" below.", "",
+            "| rank | strategy | delay | bill for the period | saving a month | saving | at list prices |",
+            "|---:|---|---:|---:|---:|---:|---:|",
+        ]
+        let rank = Dictionary(advice.ranking.enumerated().map { ("\($1.strategy.rawValue)/\($1.delay)", $0 + 1) }, uniquingKeysWith: { first, _ in first })
+        for option in advice.highlights {
+            var name = "`\(option.strategy.rawValue)`"
+            if option == advice.recommended { name += " (recommended)" }
+            if !option.valid { name += " (not valid: the app needs details)" }
+            lines.append("| \(rank["\(option.strategy.rawValue)/\(option.delay)"] ?? 0) | \(name) | \(option.delay) | \(Money.usd(option.costUSD)) | \(Money.usd(option.savingsUSDPerMonth)) | \(Money.plain(option.savingsPercent))% | \(Money.usd(option.listCostUSD)) |")
+        }
+        lines.append("")
+        lines.append("![Cost of the same searches by strategy, at list prices](\(ReportCharts.strategyCosts))")
+        lines.append("")
+        if advice.cheaperBecause.isEmpty {
+            lines.append("The tree's answer is also the cheapest valid choice with a delay of at most \(advice.evidence.maxDelay).")
+        } else {
+            lines.append("The cheapest valid choice is `\(advice.cheapest.strategy.rawValue)` with delay \(advice.cheapest.delay), not the tree's answer:")
+            lines.append("")
+            for reason in advice.cheaperBecause { lines.append("- \(reason)") }
+        }
+        lines.append("")
+        if let reason = advice.currentCheaperBecause {
+            lines.append(reason)
+            lines.append("")
+        }
+        return lines
+    }
+
+    private func nextStepLines(_ advice: Recommendation) -> [String] {
+        var lines = ["## Next steps", ""]
+        for (index, step) in advice.nextSteps.enumerated() {
+            lines.append("\(index + 1). \(step)")
+        }
+        lines.append("")
+        return lines
+    }
+
+    private func anomalyLines(_ analysis: Analysis) -> [String] {
+        var lines = [
+            "## Anomalies and fixes", "",
+            "What each mistake cost in this period at list prices (the free caps cannot be split between calls), and the same calls made the right way.", "",
+            "| anomaly | count | cost | done right | fix |",
+            "|---|---:|---:|---:|---|",
+        ]
+        for advice in analysis.recommendation.anomalies {
+            let cost = advice.cost
+            let right = cost.alternativeListUSD.map { "\(Money.usd($0)) (\(cost.alternative ?? ""))" } ?? "n/a"
+            lines.append("| `\(cost.name)` | \(Money.count(cost.count)) | \(Money.usd(cost.billedListUSD)) | \(right) | \(cost.count == 0 ? "None seen." : advice.fix) |")
+        }
+        lines.append("")
+        return lines
+    }
+
+    private func searchLines(_ analysis: Analysis) -> [String] {
+        let stats = analysis.statistics
+        var lines = [
+            "## Searches", "",
+            "A search is what one user did once: the autocomplete calls of one query, ended by selecting a place or by giving up.", "",
+            "| | searches |",
+            "|---|---:|",
+            "| total | \(Money.count(stats.total)) |",
+            "| completed (a place was selected) | \(Money.count(stats.completed)) |",
+            "| abandoned (no selection) | \(Money.count(stats.abandoned)) |",
+            "| of which closed by the \(Money.plain(analysis.sessionOptions.timeout.seconds)) s timeout | \(Money.count(stats.expired)) |",
+            "| sessions with a proper token | \(Money.count(stats.byKind[.session] ?? 0)) |",
+            "| runs on a spent token (billed as without a token) | \(Money.count(stats.byKind[.spentToken] ?? 0)) |",
+            "| inferred from token-less calls of one user | \(Money.count(stats.byKind[.inferred] ?? 0)) |",
+            "",
+            "Autocomplete requests per search: mean **\(Money.plain(stats.meanRequests))** (completed searches: \(Money.plain(stats.meanRequestsCompleted))), median \(Money.plain(stats.medianRequests)), 90th percentile \(Money.plain(stats.p90Requests)).",
+            "",
+            "![Autocomplete requests per search](\(ReportCharts.requestsPerSearch))",
+            "",
+        ]
+        lines += histogramLines(stats.requestsHistogram, summary: "Requests per search", key: "requests")
+        lines.append("Characters typed at selection: mean \(Money.plain(stats.meanCharactersAtSelection)) over \(Money.count(stats.charactersAtSelectionHistogram.values.reduce(0, +))) completed searches with recorded input.")
+        lines.append("")
+        lines.append("![Characters typed at selection](\(ReportCharts.charactersAtSelection))")
+        lines.append("")
+        lines += histogramLines(stats.charactersAtSelectionHistogram, summary: "Characters typed at selection", key: "characters")
+        lines.append("**Does the app need Place Details?** " + detailsNeedSentence(analysis.detailsNeed))
+        lines.append("")
+        return lines
+    }
+
+    /// A histogram as a table folded under `<details>` (GitHub renders it collapsed).
+    private func histogramLines(_ counts: [Int: Int], summary: String, key: String) -> [String] {
+        guard !counts.isEmpty else { return [] }
+        var lines = ["<details><summary>\(summary), as a table</summary>", "", "| \(key) | searches |", "|---:|---:|"]
+        for value in counts.keys.sorted() {
+            lines.append("| \(value) | \(Money.count(counts[value]!)) |")
+        }
+        lines += ["", "</details>", ""]
+        return lines
     }
 
     /// What each strategy costs at each delay, with the price table and its caveats.
     private func costLines(_ analysis: Analysis) -> [String] {
         let pricing = analysis.pricing
         let delays = pricing.delays
-        var lines = ["## What it costs", ""]
+        var lines = ["## What each strategy costs", ""]
         lines.append("Prices: \(analysis.pricingChoice); this period used " + pricing.tablesUsed.map { "`\($0.tableID)` for \($0.month)" }.joined(separator: ", ") + ".")
         lines.append("")
         let header = "| strategy | " + delays.map { "delay \($0)" }.joined(separator: " | ") + " |"
         let rule = "|---|" + delays.map { _ in "---:|" }.joined()
-        for (title, value) in [("Bill estimate for the period (free caps, tiers and credits applied)", \StrategyCost.costUSD),
+        for (title, value) in [("Bill for the period (free caps, tiers and credits applied)", \StrategyCost.costUSD),
                                ("At list prices (every event at the first-tier price, nothing free)", \StrategyCost.listCostUSD)] {
             lines.append("\(title):")
             lines.append("")
@@ -112,47 +197,93 @@ public struct MarkdownReportRenderer: Sendable {
         }
         lines.append("A delay of k means no autocomplete request until more than k characters are typed. `current` is the log as made; the others bill the same searches another way (\(StrategyID.allCases.dropFirst().map { "`\($0.rawValue)`: \($0.summary)" }.joined(separator: "; "))).")
         lines.append("")
-        lines.append("Break-even: per-request autocomplete plus one Geocoding call costs no more than a session with address-only fields while a search makes at most **\(Money.plain(pricing.breakEvenRequests))** autocomplete calls; this log's searches make \(format(analysis.statistics.meanRequests)) on average.")
+        let means = analysis.recommendation.evidence.meanRequests
+        lines.append("Break-even: per-request autocomplete plus one Geocoding call costs no more than a session with address-only fields while a search makes at most **\(Money.plain(pricing.breakEvenRequests))** autocomplete calls. Mean requests per search by delay: " + means.keys.sorted().map { "\($0): \(Money.plain(means[$0]!))" }.joined(separator: ", ") + ".")
         lines.append("")
+        return lines
+    }
+
+    private func assumptionLines(_ analysis: Analysis) -> [String] {
+        let pricing = analysis.pricing
+        let stats = analysis.statistics
+        var lines = ["## Assumptions", ""]
+        lines.append("- Session timeout: Google bills a session with no selection \"within a few minutes\" as abandoned but publishes no exact number. This report used \(Money.plain(analysis.sessionOptions.timeout.seconds)) s (`--session-timeout`).")
+        lines.append("- Token-less calls of one user up to \(Money.plain(analysis.sessionOptions.userGap.seconds)) s apart form one search (`--user-gap`).")
+        lines.append("- Price table: \(analysis.pricingChoice).")
+        if pricing.scale != 1 { lines.append("- Volumes multiplied by \(Money.plain(pricing.scale)) (`--scale`).") }
         if !pricing.unpriced.isEmpty {
-            lines.append("Not priced (no bundled SKU bills them; they are counted, not charged): " + pricing.unpriced.map { "\($0.sku): \($0.count)" }.joined(separator: ", ") + ".")
-            lines.append("")
+            lines.append("- Not priced (no bundled SKU bills them; counted, not charged): " + pricing.unpriced.map { "\($0.sku): \(Money.count($0.count))" }.joined(separator: ", ") + ".")
         }
         if !pricing.unconfirmedPrices.isEmpty {
-            lines.append("Unconfirmed prices used (third-party copies of Google's list, or inferred): " + pricing.unconfirmedPrices.joined(separator: "; ") + ".")
+            lines.append("- Unconfirmed prices used (third-party copies of Google's list, or inferred): " + pricing.unconfirmedPrices.joined(separator: "; ") + ".")
+        }
+        lines.append("")
+        if !analysis.timeoutSensitivity.isEmpty {
+            lines.append("| session timeout | sessions expired | searches |")
+            lines.append("|---:|---:|---:|")
+            lines.append("| \(Money.plain(analysis.sessionOptions.timeout.seconds)) s (used) | \(Money.count(stats.expired)) | \(Money.count(stats.total)) |")
+            for alternative in analysis.timeoutSensitivity {
+                lines.append("| \(Money.plain(alternative.timeoutSeconds)) s | \(Money.count(alternative.expired)) | \(Money.count(alternative.searches)) |")
+            }
             lines.append("")
         }
         return lines
     }
 
-    static let anomalyMeaning: [String: String] = [
-        "token_reused": "calls made with a token already spent: billed as if they had no token",
-        "expired": "sessions with no selection within the timeout: billed as abandoned",
-        "details_without_autocomplete": "Place Details calls on a token no autocomplete call used",
-        "no_token_requests": "autocomplete calls without a session token: billed per request",
-        "fields_unspecified": "Place Details calls without a field mask: every data SKU billed",
-        "one_request_sessions": "sessions holding a single autocomplete call (often a new token per keystroke)",
-    ]
+    private func methodLines(_ analysis: Analysis) -> [String] {
+        [
+            "## Method", "",
+            "Calls carrying a session token are grouped by project and token and walked in time order: autocomplete calls open and join a session, a Place Details (or Address Validation) call within the timeout completes it and spends the token, and calls made with a spent token are billed as if they had none. Token-less calls of one user form inferred searches. Every search is then priced under each strategy and delay with the table in force for its month; the bill groups events by calendar month (UTC unless `--timezone`), applies the free caps or credit and the volume tiers. The recommendation walks Google's decision tree with the measured means. Typed text, tokens and API keys never appear in a report; `searches.csv` holds hashed tokens and user ids.",
+            "",
+        ]
+    }
+
+    private func inputLines(_ analysis: Analysis) -> [String] {
+        let input = analysis.input
+        var lines = ["## Input", ""]
+        lines.append("- Files: \(input.files.map { "`\($0)`" }.joined(separator: ", "))")
+        lines.append("- Calls read: \(Money.count(input.records))" + (input.rejected > 0 ? "; malformed records skipped: \(Money.count(input.rejected))" : ""))
+        if input.outsideWindow > 0 {
+            lines.append("- Calls outside the chosen period: \(Money.count(input.outsideWindow))")
+        }
+        if let first = input.firstCall, let last = input.lastCall {
+            lines.append("- First call \(first.rfc3339), last call \(last.rfc3339)")
+        }
+        if !input.platforms.isEmpty {
+            lines.append("- Platforms: " + input.platforms.map { "\($0.platform.rawValue) (\($0.generation.rawValue) API): \(Money.count($0.calls)) calls" }.joined(separator: ", "))
+        }
+        lines.append("")
+        lines.append("| API | calls |")
+        lines.append("|---|---:|")
+        for (api, count) in input.byAPI {
+            lines.append("| `\(api)` | \(Money.count(count)) |")
+        }
+        lines.append("")
+        return lines
+    }
+
+    // MARK: - Sentences
+
+    /// The strategy at a delay, for people.
+    func describe(_ strategy: StrategyID, delay: Int) -> String {
+        delay == 0 ? strategy.title : "\(strategy.title), from the \(DecisionTree.ordinal(delay + 1)) character"
+    }
 
     private func detailsNeedSentence(_ need: DetailsNeed) -> String {
         switch need.source {
         case .override:
-            return "Set by `--needs-details`: **\(need.needsDetails ? "yes" : "no")**."
+            return "Set with `--needs-details`: **\(need.needsDetails ? "yes" : "no")**."
+        case .scenario:
+            return "From the scenario's field mask: **\(need.needsDetails ? "yes" : "no")**."
         case .assumed:
             return "No selection in the log carried a field mask, so **yes** is assumed. Pass `--needs-details no` if the app only uses the address and location."
         case .measured:
-            let share = format(need.share * 100)
+            let share = Money.plain(need.share * 100)
             if need.needsDetails {
                 let mixed = need.selectionsNeedingDetails < need.selectionsWithMask
-                return "**Yes**: \(need.selectionsNeedingDetails) of \(need.selectionsWithMask) selections with a field mask (\(share)%) ask for more than the address and location." + (mixed ? " The app mixes both kinds: consider splitting the address-only flows from the ones that need place details." : "")
+                return "**Yes**: \(Money.count(need.selectionsNeedingDetails)) of \(Money.count(need.selectionsWithMask)) selections with a field mask (\(share)%) ask for more than the address and location." + (mixed ? " The app mixes both kinds: consider splitting the address-only flows (which could use per-request autocomplete and Geocoding) from the ones that need place details." : "")
             }
-            return "**No**: all \(need.selectionsWithMask) selections with a field mask ask only for the address and location, which Geocoding also returns."
+            return "**No**: all \(Money.count(need.selectionsWithMask)) selections with a field mask ask only for the address and location, which Geocoding also returns."
         }
-    }
-
-    func format(_ value: Double) -> String {
-        let rounded = (value * 100).rounded() / 100
-        if rounded == rounded.rounded() { return String(Int(rounded)) }
-        return String(rounded)
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 public struct SimulationRenderer: Sendable {
     public init() {}
 
-    public func json(_ result: Simulation.Result) -> JSONValue {
+    public func json(_ result: Simulation.Result, recommendation: Recommendation) -> JSONValue {
         let simulator = result.simulator
         let typing: JSONValue
         switch simulator.typing {
@@ -34,10 +34,11 @@ public struct SimulationRenderer: Sendable {
             ])),
             ("strategies", .array(enriched)),
             ("break_even_requests", .number(result.pricing.breakEvenRequests)),
+            ("recommendation", jsonRenderer.recommendation(recommendation)),
         ])
     }
 
-    public func markdown(_ result: Simulation.Result) -> String {
+    public func markdown(_ result: Simulation.Result, recommendation: Recommendation) -> String {
         let simulator = result.simulator
         let table = result.pricing.primaryTable
         var lines: [String] = []
@@ -76,56 +77,25 @@ public struct SimulationRenderer: Sendable {
         lines.append("")
         lines.append("Break-even: per-request autocomplete plus one Geocoding call costs no more than a session while a search makes at most **\(Money.plain(result.pricing.breakEvenRequests))** autocomplete calls (from the table's first-tier prices).")
         lines.append("")
+        lines.append("")
+        lines.append("## Recommendation")
+        lines.append("")
+        for step in recommendation.path {
+            lines.append(step.hasPrefix("->") ? "   **\(step)**" : step)
+            lines.append("")
+        }
+        let saving = recommendation.recommended
+        lines.append("Against `current`: \(Money.usd(saving.savingsUSDPerMonth)) a month saved on the bill (\(Money.plain(saving.savingsPercent))%), \(Money.usd(saving.listSavingsUSD / Double(result.months))) a month at list prices.")
+        for reason in recommendation.cheaperBecause {
+            lines.append("")
+            lines.append("Cheapest valid choice: `\(recommendation.cheapest.strategy.rawValue)` with delay \(recommendation.cheapest.delay). \(reason)")
+        }
+        lines.append("")
         lines.append("`current` is the scenario as described, run with proper session tokens, so it equals `session_details`. \"List\" prices every event at the first tier with nothing free; the bill applies the table's free caps, tiers and credit month by month.")
         if !result.pricing.unconfirmedPrices.isEmpty {
             lines.append("")
             lines.append("Unconfirmed prices used (not on Google's own page): " + result.pricing.unconfirmedPrices.joined(separator: "; ") + ".")
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-}
-
-/// Number formats for people (reports for machines use `JSONValue`).
-enum Money {
-    /// `$1,234.56`; small amounts keep `digits` decimals so per-search figures stay visible.
-    static func usd(_ value: Double, digits: Int = 2) -> String {
-        let factor = pow10(digits)
-        let rounded = (value * factor).rounded() / factor
-        var text = String(format: "%.\(digits)f", rounded)
-        if digits > 2 {
-            while text.hasSuffix("0"), !text.hasSuffix(".00") { text.removeLast() }
-        }
-        return "$" + groupThousands(text)
-    }
-
-    /// Up to two decimals, no trailing zeros.
-    static func plain(_ value: Double) -> String {
-        let rounded = (value * 100).rounded() / 100
-        if rounded == rounded.rounded() { return groupThousands(String(Int64(rounded))) }
-        var text = String(format: "%.2f", rounded)
-        while text.hasSuffix("0") { text.removeLast() }
-        return groupThousands(text)
-    }
-
-    static func count(_ value: Int) -> String {
-        groupThousands(String(value))
-    }
-
-    private static func pow10(_ digits: Int) -> Double {
-        (0..<digits).reduce(1.0) { result, _ in result * 10 }
-    }
-
-    private static func groupThousands(_ text: String) -> String {
-        let negative = text.hasPrefix("-")
-        let unsigned = negative ? String(text.dropFirst()) : text
-        let parts = unsigned.split(separator: ".", maxSplits: 1)
-        var integer = String(parts[0])
-        var grouped = ""
-        while integer.count > 3 {
-            grouped = "," + integer.suffix(3) + grouped
-            integer = String(integer.dropLast(3))
-        }
-        grouped = integer + grouped
-        return (negative ? "-" : "") + grouped + (parts.count > 1 ? "." + parts[1] : "")
     }
 }

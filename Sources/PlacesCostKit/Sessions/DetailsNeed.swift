@@ -7,6 +7,8 @@ public struct DetailsNeed: Sendable, Equatable {
         case assumed
         /// `--needs-details yes|no`.
         case override
+        /// The field mask of a `simulate` scenario.
+        case scenario
     }
 
     public var needsDetails: Bool
@@ -38,6 +40,15 @@ public struct DetailsNeed: Sendable, Equatable {
     public static func needsDetails(_ search: Search) -> Bool? {
         guard let selection = search.selection, selection.api.terminatesSession else { return nil }
         return needsDetails(fields: selection.fields)
+    }
+
+    /// The answer for a simulated field mask.
+    public init(scenarioFields fields: [String]) {
+        let needs = DetailsNeed.needsDetails(fields: fields) ?? true
+        self.needsDetails = needs
+        self.source = .scenario
+        self.selectionsWithMask = 1
+        self.selectionsNeedingDetails = needs ? 1 : 0
     }
 
     /// The app-level answer from every search's selection, unless `override` is given.

@@ -51,6 +51,13 @@ public struct SearchStatistics: Sendable, Equatable {
         meanCharactersAtSelection = characters.isEmpty ? 0 : Double(characters.reduce(0, +)) / Double(characters.count)
     }
 
+    /// Mean autocomplete calls per search, over all searches, when the app waits for more than
+    /// `delay` characters (`Search.keptRequests(delay:)`); 0 without searches.
+    public static func meanRequests(_ searches: [Search], delay: Int) -> Double {
+        guard !searches.isEmpty else { return 0 }
+        return Double(searches.reduce(0) { $0 + $1.keptRequests(delay: delay) }) / Double(searches.count)
+    }
+
     /// Linear-interpolated percentile of sorted values (the common "type 7" definition).
     static func percentile(_ sorted: [Int], _ fraction: Double) -> Double {
         guard !sorted.isEmpty else { return 0 }

@@ -6,6 +6,8 @@ public struct SessionAnalysis: Sendable {
     /// calls without a user id, other APIs): priced the same in every strategy.
     public var baseCalls: [Call]
     public var anomalies: Anomalies
+    /// The details calls on a fresh token (`details_without_autocomplete`), also in `baseCalls`.
+    public var detailsWithoutAutocomplete: [Call] = []
 
     public init(searches: [Search] = [], baseCalls: [Call] = [], anomalies: Anomalies = Anomalies()) {
         self.searches = searches

@@ -23,6 +23,7 @@ public struct SessionBuilder: Sendable {
         var userOrder: [GroupKey] = []
         var analysis = SessionAnalysis()
         var baseIndices: [Int] = []
+        var orphanIndices: [Int] = []
 
         for (index, call) in calls.enumerated() {
             if call.api == .autocomplete, call.sessionToken == nil { analysis.anomalies.noTokenRequests += 1 }
@@ -50,6 +51,7 @@ public struct SessionBuilder: Sendable {
             walk.finish()
             finished += walk.searches
             baseIndices += walk.baseIndices
+            orphanIndices += walk.orphanDetailsIndices
             analysis.anomalies = analysis.anomalies + walk.anomalies
         }
         for key in userOrder {
@@ -65,6 +67,7 @@ public struct SessionBuilder: Sendable {
         finished.sort { ($0.search.startedAt, $0.firstIndex) < ($1.search.startedAt, $1.firstIndex) }
         analysis.searches = finished.map(\.search)
         analysis.baseCalls = baseIndices.sorted().map { calls[$0] }
+        analysis.detailsWithoutAutocomplete = orphanIndices.sorted().map { calls[$0] }
         return analysis
     }
 

@@ -14,6 +14,8 @@ struct TokenWalk {
     private var spentRun: SearchDraft?
     private(set) var searches: [(search: Search, firstIndex: Int)] = []
     private(set) var baseIndices: [Int] = []
+    /// Details calls on a fresh token (also in `baseIndices`).
+    private(set) var orphanDetailsIndices: [Int] = []
     private(set) var anomalies = Anomalies()
 
     init(timeout: Duration64) {
@@ -29,6 +31,7 @@ struct TokenWalk {
                 // Rule 4: a details call on a token no autocomplete call opened; it spends the token.
                 anomalies.detailsWithoutAutocomplete += 1
                 baseIndices.append(index)
+                orphanDetailsIndices.append(index)
                 state = .spent
             }
         case .open(var session):

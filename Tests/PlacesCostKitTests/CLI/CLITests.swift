@@ -104,4 +104,38 @@ struct CLITests {
         let quiet = runCLI(["analyze", "--json", "--quiet"], workingDirectory: packageRoot)
         #expect(quiet.stderr.isEmpty)
     }
+
+    @Test("--out writes the four reports and the charts; an output it cannot create exits 73")
+    func out() throws {
+        let directory = TemporaryDirectory()
+        let file = directory.write("log.jsonl", [ac(0, "a", "12"), details(1, "a")].map(\.jsonLine).joined(separator: "\n"))
+        let result = runCLI(["analyze", file, "--out", directory.path + "/reports/nested"])
+        #expect(result.code == .success)
+        #expect(result.stdout.isEmpty)
+        for name in ["report.md", "report.json", "searches.csv", "costs.csv"] + ReportCharts.files {
+            #expect(FileManager.default.fileExists(atPath: directory.path + "/reports/nested/" + name), "\(name)")
+        }
+        let searches = try String(contentsOfFile: directory.path + "/reports/nested/searches.csv", encoding: .utf8)
+        #expect(searches.split(separator: "\n").count == 2)
+
+        let blocked = directory.write("not-a-directory", "x")
+        let failed = runCLI(["analyze", file, "--out", blocked + "/reports"])
+        #expect(failed.code == .cannotCreate)
+        #expect(failed.stderr.hasPrefix("placescost: error: cannot write \(blocked)/reports"))
+        #expect(runCLI(["analyze", file, "--report", "pdf"]).code == .usage)
+    }
+
+    @Test("simulate walks the decision tree: the seeds' 7 characters take delay 3")
+    func simulateRecommendation() throws {
+        let result = runCLI(["simulate", "--pricing", "legacy-list", "--chars", "7", "--completion-rate", "1", "--searches", "1", "--report", "json"])
+        #expect(result.code == .success)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let recommendation = try #require(json["recommendation"] as? [String: Any])
+        #expect(recommendation["strategy"] as? String == "per_request_geocoding")
+        #expect(recommendation["delay"] as? Int == 3)
+        let path = try #require(recommendation["path"] as? [String])
+        #expect(path.contains { $0.contains("delay 3: 4 <= 4.24") })
+        let details = runCLI(["simulate", "--pricing", "legacy-list", "--needs-details", "yes", "--report", "json"])
+        #expect(details.stdout.contains("\"strategy\": \"session_details\""))
+    }
 }

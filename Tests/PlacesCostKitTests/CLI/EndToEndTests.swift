@@ -64,17 +64,26 @@ struct EndToEndTests {
         #expect(bad.stderr.hasPrefix("placescost: error: <stdin>:1: malformed record"))
     }
 
-    @Test("The Markdown report never shows typed text or tokens")
+    @Test("No report file shows typed text, tokens or user ids")
     func noPersonalData() throws {
-        let result = try run(["analyze"])
+        let out = TemporaryDirectory()
+        let result = try run(["analyze", "--out", out.path, "--report", "md"])
         #expect(result.status == 0)
-        #expect(result.stdout.contains("# Places Autocomplete usage report"))
+        #expect(result.stdout.contains("# Places Autocomplete cost report"))
+        #expect(result.stderr.contains("wrote report.md, report.json, searches.csv, costs.csv"))
         let sample = try String(contentsOfFile: packageRoot + "/SampleLogs/ios-app.jsonl", encoding: .utf8)
-        for secret in ["Café de", "東京タワー", "Hauptbahnhof München"] {
-            #expect(sample.contains(secret), "the sample should hold this input, or the check below proves nothing")
-            #expect(!result.stdout.contains(secret))
+        let tokens = sample.split(separator: "\"session_token\":\"").dropFirst().prefix(50).map { String($0.prefix(36)) }
+        let users = sample.split(separator: "\"user_id\":\"").dropFirst().prefix(50).map { String($0.prefix { $0 != "\"" }) }
+        #expect(tokens.count == 50 && users.count == 50)
+        for file in ["report.md", "report.json", "searches.csv", "costs.csv"] + ReportCharts.files {
+            let text = try String(contentsOfFile: out.path + "/" + file, encoding: .utf8)
+            for secret in ["Café de", "東京タワー", "Hauptbahnhof München"] {
+                #expect(sample.contains(secret), "the sample should hold this input, or the check below proves nothing")
+                #expect(!text.contains(secret), "\(file) shows typed text")
+            }
+            for secret in tokens + users {
+                #expect(!text.contains("\"\(secret)\"") && !text.contains(",\(secret),"), "\(file) shows \(secret)")
+            }
         }
-        let firstToken = try #require(sample.split(separator: "\"session_token\":\"").dropFirst().first?.prefix(36))
-        #expect(!result.stdout.contains(String(firstToken)))
     }
 }

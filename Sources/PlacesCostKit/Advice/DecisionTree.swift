@@ -1,0 +1,83 @@
+/// The seeds' decision tree (`billing.md` section 2, `sessions.md` "From counts to money"),
+/// walked with the measured numbers; every step says which number it used.
+public enum DecisionTree {
+    public struct Answer: Sendable, Equatable {
+        public var strategy: StrategyID
+        public var delay: Int
+        /// The steps taken, as sentences.
+        public var path: [String]
+    }
+
+    /// Walks the tree: needs details -> `session_details`; else the mean requests per search at
+    /// or under the break-even -> `per_request_geocoding`; else the smallest delay 1...maxDelay
+    /// whose mean is at or under it -> `per_request_geocoding` with that delay; else
+    /// `session_details_basic`. Means are over all searches.
+    public static func walk(_ evidence: Recommendation.Evidence) -> Answer {
+        var path = [needsDetailsStep(evidence.needsDetails)]
+        if evidence.needsDetails.needsDetails {
+            path.append("-> Sessions with Place Details, asking only for the fields the app uses (`session_details`).")
+            return Answer(strategy: .sessionDetails, delay: 0, path: path)
+        }
+        let breakEven = evidence.breakEvenRequests
+        let mean = evidence.meanRequests[0] ?? 0
+        let question = "2. Do searches make at most the break-even of \(Money.plain(breakEven)) autocomplete requests on average (from the first-tier prices of `\(evidence.tableID)`)?"
+        if mean <= breakEven {
+            path.append("\(question) Yes: \(compared(mean, breakEven)) requests per search over \(Money.count(evidence.searches)) searches.")
+            path.append("-> Autocomplete per request without session tokens, then one Geocoding call for the chosen place (`per_request_geocoding`, no delay).")
+            return Answer(strategy: .perRequestGeocoding, delay: 0, path: path)
+        }
+        path.append("\(question) No: \(compared(mean, breakEven)) requests per search over \(Money.count(evidence.searches)) searches.")
+        var tried: [String] = []
+        for delay in 1...max(evidence.maxDelay, 1) where delay <= evidence.maxDelay {
+            let delayed = evidence.meanRequests[delay] ?? mean
+            if delayed <= breakEven {
+                tried.append("delay \(delay): \(compared(delayed, breakEven)) <= \(Money.plain(breakEven))")
+                path.append("3. Does waiting for more characters bring the mean to the break-even? Yes: " + tried.joined(separator: "; ") + ".")
+                path.append("-> Autocomplete per request without session tokens from the \(ordinal(delay + 1)) character on, then one Geocoding call for the chosen place (`per_request_geocoding`, delay \(delay)). Users may feel the wait for predictions as latency.")
+                return Answer(strategy: .perRequestGeocoding, delay: delay, path: path)
+            }
+            tried.append("delay \(delay): \(compared(delayed, breakEven))")
+        }
+        let answer = evidence.maxDelay > 0 ? "No delay up to \(evidence.maxDelay) does (" + tried.joined(separator: "; ") + ")." : "Not tried: `--max-delay` is 0."
+        path.append("3. Does waiting for more characters bring the mean to the break-even? " + answer)
+        path.append("-> Sessions with Place Details cut to the address and location fields (`session_details_basic`).")
+        return Answer(strategy: .sessionDetailsBasic, delay: 0, path: path)
+    }
+
+    private static func needsDetailsStep(_ need: DetailsNeed) -> String {
+        let question = "1. Does the app need more than the address and location of the chosen place?"
+        switch need.source {
+        case .override:
+            return "\(question) \(need.needsDetails ? "Yes" : "No"), as set with `--needs-details`."
+        case .scenario:
+            return "\(question) \(need.needsDetails ? "Yes: the scenario's field mask asks for more than address and location fields." : "No: the scenario's field mask asks only for address and location fields.")"
+        case .assumed:
+            return "\(question) Yes, assumed: no selection in the log carried a field mask (pass `--needs-details no` if the app uses only the address and location)."
+        case .measured where need.needsDetails:
+            return "\(question) Yes: \(Money.count(need.selectionsNeedingDetails)) of \(Money.count(need.selectionsWithMask)) selections with a field mask (\(Money.plain(need.share * 100))%) ask for other fields."
+        case .measured:
+            return "\(question) No: all \(Money.count(need.selectionsWithMask)) selections with a field mask ask only for address and location fields."
+        }
+    }
+
+    /// `value` with enough decimals that it does not print equal to `threshold` when it differs.
+    static func compared(_ value: Double, _ threshold: Double) -> String {
+        var digits = 2
+        while digits < 6, value != threshold, Money.plain(value, digits: digits) == Money.plain(threshold, digits: digits) {
+            digits += 1
+        }
+        return Money.plain(value, digits: digits)
+    }
+
+    static func ordinal(_ number: Int) -> String {
+        let suffix: String
+        switch (number % 10, number % 100) {
+        case (_, 11...13): suffix = "th"
+        case (1, _): suffix = "st"
+        case (2, _): suffix = "nd"
+        case (3, _): suffix = "rd"
+        default: suffix = "th"
+        }
+        return "\(number)\(suffix)"
+    }
+}

@@ -1,0 +1,81 @@
+/// The concrete changes for a recommendation, in each platform's own API names, and the fix of
+/// each anomaly (`billing.md` sections 2 and 6).
+public enum PlatformGuide {
+    /// Steps to move the app to `strategy` at `delay`, for each platform and generation seen.
+    public static func nextSteps(strategy: StrategyID, delay: Int, platforms: [PlatformUse]) -> [String] {
+        var steps: [String] = []
+        for use in platforms {
+            switch strategy {
+            case .current, .sessionDetails:
+                steps.append(sessionStep(use, mask: .needed))
+            case .sessionDetailsBasic:
+                steps.append(sessionStep(use, mask: .addressAndLocation))
+            case .perRequestGeocoding:
+                steps.append(perRequestStep(use))
+            }
+        }
+        if delay > 0 {
+            steps.append("Send no autocomplete request until the input has more than \(delay) characters (count Unicode characters: `query.unicodeScalars.count > \(delay)` in Swift, `[...query].length > \(delay)` in JavaScript), and show a hint such as \"keep typing\" meanwhile: users see predictions from the \(DecisionTree.ordinal(delay + 1)) character on.")
+        }
+        steps.append("Re-run `placescost analyze` on a week of logs after the change: the anomaly counts should drop to zero and `current` should cost what `\(strategy.rawValue)` costs here.")
+        return steps
+    }
+
+    enum Mask {
+        case needed, addressAndLocation
+    }
+
+    private static func sessionStep(_ use: PlatformUse, mask: Mask) -> String {
+        let basic = mask == .addressAndLocation
+        switch (use.platform, use.generation) {
+        case (.ios, .legacy):
+            return "iOS (Places SDK for iOS): create one `GMSAutocompleteSessionToken()` when the user starts a search, pass it to every `findAutocompletePredictions(fromQuery:filter:sessionToken:callback:)` call and to `fetchPlace(fromPlaceID:placeFields:sessionToken:callback:)` for the chosen place, then discard it. Set `placeFields` to " + (basic ? "`[.formattedAddress, .coordinate]` (a `GMSPlaceField` mask of Basic fields)." : "only the `GMSPlaceField` values the screen shows, never `.all`.")
+        case (.ios, .new):
+            return "iOS (Places SDK for iOS, New API): create one `GMSAutocompleteSessionToken()` per search, set it as `sessionToken` on each `GMSAutocompleteRequest` and pass it to `GMSFetchPlaceRequest(placeID:placeProperties:sessionToken:)` for the chosen place. Set `placeProperties` to " + (basic ? "`[GMSPlaceProperty.formattedAddress, .coordinate].map(\\.rawValue)` (Essentials fields only)." : "only the `GMSPlaceProperty` values the screen shows.")
+        case (.android, _):
+            return "Android (Places SDK for Android): create one `AutocompleteSessionToken.newInstance()` per search, `setSessionToken(token)` on each `FindAutocompletePredictionsRequest` and on the `FetchPlaceRequest` of the chosen place, built with " + (basic ? "`listOf(Place.Field.FORMATTED_ADDRESS, Place.Field.LOCATION)` (address and location only)." : "only the `Place.Field` values the screen shows.")
+        case (.javascript, _):
+            return "Web (Maps JavaScript API): create one `new google.maps.places.AutocompleteSessionToken()` per search, pass it as `sessionToken` to every prediction request and to the details request of the chosen place, with `fields: " + (basic ? "['formatted_address', 'geometry']`." : "[...]` listing only the fields the page shows.")
+        case (.webService, .legacy):
+            return "Web service: add `sessiontoken=` with a new UUID v4 per search to every `/maps/api/place/autocomplete/json` call and to the `/maps/api/place/details/json` call of the chosen place, with `fields=" + (basic ? "formatted_address,geometry`." : "...` listing only the fields the app uses.")
+        case (.webService, .new):
+            return "Places API (New): send `\"sessionToken\"` with a new UUID v4 per search in the body of every `POST /v1/places:autocomplete` and as `?sessionToken=` on the `GET /v1/places/PLACE_ID` of the chosen place, with the header `X-Goog-FieldMask: " + (basic ? "formattedAddress,location` (Essentials fields: the session's details are billed as Place Details Essentials)." : "...` listing only the fields the app uses (each Pro, Enterprise or Atmosphere field moves the call to a dearer SKU).")
+        }
+    }
+
+    private static func perRequestStep(_ use: PlatformUse) -> String {
+        let geocode = "then, for the chosen prediction, one Geocoding call with its place ID (`GET https://maps.googleapis.com/maps/api/geocode/json?place_id=PLACE_ID`) instead of Place Details"
+        switch (use.platform, use.generation) {
+        case (.ios, _):
+            return "iOS: stop creating `GMSAutocompleteSessionToken`s (pass `nil` as `sessionToken`), \(geocode), from your backend so the key stays off the device."
+        case (.android, _):
+            return "Android: stop setting a session token on `FindAutocompletePredictionsRequest`, \(geocode), from your backend so the key stays off the device."
+        case (.javascript, _):
+            return "Web (Maps JavaScript API): drop `sessionToken` from prediction requests, then geocode the chosen prediction with `new google.maps.Geocoder().geocode({ placeId })` instead of a details request."
+        case (.webService, .legacy):
+            return "Web service: drop `sessiontoken` from `/maps/api/place/autocomplete/json` calls, \(geocode)."
+        case (.webService, .new):
+            return "Places API (New): drop `sessionToken` from `POST /v1/places:autocomplete`, \(geocode)."
+        }
+    }
+
+    /// How to stop each anomaly from costing money, by its `report.json` name.
+    public static func fix(for anomaly: String) -> String {
+        switch anomaly {
+        case "token_reused":
+            "Create a new session token for every search and discard it once the details call for the selection is made; calls made with a spent token are billed as if they had none."
+        case "expired":
+            "Create the token when the user starts typing, not when the screen opens, and a new one when a search is resumed after a pause: a session without a selection within a few minutes is billed as abandoned."
+        case "details_without_autocomplete":
+            "Pass the token of the search's autocomplete calls to its details call: a details call with a token no autocomplete call used is billed on its own, and the search's session is billed as abandoned."
+        case "no_token_requests":
+            "Autocomplete calls without a token are billed per request: give every search a token, unless per-request autocomplete with Geocoding is the recommendation."
+        case "fields_unspecified":
+            "Always send a field mask: a details call without one returns and bills every field, including the Contact and Atmosphere (or Enterprise + Atmosphere) data."
+        case "one_request_sessions":
+            "Sessions holding one request usually mean a new token per keystroke: create the token once per search, not per call."
+        default:
+            ""
+        }
+    }
+}

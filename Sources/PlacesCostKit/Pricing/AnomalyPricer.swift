@@ -1,0 +1,83 @@
+/// Prices what each anomaly of `sessions.md` cost: the affected calls as billed, and the same
+/// calls made the right way where there is one (`billing.md` section 6).
+public struct AnomalyPricer {
+    public var calculator: CostCalculator
+
+    public init(calculator: CostCalculator) {
+        self.calculator = calculator
+    }
+
+    /// One entry per anomaly, in `Anomalies.named` order.
+    public func price(_ sessions: SessionAnalysis) -> [AnomalyCost] {
+        let searches = sessions.searches
+        let counts = Dictionary(uniqueKeysWithValues: sessions.anomalies.named.map { ($0.name, $0.count) })
+        func sum(_ selected: some Sequence<Search>, _ strategy: StrategyID) -> Double {
+            selected.reduce(0) { $0 + calculator.listCost(of: $1, strategy: strategy) }
+        }
+        func sum(_ calls: some Sequence<Call>) -> Double {
+            calls.reduce(0) { $0 + calculator.listCost(of: $1) }
+        }
+
+        // Details calls on a spent token that ended no run are billed as plain details calls;
+        // they are the token's details calls outside every search, less the fresh-token ones.
+        let spentRuns = searches.filter { $0.kind == .spentToken }
+        let tokenDetails = sessions.baseCalls.filter { $0.sessionToken != nil && $0.api.terminatesSession }
+        let reusedDetailsCost = sum(tokenDetails) - sum(sessions.detailsWithoutAutocomplete)
+        let reused = AnomalyCost(
+            name: "token_reused", count: counts["token_reused"] ?? 0,
+            billedListUSD: sum(spentRuns, .current) + reusedDetailsCost,
+            alternativeListUSD: sum(spentRuns, .sessionDetails) + reusedDetailsCost,
+            alternative: "each run on a spent token as a session of its own"
+        )
+
+        let expired = AnomalyCost(
+            name: "expired", count: counts["expired"] ?? 0,
+            billedListUSD: sum(searches.lazy.filter { $0.outcome == .expired }, .current)
+        )
+
+        let orphans = AnomalyCost(
+            name: "details_without_autocomplete", count: counts["details_without_autocomplete"] ?? 0,
+            billedListUSD: sum(sessions.detailsWithoutAutocomplete)
+        )
+
+        let inferred = searches.filter { $0.kind == .inferred }
+        let looseRequests = sessions.baseCalls.filter { $0.api == .autocomplete && $0.sessionToken == nil }
+        let looseCost = sum(looseRequests)
+        let noToken = AnomalyCost(
+            name: "no_token_requests", count: counts["no_token_requests"] ?? 0,
+            billedListUSD: sum(inferred, .current) + looseCost,
+            alternativeListUSD: sum(inferred, .sessionDetails) + looseCost,
+            alternative: "a session per search of each user; calls without a user id stay per request"
+        )
+
+        let unmasked = searches.filter {
+            $0.outcome.isCompleted && $0.selection?.api == .placeDetails && $0.selection?.fields == nil
+        }
+        let unmaskedCalls = sessions.baseCalls.filter { $0.api == .placeDetails && $0.fields == nil }
+        let masked = unmasked.map { search in
+            var search = search
+            search.selection?.fields = FieldCatalog.basicMask
+            return search
+        }
+        let maskedCalls = unmaskedCalls.map { call in
+            var call = call
+            call.fields = FieldCatalog.basicMask
+            return call
+        }
+        let fields = AnomalyCost(
+            name: "fields_unspecified", count: counts["fields_unspecified"] ?? 0,
+            billedListUSD: sum(unmasked, .current) + sum(unmaskedCalls),
+            alternativeListUSD: sum(masked, .current) + sum(maskedCalls),
+            alternative: "the same calls with an address-and-location field mask"
+        )
+
+        let single = searches.filter { $0.kind == .session && $0.requests == 1 }
+        let oneRequest = AnomalyCost(
+            name: "one_request_sessions", count: counts["one_request_sessions"] ?? 0,
+            billedListUSD: sum(single, .current),
+            alternativeListUSD: sum(single, .perRequestGeocoding),
+            alternative: "the same requests billed per request, with Geocoding for a selection"
+        )
+        return [reused, expired, orphans, noToken, fields, oneRequest]
+    }
+}

@@ -1,0 +1,27 @@
+extension CostCalculator {
+    /// One search's cost under `strategy` at `delay`, every event at its SKU's first-tier price
+    /// with the table in force for the search (times `--scale`): the per-search figure of
+    /// `searches.csv` and of the anomaly costs. Unpriced calls add nothing.
+    public func listCost(of search: Search, strategy: StrategyID = .current, delay: Int = 0) -> Double {
+        let table = plan.table(generation: search.generation, monthIndex: month(of: search.startedAt).index)
+        let day = Int(search.startedAt.microseconds / 86_400_000_000)
+        let (events, _) = SearchPricer(table: table).events(search, strategy: strategy, delay: delay, day: day)
+        return listCost(events, table: table)
+    }
+
+    /// A call outside every search, at list prices (times `--scale`).
+    public func listCost(of call: Call) -> Double {
+        let table = plan.table(generation: call.generation, monthIndex: month(of: call.time).index)
+        let (events, _) = SearchPricer(table: table).baseEvents(call)
+        return listCost(events, table: table)
+    }
+
+    private func listCost(_ events: RoleCounts, table: PriceTable) -> Double {
+        var cost = 0.0
+        for sku in table.skus {
+            let count = sku.roles.reduce(0) { $0 + events[$1] }
+            if count > 0 { cost += Double(count) * options.scale * sku.tiers[0].usdPer1000 / 1000 }
+        }
+        return cost
+    }
+}

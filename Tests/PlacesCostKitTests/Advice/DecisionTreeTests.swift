@@ -1,0 +1,81 @@
+import Testing
+@testable import PlacesCostKit
+
+@Suite("Decision tree")
+struct DecisionTreeTests {
+    /// Evidence with address-only selections (unless `needs`), legacy list break-even 4.240283.
+    func evidence(_ means: [Double], needs: DetailsNeed? = nil, breakEven: Double = 12.0 / 2.83, maxDelay: Int = 4) -> Recommendation.Evidence {
+        Recommendation.Evidence(
+            needsDetails: needs ?? DetailsNeed(searches: [], override: false),
+            meanRequests: Dictionary(uniqueKeysWithValues: means.enumerated().map { ($0, $1) }),
+            breakEvenRequests: breakEven, tableID: "legacy-list", maxDelay: maxDelay,
+            searches: 100, completed: 90, abandoned: 10
+        )
+    }
+
+    @Test("needs details: sessions with Place Details, whatever the means")
+    func needsDetails() {
+        let answer = DecisionTree.walk(evidence([1, 1, 1, 1, 1], needs: DetailsNeed(searches: [], override: true)))
+        #expect(answer.strategy == .sessionDetails && answer.delay == 0)
+        #expect(answer.path.count == 2)
+        #expect(answer.path[0].contains("as set with `--needs-details`"))
+    }
+
+    @Test("no selection with a mask: details assumed, and the step says so")
+    func assumed() {
+        let answer = DecisionTree.walk(evidence([1, 1, 1, 1, 1], needs: DetailsNeed(searches: [])))
+        #expect(answer.strategy == .sessionDetails)
+        #expect(answer.path[0].contains("assumed"))
+    }
+
+    @Test("a mean at or under the break-even: per request without delay, citing the mean")
+    func shortTyping() {
+        let answer = DecisionTree.walk(evidence([3.5, 3, 2, 1, 1]))
+        #expect(answer.strategy == .perRequestGeocoding && answer.delay == 0)
+        #expect(answer.path[1].contains("3.5 requests per search"))
+        #expect(answer.path[1].contains("4.24"))
+    }
+
+    @Test("a mean exactly at the break-even takes the per-request branch")
+    func boundary() {
+        let answer = DecisionTree.walk(evidence([12, 11, 10, 9, 8], breakEven: 12))
+        #expect(answer.strategy == .perRequestGeocoding && answer.delay == 0)
+    }
+
+    @Test("the smallest delay whose mean reaches the break-even wins, with a latency warning")
+    func delayWins() {
+        let answer = DecisionTree.walk(evidence([7, 6, 5, 4.2, 3.1]))
+        #expect(answer.strategy == .perRequestGeocoding && answer.delay == 3)
+        #expect(answer.path[2].contains("delay 1: 6; delay 2: 5; delay 3: 4.2 <= 4.24"))
+        #expect(answer.path[3].contains("latency"))
+        #expect(answer.path[3].contains("4th character"))
+    }
+
+    @Test("a mean just over the break-even prints with enough decimals to differ from it")
+    func closeMeans() {
+        let answer = DecisionTree.walk(evidence([4.2404, 4.2404, 4.2404, 4.2404, 4.2404]))
+        #expect(answer.strategy == .sessionDetailsBasic)
+        #expect(answer.path[1].contains("4.2404 requests"))
+    }
+
+    @Test("no delay up to --max-delay is enough: sessions cut to address and location")
+    func longTyping() {
+        let answer = DecisionTree.walk(evidence([9, 8, 7, 6, 5, 4]))
+        #expect(answer.strategy == .sessionDetailsBasic && answer.delay == 0)
+        #expect(answer.path[2].contains("No delay up to 4 does"))
+        // Delay 5 would reach it, but --max-delay 4 forbids it.
+    }
+
+    @Test("--max-delay bounds the delays tried")
+    func maxDelay() {
+        #expect(DecisionTree.walk(evidence([9, 8, 7, 6, 5, 4], maxDelay: 5)).delay == 5)
+        let none = DecisionTree.walk(evidence([9], maxDelay: 0))
+        #expect(none.strategy == .sessionDetailsBasic)
+        #expect(none.path[2].contains("`--max-delay` is 0"))
+    }
+
+    @Test("ordinals")
+    func ordinals() {
+        #expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 101].map(DecisionTree.ordinal) == ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st"])
+    }
+}

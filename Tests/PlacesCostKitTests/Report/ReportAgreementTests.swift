@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+@testable import PlacesCostKit
+
+/// The Markdown report prints no figure that `report.json` does not hold: each figure is read
+/// from the JSON and looked for, formatted for people, in the Markdown.
+@Suite("Markdown and JSON agree")
+struct ReportAgreementTests {
+    struct Report {
+        var markdown: String
+        var json: [String: Any]
+    }
+
+    static func report(_ arguments: [String] = []) throws -> Report {
+        let md = runCLI(["analyze", "--quiet"] + arguments, workingDirectory: packageRoot)
+        let json = runCLI(["analyze", "--json", "--quiet"] + arguments, workingDirectory: packageRoot)
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        return Report(markdown: md.stdout, json: try #require(object))
+    }
+
+    func expectContains(_ markdown: String, _ text: String, _ what: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        #expect(markdown.contains(text), "\(what): `\(text)` not in the Markdown", sourceLocation: sourceLocation)
+    }
+
+    @Test("headline, decision path, ranking, anomalies, searches and costs", arguments: [[], ["--pricing", "legacy-list", "--needs-details", "no"], ["--scale", "40"]])
+    func agree(arguments: [String]) throws {
+        let report = try ReportAgreementTests.report(arguments)
+        let md = report.markdown
+        let json = report.json
+
+        let headline = try #require(json["headline"] as? [String: Any])
+        let months = Double(try #require(headline["months"] as? Int))
+        expectContains(md, "**\(Money.usd(try #require(headline["current_cost_usd"] as? Double) / months)) a month**", "bill now")
+        expectContains(md, "\(Money.usd(try #require(headline["current_list_cost_usd"] as? Double))) at list prices", "bill at list prices")
+        let recommendation = try #require(json["recommendation"] as? [String: Any])
+        let strategy = try #require(recommendation["strategy"] as? String)
+        let delay = try #require(recommendation["delay"] as? Int)
+        expectContains(md, "(`\(strategy)`, delay \(delay))", "recommended strategy")
+        #expect(headline["recommended_strategy"] as? String == strategy && headline["recommended_delay"] as? Int == delay)
+        for step in try #require(recommendation["path"] as? [String]) {
+            expectContains(md, step, "decision step")
+        }
+        for step in try #require(recommendation["next_steps"] as? [String]) {
+            expectContains(md, step, "next step")
+        }
+        for reason in try #require(recommendation["cheaper_because"] as? [String]) {
+            expectContains(md, reason, "why the cheapest differs")
+        }
+        if let reason = recommendation["current_cheaper_because"] as? String {
+            expectContains(md, reason, "why the calls as made bill less")
+        }
+        let savings = try #require(headline["savings_usd_per_month"] as? Double)
+        #expect(abs(savings - (try #require(recommendation["savings_usd"] as? Double))) < 1e-9)
+
+        for entry in try #require(recommendation["ranking"] as? [[String: Any]]) {
+            let id = try #require(entry["strategy"] as? String)
+            let entryDelay = try #require(entry["delay"] as? Int)
+            guard entryDelay == 0 || (id == strategy && entryDelay == delay) else { continue }
+            let row = "| \(try #require(entry["rank"] as? Int)) | `\(id)`"
+            expectContains(md, row, "ranking row")
+            let cells = "| \(entryDelay) | \(Money.usd(try #require(entry["cost_usd"] as? Double))) | \(Money.usd(try #require(entry["savings_usd"] as? Double))) | \(Money.plain(try #require(entry["savings_pct"] as? Double)))% | \(Money.usd(try #require(entry["list_cost_usd"] as? Double))) |"
+            expectContains(md, cells, "ranking figures of \(id)")
+        }
+
+        for anomaly in try #require(json["anomaly_costs"] as? [[String: Any]]) {
+            let name = try #require(anomaly["name"] as? String)
+            let count = try #require(anomaly["count"] as? Int)
+            #expect((json["anomalies"] as? [String: Int])?[name] == count)
+            expectContains(md, "| `\(name)` | \(Money.count(count)) | \(Money.usd(try #require(anomaly["billed_list_usd"] as? Double))) |", "anomaly \(name)")
+            if let alternative = anomaly["alternative_list_usd"] as? Double {
+                expectContains(md, "| \(Money.usd(alternative)) (", "anomaly \(name) done right")
+            }
+        }
+
+        let searches = try #require(json["searches"] as? [String: Any])
+        for key in ["total", "completed", "abandoned"] {
+            expectContains(md, "| \(Money.count(try #require(searches[key] as? Int))) |", "searches.\(key)")
+        }
+        expectContains(md, "mean **\(Money.plain(try #require(searches["avg_requests"] as? Double)))**", "avg_requests")
+        expectContains(md, "completed searches: \(Money.plain(try #require(searches["avg_requests_completed"] as? Double)))", "avg_requests_completed")
+        for (requests, count) in try #require(searches["requests_histogram"] as? [String: Int]) {
+            expectContains(md, "| \(requests) | \(Money.count(count)) |", "requests histogram")
+        }
+
+        let strategies = try #require(json["strategies"] as? [[String: Any]])
+        for id in StrategyID.allCases.map(\.rawValue) {
+            let rows = strategies.filter { $0["id"] as? String == id }.sorted { ($0["delay"] as! Int) < ($1["delay"] as! Int) }
+            for key in ["cost_usd", "list_cost_usd"] {
+                let cells = try rows.map { Money.usd(try #require($0[key] as? Double)) }.joined(separator: " | ")
+                expectContains(md, " | " + cells + " |", "\(id) \(key) by delay")
+            }
+        }
+        expectContains(md, "**\(Money.plain(try #require(json["break_even_requests"] as? Double)))**", "break-even")
+        let evidence = try #require(recommendation["evidence"] as? [String: Any])
+        let means = try #require(evidence["mean_requests_by_delay"] as? [String: Double])
+        expectContains(md, means.keys.sorted().map { "\($0): \(Money.plain(means[$0]!))" }.joined(separator: ", "), "means by delay")
+        let period = try #require(json["period"] as? [String: Any])
+        expectContains(md, "\(try #require(period["days"] as? Int)) days of logs", "days covered")
+        expectContains(md, "First call \(try #require(period["first_call"] as? String)), last call \(try #require(period["last_call"] as? String))", "period")
+    }
+}
