@@ -1,6 +1,6 @@
 /// `placescost analyze [PATH|-]... [options]`: logs -> sessions -> searches -> report.
 struct AnalyzeCommand {
-    static let usage = "placescost analyze [PATH|-]... [--format auto|jsonl|csv] [--report md|csv|json] [--json] [--out DIR] [--session-timeout SECONDS] [--user-gap SECONDS] [--needs-details auto|yes|no] [--pricing ID|FILE] [--delays K,...] [--max-delay K] [--since DATE] [--until DATE] [--timezone TZ] [--scale X] [--strict] [--quiet]"
+    static let usage = "placescost analyze [PATH|-]... [--format auto|jsonl|csv|access-log|har] [--log-format STRING] [--report md|csv|json] [--json] [--out DIR] [--session-timeout SECONDS] [--user-gap SECONDS] [--needs-details auto|yes|no] [--pricing ID|FILE] [--delays K,...] [--max-delay K] [--since DATE] [--until DATE] [--timezone TZ] [--scale X] [--strict] [--quiet]"
 
     static let help = """
     placescost analyze: read request logs, group the calls into searches, price every strategy and
@@ -15,7 +15,10 @@ struct AnalyzeCommand {
                                With none, the bundled SampleLogs/ are analyzed.
 
     OPTIONS
-      --format FORMAT          auto (default: told from each file's content), jsonl or csv.
+      --format FORMAT          auto (default: told from each file's content), jsonl, csv,
+                               access-log (nginx/Apache combined or common) or har.
+      --log-format STRING      The nginx log_format of an access log, e.g.
+                               '$remote_addr - $remote_user [$time_local] "$request" $status'.
       --report md|csv|json     What to print on standard output: the Markdown report (default),
                                costs.csv, or report.json. With --out, nothing is printed unless
                                --report or --json is given.
@@ -46,7 +49,7 @@ struct AnalyzeCommand {
     """
 
     static let scanner = ArgumentScanner(options: [
-        .init("format", value: "FORMAT"), .init("report", value: "md|csv|json"), .init("json"), .init("out", value: "DIR"),
+        .init("format", value: "FORMAT"), .init("log-format", value: "STRING"), .init("report", value: "md|csv|json"), .init("json"), .init("out", value: "DIR"),
         .init("session-timeout", value: "SECONDS"), .init("user-gap", value: "SECONDS"),
         .init("needs-details", value: "auto|yes|no"), .init("since", value: "DATE"), .init("until", value: "DATE"),
         .init("pricing", value: "ID|FILE"), .init("delays", value: "K,..."), .init("max-delay", value: "K"),
@@ -66,6 +69,13 @@ struct AnalyzeCommand {
         var options = Analyzer.Options()
         options.reader.strict = parsed.has("strict")
         options.reader.format = try parseFormat(parsed["format"])
+        if let logFormat = parsed["log-format"] {
+            do {
+                options.reader.logFormat = try AccessLogFormat(logFormat)
+            } catch {
+                throw usageError("--log-format: \(error)")
+            }
+        }
         options.reader.window = TimeWindow(
             start: try parsed["since"].map { try parseDate($0, option: "--since", endOfDay: false) },
             end: try parsed["until"].map { try parseDate($0, option: "--until", endOfDay: true) }
@@ -113,6 +123,9 @@ struct AnalyzeCommand {
             for diagnostic in read.diagnostics {
                 context.standardError.write("\(diagnostic)\n")
             }
+            if read.bodiesUnknown > 0 {
+                context.note("\(read.bodiesUnknown) Places API (New) calls in access logs carry their session token and input in a body the log does not show: they count as autocomplete calls without a token. A HAR capture shows the bodies.")
+            }
             let unshown = read.diagnosticCount - read.diagnostics.count
             if unshown > 0 {
                 context.standardError.write("placescost: warning: \(unshown) more malformed records or problems not shown (\(read.diagnosticCount) in all).\n")
@@ -138,7 +151,7 @@ struct AnalyzeCommand {
     private func parseFormat(_ value: String?) throws -> InputFormat? {
         guard let value, value != "auto" else { return nil }
         guard let format = InputFormat(rawValue: value) else {
-            throw usageError("--format takes auto, jsonl or csv, not `\(value)`.")
+            throw usageError("--format takes auto, jsonl, csv, access-log or har, not `\(value)`.")
         }
         return format
     }

@@ -30,7 +30,7 @@ public struct Analyzer: Sendable {
 
     public func analyze(paths: [String], usedSampleLogs: Bool = false) throws -> (Analysis, diagnostics: LogReader.Output) {
         var read = try LogReader(options: options.reader).read(paths)
-        guard !read.calls.isEmpty || read.outsideWindow > 0 else {
+        guard !read.calls.isEmpty || read.outsideWindow > 0 || read.skippedRequests > 0 else {
             throw IngestError.noRecords(inputs: paths.map { $0 == "-" ? "<stdin>" : $0 })
         }
         let calls = read.calls
@@ -78,6 +78,7 @@ public struct Analyzer: Sendable {
         let analysis = Analysis(
             input: .init(
                 files: read.files, records: calls.count, rejected: read.rejected, outsideWindow: read.outsideWindow,
+                skippedRequests: read.skippedRequests, bodiesUnknown: read.bodiesUnknown,
                 byAPI: byAPI.keys.sorted().map { ($0, byAPI[$0]!) }, usedSampleLogs: usedSampleLogs,
                 platforms: platforms, firstCall: firstCall, lastCall: lastCall
             ),

@@ -2,11 +2,14 @@
 public enum InputFormat: String, Sendable, CaseIterable {
     case jsonl
     case csv
+    /// A web server's access log (nginx/Apache combined or common, or `--log-format`).
+    case accessLog = "access-log"
 
     /// Tells the format from the first bytes of a file (`formats.md`: by content, not by name).
     ///
     /// A record that starts with `{` is JSON Lines; a first line that names the `timestamp` and
-    /// `api` columns is a CSV header.
+    /// `api` columns is a CSV header; a first line in nginx/Apache combined or common format is
+    /// an access log.
     public static func sniff(_ head: [UInt8]) -> InputFormat? {
         var index = 0
         while index < head.count, [0x20, 0x09, 0x0A, 0x0D].contains(head[index]) { index += 1 }
@@ -16,6 +19,7 @@ public enum InputFormat: String, Sendable, CaseIterable {
         let firstLine = String(decoding: head[index..<lineEnd], as: UTF8.self).lowercased()
         let cells = firstLine.split(separator: ",").map { $0.trimmingCharacters(in: " \t\r\"") }
         if cells.contains("timestamp"), cells.contains("api") { return .csv }
+        if AccessLogParser.sniff(head) { return .accessLog }
         return nil
     }
 }

@@ -17,11 +17,14 @@ public struct LogReader {
         public var strict: Bool
         /// Calls outside this window are dropped after decoding (`--since`/`--until`).
         public var window: TimeWindow
+        /// The access-log line format (`--log-format`); `nil` reads nginx/Apache combined or common.
+        public var logFormat: AccessLogFormat?
 
-        public init(format: InputFormat? = nil, strict: Bool = false, window: TimeWindow = TimeWindow()) {
+        public init(format: InputFormat? = nil, strict: Bool = false, window: TimeWindow = TimeWindow(), logFormat: AccessLogFormat? = nil) {
             self.format = format
             self.strict = strict
             self.window = window
+            self.logFormat = logFormat
         }
     }
 
@@ -39,6 +42,11 @@ public struct LogReader {
         public var diagnosticCount = 0
         /// The files read, as displayed in diagnostics.
         public var files: [String] = []
+        /// Access-log lines and HAR entries that are not Places calls (other endpoints, assets).
+        public var skippedRequests = 0
+        /// Places API (New) calls whose body the source does not show (an access log's
+        /// `POST places:autocomplete`): their token and input are unknown.
+        public var bodiesUnknown = 0
     }
 
     public static let maxStoredDiagnostics = 20
@@ -94,7 +102,7 @@ public struct LogReader {
     static func isLogFileName(_ name: String) -> Bool {
         guard !name.hasPrefix(".") else { return false }
         let lowered = name.lowercased()
-        return [".jsonl", ".ndjson", ".json", ".csv", ".log", ".txt"].contains { lowered.hasSuffix($0) }
+        return [".jsonl", ".ndjson", ".json", ".csv", ".log", ".txt", ".har"].contains { lowered.hasSuffix($0) }
     }
 
     private func readOne(_ path: String, listedInDirectory: Bool, into output: inout Output) throws {
@@ -117,9 +125,9 @@ public struct LogReader {
             try report(Diagnostic(location: SourceLocation(file: displayName, line: 0), reason: "the file holds no records"), countAsRejected: false, into: &output)
             return
         }
-        guard let format = options.format ?? InputFormat.sniff(head) else {
+        guard let format = options.format ?? (options.logFormat != nil ? .accessLog : nil) ?? InputFormat.sniff(head) else {
             guard listedInDirectory else { throw IngestError.unknownFormat(path: displayName) }
-            try report(Diagnostic(location: SourceLocation(file: displayName, line: 0), reason: "not a request log this version reads (neither JSON Lines nor a CSV with timestamp and api columns); skipped"), countAsRejected: false, into: &output)
+            try report(Diagnostic(location: SourceLocation(file: displayName, line: 0), reason: "not a request log this version reads (JSON Lines, a CSV with timestamp and api columns, an access log or a HAR capture); skipped"), countAsRejected: false, into: &output)
             output.files.removeLast()
             return
         }
@@ -158,6 +166,20 @@ public struct LogReader {
             } catch let failure as CSVRecordParser.HeaderFailure {
                 try report(Diagnostic(location: SourceLocation(file: displayName, line: failure.line), reason: "\(failure.reason); the file is skipped"), countAsRejected: false, into: &output)
             }
+        case .accessLog:
+            let parser = AccessLogParser(format: options.logFormat ?? .combined)
+            try reader.forEachLine { event in
+                switch event {
+                case .line(let line, let number):
+                    if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
+                    switch parser.parse(line) {
+                    case .request(let request): try sink.accept(request, line: number, into: &output)
+                    case .malformed(let reason): try sink.reject(reason, line: number, into: &output)
+                    }
+                case .overlong(let number):
+                    try sink.reject("the line is longer than 16 MiB", line: number, into: &output)
+                }
+            }
         }
     }
 
@@ -187,6 +209,23 @@ private struct RecordSink {
             }
         case .failure(let failure):
             try reject(failure.reason, line: line, into: &output)
+        }
+    }
+
+    /// An HTTP request from an access log or a HAR capture: a call when it is a Places call.
+    func accept(_ request: HTTPRequest, line: Int, into output: inout LogReader.Output) throws {
+        switch PlacesRequestDecoder.decode(request) {
+        case .call(let call, let bodyUnknown):
+            if bodyUnknown { output.bodiesUnknown += 1 }
+            if reader.options.window.contains(call.time) {
+                output.calls.append(call)
+            } else {
+                output.outsideWindow += 1
+            }
+        case .notPlaces:
+            output.skippedRequests += 1
+        case .malformed(let reason):
+            try reject(reason, line: line, into: &output)
         }
     }
 

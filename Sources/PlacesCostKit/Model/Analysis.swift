@@ -5,6 +5,10 @@ public struct Analysis: Sendable {
         public var records: Int
         public var rejected: Int
         public var outsideWindow: Int
+        /// Access-log lines and HAR entries that are not Places calls.
+        public var skippedRequests: Int = 0
+        /// New-API calls whose body (token, input) the source does not show.
+        public var bodiesUnknown: Int = 0
         /// Calls per canonical API name (unknown names under their own), sorted by name.
         public var byAPI: [(api: String, count: Int)]
         /// Whether the bundled sample logs were read because no path was given.

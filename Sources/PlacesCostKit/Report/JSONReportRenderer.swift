@@ -20,6 +20,8 @@ public struct JSONReportRenderer: Sendable {
                 ("records", .int(input.records)),
                 ("rejected", .int(input.rejected)),
                 ("outside_period", .int(input.outsideWindow)),
+                ("skipped_requests", .int(input.skippedRequests)),
+                ("bodies_unknown", .int(input.bodiesUnknown)),
                 ("by_api", .object(input.byAPI.map { ($0.api, .int($0.count)) })),
                 ("platforms", .array(input.platforms.map { use in
                     .object([("platform", .string(use.platform.rawValue)), ("api_version", .string(use.generation.rawValue)), ("calls", .int(use.calls))])

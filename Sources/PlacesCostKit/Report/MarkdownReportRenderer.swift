@@ -246,6 +246,12 @@ public struct MarkdownReportRenderer: Sendable {
         if input.outsideWindow > 0 {
             lines.append("- Calls outside the chosen period: \(Money.count(input.outsideWindow))")
         }
+        if input.skippedRequests > 0 {
+            lines.append("- Requests that are not Places calls, skipped: \(Money.count(input.skippedRequests))")
+        }
+        if input.bodiesUnknown > 0 {
+            lines.append("- Places API (New) calls whose body the log does not show (token and input unknown; counted as token-less): \(Money.count(input.bodiesUnknown))")
+        }
         if let first = input.firstCall, let last = input.lastCall {
             lines.append("- First call \(first.rfc3339), last call \(last.rfc3339)")
         }

@@ -211,7 +211,7 @@ struct LogReaderDirectoryTests {
         #expect(output.calls.count == 1)
         #expect(output.rejected == 0)
         #expect(output.files == [directory.path + "/a.jsonl"])
-        #expect(output.diagnostics.map(\.description) == ["\(billing): warning: not a request log this version reads (neither JSON Lines nor a CSV with timestamp and api columns); skipped"])
+        #expect(output.diagnostics.map(\.description) == ["\(billing): warning: not a request log this version reads (JSON Lines, a CSV with timestamp and api columns, an access log or a HAR capture); skipped"])
         #expect(throws: IngestError.unknownFormat(path: billing)) { try LogReader().read([billing]) }
     }
 }
