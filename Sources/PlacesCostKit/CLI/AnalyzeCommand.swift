@@ -48,13 +48,11 @@ struct AnalyzeCommand {
 
     """
 
-    static let scanner = ArgumentScanner(options: [
-        .init("format", value: "FORMAT"), .init("log-format", value: "STRING"), .init("report", value: "md|csv|json"), .init("json"), .init("out", value: "DIR"),
+    static let scanner = ArgumentScanner(options: AnalysisOptionsParser.options + [
+        .init("report", value: "md|csv|json"), .init("json"), .init("out", value: "DIR"),
         .init("session-timeout", value: "SECONDS"), .init("user-gap", value: "SECONDS"),
-        .init("needs-details", value: "auto|yes|no"), .init("since", value: "DATE"), .init("until", value: "DATE"),
-        .init("pricing", value: "ID|FILE"), .init("delays", value: "K,..."), .init("max-delay", value: "K"),
-        .init("timezone", value: "TZ"), .init("scale", value: "X"),
-        .init("strict"), .init("quiet"), .init("help"),
+        .init("needs-details", value: "auto|yes|no"), .init("delays", value: "K,..."), .init("max-delay", value: "K"),
+        .init("help"),
     ], usage: usage)
 
     let arguments: [String]
@@ -66,33 +64,19 @@ struct AnalyzeCommand {
             return .success
         }
         let parsed = try AnalyzeCommand.scanner.scan(arguments)
+        let shared = AnalysisOptionsParser(usage: AnalyzeCommand.usage)
         var options = Analyzer.Options()
-        options.reader.strict = parsed.has("strict")
-        options.reader.format = try parseFormat(parsed["format"])
-        if let logFormat = parsed["log-format"] {
-            do {
-                options.reader.logFormat = try AccessLogFormat(logFormat)
-            } catch {
-                throw usageError("--log-format: \(error)")
-            }
-        }
-        options.reader.window = TimeWindow(
-            start: try parsed["since"].map { try parseDate($0, option: "--since", endOfDay: false) },
-            end: try parsed["until"].map { try parseDate($0, option: "--until", endOfDay: true) }
-        )
+        try shared.apply(parsed, to: &options)
         options.sessions = SessionOptions(
             timeoutSeconds: try parseSeconds(parsed["session-timeout"], option: "--session-timeout") ?? SessionOptions.defaultTimeoutSeconds,
             userGapSeconds: try parseSeconds(parsed["user-gap"], option: "--user-gap") ?? SessionOptions.defaultUserGapSeconds
         )
         let values = OptionValues(usage: AnalyzeCommand.usage)
         options.needsDetails = try values.yesNoAuto(parsed["needs-details"], option: "--needs-details")
-        options.pricing = parsed["pricing"]
         let maxDelay = try values.wholeNumber(parsed["max-delay"], option: "--max-delay", range: 0...100) ?? 4
         let delays = try values.delays(parsed["delays"]) ?? Array(1...6)
         options.costs.delays = delays
         options.maxDelay = maxDelay
-        options.costs.timeZone = try values.timeZone(parsed["timezone"]) ?? options.costs.timeZone
-        options.costs.scale = try values.positive(parsed["scale"], option: "--scale") ?? 1
         let report: ReportBundle.Format?
         if parsed.has("json") {
             report = .json
@@ -104,39 +88,17 @@ struct AnalyzeCommand {
         } else {
             report = parsed["out"] == nil ? .md : nil
         }
-        let out = parsed["out"]
-        if out?.isEmpty == true { throw usageError("--out takes a directory.") }
+        let out = try shared.outDirectory(parsed, context: context)
         let quiet = parsed.has("quiet")
-
-        var paths = parsed.positionals
-        let usedSampleLogs = paths.isEmpty
-        if usedSampleLogs {
-            guard let sample = SampleLogsLocator().locate(workingDirectory: context.workingDirectory, executablePath: context.executablePath) else {
-                throw CLIError.sampleLogsNotFound
-            }
-            paths = [sample]
-            if !quiet { context.note("no input given: analyzing the bundled sample logs in \(sample) (pass a path to analyze your own).") }
-        }
+        let (paths, usedSampleLogs) = try shared.inputPaths(parsed, context: context, verb: "analyzing")
 
         let (analysis, read) = try Analyzer(options: options).analyze(paths: paths, usedSampleLogs: usedSampleLogs)
-        if !quiet {
-            for diagnostic in read.diagnostics {
-                context.standardError.write("\(diagnostic)\n")
-            }
-            if read.bodiesUnknown > 0 {
-                context.note("\(read.bodiesUnknown) Places API (New) calls in access logs carry their session token and input in a body the log does not show: they count as autocomplete calls without a token. A HAR capture shows the bodies.")
-            }
-            let unshown = read.diagnosticCount - read.diagnostics.count
-            if unshown > 0 {
-                context.standardError.write("placescost: warning: \(unshown) more malformed records or problems not shown (\(read.diagnosticCount) in all).\n")
-            }
-        }
+        shared.reportDiagnostics(read, parsed: parsed, context: context)
         let bundle = ReportBundle()
         if let out {
-            let directory = out.hasPrefix("/") ? out : context.workingDirectory + "/" + out
             let files = bundle.files(analysis)
-            try ReportDirectoryWriter(directory: directory).write(files)
-            if !quiet { context.note("wrote \(files.map(\.path).joined(separator: ", ")) to \(out).") }
+            try ReportDirectoryWriter(directory: out.path).write(files)
+            if !quiet { context.note("wrote \(files.map(\.path).joined(separator: ", ")) to \(out.shown).") }
         }
         if let report {
             context.standardOutput.write(bundle.render(analysis, as: report))
@@ -148,33 +110,11 @@ struct AnalyzeCommand {
         .usage(message: message, usage: AnalyzeCommand.usage)
     }
 
-    private func parseFormat(_ value: String?) throws -> InputFormat? {
-        guard let value, value != "auto" else { return nil }
-        guard let format = InputFormat(rawValue: value) else {
-            throw usageError("--format takes auto, jsonl, csv, access-log or har, not `\(value)`.")
-        }
-        return format
-    }
-
     private func parseSeconds(_ value: String?, option: String) throws -> Double? {
         guard let value else { return nil }
         guard let seconds = Double(value), seconds.isFinite, seconds > 0 else {
             throw usageError("\(option) takes a positive number of seconds, not `\(value)`.")
         }
         return seconds
-    }
-
-    /// A `YYYY-MM-DD` date (UTC midnight; with `endOfDay`, the next midnight) or an RFC 3339 time.
-    private func parseDate(_ value: String, option: String, endOfDay: Bool) throws -> Timestamp {
-        let parts = value.split(separator: "-", omittingEmptySubsequences: false)
-        if parts.count == 3, parts[0].count == 4, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-           (1...12).contains(month), (1...CivilDate.daysInMonth(year: year, month: month)).contains(day) {
-            let days = CivilDate.daysSinceEpoch(year: year, month: month, day: day) + (endOfDay ? 1 : 0)
-            return Timestamp(microseconds: Int64(days) * 86_400 * 1_000_000)
-        }
-        guard case .success(let time) = TimestampParser.parse(value) else {
-            throw usageError("\(option) takes a date (2026-10-01) or an RFC 3339 time, not `\(value)`.")
-        }
-        return time
     }
 }

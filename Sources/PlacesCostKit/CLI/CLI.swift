@@ -11,7 +11,7 @@ public struct CLI {
         self.context = context
     }
 
-    static let usage = "placescost analyze|simulate|pricing ... | placescost --help | placescost --version"
+    static let usage = "placescost analyze|simulate|reconcile|pricing ... | placescost --help | placescost --version"
 
     static let help = """
     placescost: what your Google Places Autocomplete traffic costs, and how to pay less.
@@ -19,6 +19,7 @@ public struct CLI {
     USAGE
       placescost analyze [PATH|-]... [options]   logs -> sessions -> searches -> costs of every strategy
       placescost simulate [options]              what-if pricing without logs
+      placescost reconcile [PATH]... --billing FILE   the estimate against the real bill, SKU by SKU
       placescost pricing list | pricing show ID  the bundled price tables
       placescost --help | --version | COMMAND --help
 
@@ -28,6 +29,9 @@ public struct CLI {
                 strategy at every delay. With no PATH it analyzes the bundled SampleLogs/.
       simulate  Price a scenario (searches a month, characters typed, completion rate, fields)
                 under every strategy, without logs.
+      reconcile Set the estimate for the logs against a Cloud Billing export (console CSV,
+                reports-page CSV, BigQuery CSV or JSON Lines) and flag SKUs whose counts differ
+                by more than 2%.
       pricing   List the bundled price tables, or show one with its sources.
 
     Run `placescost COMMAND --help` for a command's options.
@@ -54,6 +58,8 @@ public struct CLI {
                 return try AnalyzeCommand(arguments: rest, context: context).run()
             case "simulate":
                 return try SimulateCommand(arguments: rest, context: context).run()
+            case "reconcile":
+                return try ReconcileCommand(arguments: rest, context: context).run()
             case "pricing":
                 return try PricingCommand(arguments: rest, context: context).run()
             default:

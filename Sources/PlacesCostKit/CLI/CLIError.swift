@@ -31,9 +31,9 @@ extension ExitCode {
             }
         case let error as IngestError:
             switch error {
-            case .unreadable: self = .noInput
+            case .unreadable, .unreadableBillingExport: self = .noInput
             case .readFailed: self = .ioError
-            case .malformedRecord, .noRecords, .unknownFormat: self = .dataError
+            case .malformedRecord, .noRecords, .unknownFormat, .invalidBillingExport: self = .dataError
             }
         case let error as PricingError:
             switch error {

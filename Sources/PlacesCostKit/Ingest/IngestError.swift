@@ -10,6 +10,10 @@ public enum IngestError: Error, Equatable, CustomStringConvertible {
     case noRecords(inputs: [String])
     /// The format of a file could not be told from its content.
     case unknownFormat(path: String)
+    /// The billing export file does not exist or cannot be opened.
+    case unreadableBillingExport(path: String, reason: String)
+    /// A billing export whose layout or rows could not be read; `reason` is a full sentence.
+    case invalidBillingExport(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -23,6 +27,10 @@ public enum IngestError: Error, Equatable, CustomStringConvertible {
             "no record could be read from \(inputs.joined(separator: ", ")). Check that the input is a canonical JSON Lines or CSV request log."
         case .unknownFormat(let path):
             "cannot tell the format of \(path) from its content. Pass --format jsonl or --format csv."
+        case .unreadableBillingExport(let path, let reason):
+            "cannot read the billing export \(path): \(reason). Check the --billing path."
+        case .invalidBillingExport(let path, let reason):
+            "\(path): \(reason)"
         }
     }
 }

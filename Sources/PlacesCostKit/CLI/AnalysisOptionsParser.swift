@@ -1,0 +1,97 @@
+/// The input and pricing options `analyze` and `reconcile` share, parsed in one place so the two
+/// commands read the same logs the same way (`reconcile` must price exactly what `analyze` prices).
+struct AnalysisOptionsParser {
+    /// `--format`, `--log-format`, `--pricing`, `--since`, `--until`, `--timezone`, `--scale`,
+    /// `--strict`, `--quiet`.
+    static let options: [ArgumentScanner.Option] = [
+        .init("format", value: "FORMAT"), .init("log-format", value: "STRING"), .init("pricing", value: "ID|FILE"),
+        .init("since", value: "DATE"), .init("until", value: "DATE"),
+        .init("timezone", value: "TZ"), .init("scale", value: "X"),
+        .init("strict"), .init("quiet"),
+    ]
+
+    /// The command's usage line, shown with usage errors.
+    let usage: String
+
+    private var values: OptionValues { OptionValues(usage: usage) }
+
+    private func usageError(_ message: String) -> CLIError {
+        .usage(message: message, usage: usage)
+    }
+
+    /// Sets the reader, pricing, time zone and scale options from `parsed`.
+    func apply(_ parsed: ArgumentScanner.Parsed, to options: inout Analyzer.Options) throws {
+        options.reader.strict = parsed.has("strict")
+        options.reader.format = try parseFormat(parsed["format"])
+        if let logFormat = parsed["log-format"] {
+            do {
+                options.reader.logFormat = try AccessLogFormat(logFormat)
+            } catch {
+                throw usageError("--log-format: \(error)")
+            }
+        }
+        options.reader.window = TimeWindow(
+            start: try parsed["since"].map { try parseDate($0, option: "--since", endOfDay: false) },
+            end: try parsed["until"].map { try parseDate($0, option: "--until", endOfDay: true) }
+        )
+        options.pricing = parsed["pricing"]
+        options.costs.timeZone = try values.timeZone(parsed["timezone"]) ?? options.costs.timeZone
+        options.costs.scale = try values.positive(parsed["scale"], option: "--scale") ?? 1
+    }
+
+    /// The log paths to read: the positionals, or the bundled `SampleLogs/` (with a note) when none.
+    func inputPaths(_ parsed: ArgumentScanner.Parsed, context: CommandContext, verb: String) throws -> (paths: [String], usedSampleLogs: Bool) {
+        guard parsed.positionals.isEmpty else { return (parsed.positionals, false) }
+        guard let sample = SampleLogsLocator().locate(workingDirectory: context.workingDirectory, executablePath: context.executablePath) else {
+            throw CLIError.sampleLogsNotFound
+        }
+        if !parsed.has("quiet") {
+            context.note("no input given: \(verb) the bundled sample logs in \(sample) (pass a path to \(verb == "analyzing" ? "analyze" : "use") your own).")
+        }
+        return ([sample], true)
+    }
+
+    /// Writes the reader's warnings to standard error (the first 20, then a count) unless `--quiet`.
+    func reportDiagnostics(_ read: LogReader.Output, parsed: ArgumentScanner.Parsed, context: CommandContext) {
+        guard !parsed.has("quiet") else { return }
+        for diagnostic in read.diagnostics {
+            context.standardError.write("\(diagnostic)\n")
+        }
+        if read.bodiesUnknown > 0 {
+            context.note("\(read.bodiesUnknown) Places API (New) calls in access logs carry their session token and input in a body the log does not show: they count as autocomplete calls without a token. A HAR capture shows the bodies.")
+        }
+        let unshown = read.diagnosticCount - read.diagnostics.count
+        if unshown > 0 {
+            context.standardError.write("placescost: warning: \(unshown) more malformed records or problems not shown (\(read.diagnosticCount) in all).\n")
+        }
+    }
+
+    /// `--out DIR` as given (for messages) and resolved against the working directory.
+    func outDirectory(_ parsed: ArgumentScanner.Parsed, context: CommandContext) throws -> (shown: String, path: String)? {
+        guard let out = parsed["out"] else { return nil }
+        if out.isEmpty { throw usageError("--out takes a directory.") }
+        return (out, out.hasPrefix("/") ? out : context.workingDirectory + "/" + out)
+    }
+
+    private func parseFormat(_ value: String?) throws -> InputFormat? {
+        guard let value, value != "auto" else { return nil }
+        guard let format = InputFormat(rawValue: value) else {
+            throw usageError("--format takes auto, jsonl, csv, access-log or har, not `\(value)`.")
+        }
+        return format
+    }
+
+    /// A `YYYY-MM-DD` date (UTC midnight; with `endOfDay`, the next midnight) or an RFC 3339 time.
+    private func parseDate(_ value: String, option: String, endOfDay: Bool) throws -> Timestamp {
+        let parts = value.split(separator: "-", omittingEmptySubsequences: false)
+        if parts.count == 3, parts[0].count == 4, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+           (1...12).contains(month), (1...CivilDate.daysInMonth(year: year, month: month)).contains(day) {
+            let days = CivilDate.daysSinceEpoch(year: year, month: month, day: day) + (endOfDay ? 1 : 0)
+            return Timestamp(microseconds: Int64(days) * 86_400 * 1_000_000)
+        }
+        guard case .success(let time) = TimestampParser.parse(value) else {
+            throw usageError("\(option) takes a date (2026-10-01) or an RFC 3339 time, not `\(value)`.")
+        }
+        return time
+    }
+}

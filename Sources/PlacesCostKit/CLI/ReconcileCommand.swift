@@ -1,0 +1,88 @@
+/// `placescost reconcile [PATH]... --billing FILE`: the estimate against the real bill.
+struct ReconcileCommand {
+    static let usage = "placescost reconcile [PATH|-]... --billing FILE [--format auto|jsonl|csv] [--pricing ID|FILE] [--since DATE] [--until DATE] [--timezone TZ] [--scale X] [--report md|json] [--json] [--out DIR] [--strict] [--quiet]"
+
+    static let help = """
+    placescost reconcile: set the estimate for your logs against a Cloud Billing export, SKU by
+    SKU, and flag the SKUs whose counts differ by more than 2%.
+
+    USAGE
+      \(usage)
+
+    ARGUMENTS
+      PATH                     Request logs, as for `analyze`. With none, the bundled
+                               SampleLogs/ are used.
+
+    OPTIONS
+      --billing FILE           The billing export: a console cost-table CSV, a reports-page CSV,
+                               or a BigQuery billing export as CSV or JSON Lines (required).
+      --format FORMAT          auto (default), jsonl or csv: the logs' format.
+      --pricing ID|FILE        The price table for the estimate, as for `analyze`.
+      --since DATE, --until DATE
+                               Only calls in this period; match them to the bill's dates.
+      --timezone TZ            Calendar months for the estimate (default UTC).
+      --scale X                Multiply logged volumes by X (a 10% sample: --scale 10).
+      --report md|json         What to print on standard output (default md; with --out, nothing
+                               unless asked).
+      --json                   Same as --report json.
+      --out DIR                Write reconciliation.md and reconciliation.json into DIR.
+      --strict                 Stop at the first malformed log record (exit 65).
+      --quiet                  Print no warnings or notes on standard error (errors still).
+      -h, --help               Show this help.
+
+    The estimate is the app's current billing (delay 0). SKU costs are before credits; credits
+    are totals of their own. Rows of other services in the export are counted and left out.
+
+    """
+
+    static let scanner = ArgumentScanner(options: AnalysisOptionsParser.options + [
+        .init("billing", value: "FILE"), .init("report", value: "md|json"), .init("json"), .init("out", value: "DIR"), .init("help"),
+    ], usage: usage)
+
+    let arguments: [String]
+    let context: CommandContext
+
+    func run() throws -> ExitCode {
+        if arguments.contains("-h") || arguments.contains("--help") {
+            context.standardOutput.write(ReconcileCommand.help)
+            return .success
+        }
+        let parsed = try ReconcileCommand.scanner.scan(arguments)
+        let shared = AnalysisOptionsParser(usage: ReconcileCommand.usage)
+        var options = Analyzer.Options()
+        try shared.apply(parsed, to: &options)
+        guard let billing = parsed["billing"], !billing.isEmpty else {
+            throw CLIError.usage(message: "reconcile needs the billing export: --billing FILE.", usage: ReconcileCommand.usage)
+        }
+        let report: ReconciliationRenderer.Format?
+        if parsed.has("json") {
+            report = .json
+        } else if let value = parsed["report"] {
+            guard let format = ReconciliationRenderer.Format(rawValue: value) else {
+                throw CLIError.usage(message: "--report takes md or json, not `\(value)`.", usage: ReconcileCommand.usage)
+            }
+            report = format
+        } else {
+            report = parsed["out"] == nil ? .md : nil
+        }
+        let out = try shared.outDirectory(parsed, context: context)
+        // The bill is read first: a wrong --billing path should fail before a long log read.
+        let billingPath = billing.hasPrefix("/") ? billing : context.workingDirectory + "/" + billing
+        let bill = try BillingExportReader().read(path: billingPath, shownAs: billing)
+        let (paths, usedSampleLogs) = try shared.inputPaths(parsed, context: context, verb: "reconciling")
+        let (analysis, read) = try Analyzer(options: options).analyze(paths: paths, usedSampleLogs: usedSampleLogs)
+        shared.reportDiagnostics(read, parsed: parsed, context: context)
+
+        let reconciliation = BillReconciler().reconcile(analysis.pricing, bill: bill)
+        let renderer = ReconciliationRenderer()
+        if let out {
+            let files = renderer.files(reconciliation)
+            try ReportDirectoryWriter(directory: out.path).write(files)
+            if !parsed.has("quiet") { context.note("wrote \(files.map(\.path).joined(separator: ", ")) to \(out.shown).") }
+        }
+        if let report {
+            context.standardOutput.write(renderer.render(reconciliation, as: report))
+        }
+        return .success
+    }
+}

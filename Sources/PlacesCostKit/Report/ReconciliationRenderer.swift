@@ -1,0 +1,120 @@
+/// Renders a `Reconciliation` as `reconciliation.json` (for machines) or `reconciliation.md`.
+public struct ReconciliationRenderer: Sendable {
+    public enum Format: String, Sendable, CaseIterable {
+        case md, json
+
+        public var fileName: String {
+            switch self {
+            case .md: "reconciliation.md"
+            case .json: "reconciliation.json"
+            }
+        }
+    }
+
+    public init() {}
+
+    public func render(_ reconciliation: Reconciliation, as format: Format) -> String {
+        switch format {
+        case .json: json(reconciliation).rendered()
+        case .md: markdown(reconciliation)
+        }
+    }
+
+    /// Both files `--out` writes.
+    public func files(_ reconciliation: Reconciliation) -> [(path: String, contents: String)] {
+        Format.allCases.map { ($0.fileName, render(reconciliation, as: $0)) }
+    }
+
+    /// `skus[]` holds exactly the keys of `spec/cli.md`; the rest says where the numbers came from.
+    public func json(_ reconciliation: Reconciliation) -> JSONValue {
+        let bill = reconciliation.bill
+        let period = bill.period
+        return .object([
+            ("skus", .array(reconciliation.rows.map { row in
+                .object([
+                    ("sku", .string(row.sku)),
+                    ("estimated_count", .number(row.estimatedCount)),
+                    ("billed_count", .number(row.billedCount)),
+                    ("estimated_cost_usd", .number(row.estimatedCostUSD)),
+                    ("billed_cost_usd", .number(row.billedCostUSD)),
+                    ("flagged", .bool(row.flagged)),
+                ])
+            })),
+            ("total_estimated_usd", .number(reconciliation.totalEstimatedUSD)),
+            ("total_billed_usd", .number(reconciliation.totalBilledUSD)),
+            ("estimated_credits_usd", .number(reconciliation.estimatedCreditsUSD)),
+            ("billed_credits_usd", .number(reconciliation.billedCreditsUSD)),
+            ("billing_period", .object([
+                ("first_usage_date", period.firstUsageDate.map(JSONValue.string) ?? .null),
+                ("last_usage_date", period.lastUsageDate.map(JSONValue.string) ?? .null),
+                ("invoice_months", .array(period.invoiceMonths.map(JSONValue.string))),
+            ])),
+            ("estimate_months", .array(reconciliation.estimateMonths.map(JSONValue.string))),
+            ("billing_file", .object([
+                ("path", .string(bill.file)),
+                ("layout", .string(bill.layout.rawValue)),
+                ("matched_by_position", .bool(bill.matchedByPosition)),
+                ("other_service_rows", .int(bill.otherServiceRows)),
+                ("other_service_cost_usd", .number(bill.otherServiceCostUSD)),
+                ("ignored_rows", .int(bill.ignoredRows)),
+            ])),
+            ("count_tolerance", .number(BillReconciler.tolerance)),
+            ("flagged", .int(reconciliation.flaggedCount)),
+            ("suggested_scale", reconciliation.suggestedScale.map(JSONValue.number) ?? .null),
+            ("causes", .array(reconciliation.causes.map(JSONValue.string))),
+        ])
+    }
+
+    public func markdown(_ reconciliation: Reconciliation) -> String {
+        let bill = reconciliation.bill
+        var lines = ["# Estimate vs bill", ""]
+        lines.append("Billing export: `\(bill.file)` (\(bill.layout.rawValue)\(bill.matchedByPosition ? ", columns matched by position" : "")), \(periodText(bill.period)).")
+        let months = reconciliation.estimateMonths
+        lines.append("The estimate is the app's current billing at delay 0 over \(months.isEmpty ? "no month" : months.joined(separator: ", ")).")
+        lines.append("")
+        lines.append("| SKU | estimated count | billed count | difference | estimated cost | billed cost | |")
+        lines.append("|---|---:|---:|---:|---:|---:|---|")
+        for row in reconciliation.rows {
+            let mark: String
+            if !row.inBill { mark = "**flagged**: not in the bill" }
+            else if !row.inEstimate { mark = "**flagged**: not in the estimate" }
+            else { mark = row.flagged ? "**flagged**" : "" }
+            lines.append("| \(row.sku) | \(Money.plain(row.estimatedCount)) | \(Money.plain(row.billedCount)) | \(difference(row)) | \(Money.usd(row.estimatedCostUSD)) | \(Money.usd(row.billedCostUSD)) | \(mark) |")
+        }
+        lines.append("| **Total** (net of credits) | | | | **\(Money.usd(reconciliation.totalEstimatedUSD))** | **\(Money.usd(reconciliation.totalBilledUSD))** | |")
+        lines.append("")
+        lines.append("Credits are kept apart from the SKU costs: estimated \(Money.usd(reconciliation.estimatedCreditsUSD)), billed \(Money.usd(reconciliation.billedCreditsUSD)).")
+        if bill.otherServiceRows > 0 {
+            lines.append("Left out of the comparison: \(bill.otherServiceRows) \(bill.otherServiceRows == 1 ? "row" : "rows") of other services or SKUs (\(Money.usd(bill.otherServiceCostUSD))).")
+        }
+        if bill.ignoredRows > 0 {
+            lines.append("\(bill.ignoredRows) tax, rounding or total \(bill.ignoredRows == 1 ? "row was" : "rows were") skipped.")
+        }
+        lines.append("")
+        if reconciliation.causes.isEmpty {
+            lines.append("Every SKU's count is within \(Money.plain(BillReconciler.tolerance * 100))% of the bill.")
+        } else {
+            lines.append("\(reconciliation.flaggedCount) of \(reconciliation.rows.count) SKUs differ by more than \(Money.plain(BillReconciler.tolerance * 100))% or appear on one side only. Usual causes:")
+            lines.append("")
+            lines += reconciliation.causes.map { "- \($0)" }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func periodText(_ period: BilledUsage.Period) -> String {
+        var parts: [String] = []
+        if let first = period.firstUsageDate, let last = period.lastUsageDate {
+            parts.append("usage \(first) to \(last)")
+        }
+        if !period.invoiceMonths.isEmpty {
+            parts.append("invoice \(period.invoiceMonths.joined(separator: ", "))")
+        }
+        return parts.isEmpty ? "no period given in the file" : parts.joined(separator: ", ")
+    }
+
+    private func difference(_ row: Reconciliation.Row) -> String {
+        guard row.inEstimate, row.inBill, row.billedCount != 0 else { return "" }
+        let percent = (row.estimatedCount - row.billedCount) / row.billedCount * 100
+        return (percent > 0 ? "+" : "") + Money.plain(percent, digits: 1) + "%"
+    }
+}

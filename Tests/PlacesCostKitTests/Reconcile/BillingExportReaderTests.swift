@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+@testable import PlacesCostKit
+
+/// The billing export layouts of `domain/formats.md` section 4, from small hand-written files.
+@Suite("Billing export reader")
+struct BillingExportReaderTests {
+    static let consoleHeader = "Billing account name,Billing account ID,Project name,Project ID,Project hierarchy,Service description,Service ID,SKU description,SKU ID,Consumption model description,Credit type,Cost type,Usage start date,Usage end date,Usage amount,Usage unit,Unrounded Cost ($),Cost ($)"
+
+    static let console = """
+    Invoice number,1234567
+    Billing account ID,0000-AAAA-1111
+    Invoice month,202610
+    Currency,USD
+
+    \(consoleHeader)
+    Acme,0000-AAAA-1111,App,app-1,/o/app-1,Places API,AAAA,Places Details,1111,Default,,Usage,2026-10-01,2026-10-15,"622,403",count,"10,580.851",$10580.85
+    Acme,0000-AAAA-1111,App,app-1,/o/app-1,Places API,AAAA,Places Details,1111,Default,,Usage,2026-10-16,2026-10-31,1000,count,17.00,17.00
+    Acme,0000-AAAA-1111,App,app-1,/o/app-1,Places API,AAAA,Places Details,1111,Default,Google Maps Platform credit,Credit,2026-10-01,2026-10-31,0,count,-200.00,-200.00
+    Acme,0000-AAAA-1111,App,app-1,/o/app-1,Geocoding API,CCCC,Geocoding,5555,Default,,Usage,2026-10-02,2026-10-30,40,count,0.20,0.20
+    Acme,0000-AAAA-1111,App,app-1,/o/app-1,Maps JavaScript API,BBBB,Dynamic Maps,3333,Default,,Usage,2026-10-01,2026-10-31,100,count,0.70,0.70
+    ,,,,,,,,,,,Tax,,,,,1.20,1.20
+    ,,,,,,,,,,,Rounding error,,,,,0.01,0.01
+    Total,,,,,,,,,,,,,,,,"10,400.00","10,400.00"
+
+    """
+
+    func read(_ text: String, file: String = "bill.csv") throws -> BilledUsage {
+        try BillingExportReader().parse(text, file: file)
+    }
+
+    func sku(_ usage: BilledUsage, _ name: String) -> BilledUsage.SKU? {
+        usage.skus.first { $0.sku == name }
+    }
+
+    @Test("Console cost table: preamble, thousands separators, credits apart, tax and total rows skipped")
+    func console() throws {
+        let usage = try read(BillingExportReaderTests.console)
+        #expect(usage.layout == .consoleCostTable)
+        #expect(!usage.matchedByPosition)
+        #expect(usage.skus.map(\.sku) == ["Geocoding", "Places Details"])
+        let details = try #require(sku(usage, "Places Details"))
+        #expect(details.usageAmount == 623_403)
+        #expect(abs(details.costUSD - 10_597.851) < 1e-9)
+        #expect(details.creditsUSD == -200)
+        #expect(usage.creditsUSD == -200)
+        #expect(usage.otherServiceRows == 1)
+        #expect(usage.ignoredRows == 3)
+        #expect(usage.period == .init(firstUsageDate: "2026-10-01", lastUsageDate: "2026-10-31", invoiceMonths: ["2026-10"]))
+    }
+
+    @Test("Reports-page CSV: list cost is the SKU cost, the savings columns are credits")
+    func reportsPage() throws {
+        let text = """
+        Date,Service description,Service ID,SKU description,SKU ID,Usage amount,Usage unit,List cost ($),Negotiated savings ($),Savings programs ($),Other savings ($),Unrounded subtotal ($),Subtotal ($)
+        2026-10-01,Places API (New),AAAA,Autocomplete Requests,1,"200,000",count,566.00,0,0,-84.30,481.70,481.70
+        2026-10-02,Places API (New),AAAA,Place Details Essentials,2,"1,500",count,$7.50,0,0,0,7.50,7.50
+        2026-10-03,Routes API,DDDD,Compute Routes,3,10,count,0.05,0,0,0,0.05,0.05
+        Total,,,,,,,,,,,"489.25","489.25"
+        """
+        let usage = try read(text)
+        #expect(usage.layout == .reportsPage)
+        #expect(usage.skus.map(\.sku) == ["Autocomplete Requests", "Place Details Essentials"])
+        #expect(sku(usage, "Autocomplete Requests")?.usageAmount == 200_000)
+        #expect(sku(usage, "Autocomplete Requests")?.costUSD == 566)
+        #expect(abs(usage.creditsUSD - -84.3) < 1e-9)
+        #expect(usage.otherServiceRows == 1)
+        #expect(usage.ignoredRows == 1)
+        #expect(usage.period.firstUsageDate == "2026-10-01" && usage.period.lastUsageDate == "2026-10-03")
+    }
+
+    @Test("BigQuery export as CSV with dotted columns in any order, credits as JSON text")
+    func bigQueryCSV() throws {
+        let text = """
+        project.id,invoice.month,service.description,sku.description,usage_start_time,usage.amount,usage.unit,cost,credits
+        app-1,202610,Places API,Autocomplete - Per Request,2026-10-01 07:00:00 UTC,"1,000",count,2.83,"[{""name"":""FreeTrial"",""amount"":-2.83}]"
+        app-1,202610,Places API,Autocomplete - Per Request,2026-10-02 07:00:00 UTC,500,count,1.415,[]
+        app-1,202610,Cloud Storage,Standard Storage,2026-10-02 07:00:00 UTC,5,gibibyte month,0.10,
+        """
+        let usage = try read(text)
+        #expect(usage.layout == .bigQueryCSV)
+        let row = try #require(sku(usage, "Autocomplete - Per Request"))
+        #expect(row.usageAmount == 1_500)
+        #expect(abs(row.costUSD - 4.245) < 1e-9)
+        #expect(row.creditsUSD == -2.83)
+        #expect(usage.period.invoiceMonths == ["2026-10"])
+        #expect(usage.period.firstUsageDate == "2026-10-01")
+        #expect(usage.otherServiceRows == 1)
+    }
+
+    @Test("BigQuery export as JSON Lines: nested objects and flat dotted keys")
+    func bigQueryJSONLines() throws {
+        let text = """
+        {"service":{"description":"Places API"},"sku":{"description":"Places Details"},"usage_start_time":"2026-10-03T00:00:00Z","usage":{"amount":100,"unit":"count"},"cost":1.7,"credits":[{"name":"Maps credit","amount":-1.7}],"invoice":{"month":"202610"},"project":{"id":"app-1"}}
+        {"service.description":"Places API","sku.description":"Places Details","usage_start_time":"2026-10-05T00:00:00Z","usage.amount":"50","cost":"0.85","credits":[],"invoice.month":"202610"}
+
+        {"service":{"description":"Compute Engine"},"sku":{"description":"N1 Core"},"usage":{"amount":3},"cost":0.3}
+        """
+        let usage = try read(text, file: "bill.jsonl")
+        #expect(usage.layout == .bigQueryJSONLines)
+        let details = try #require(sku(usage, "Places Details"))
+        #expect(details.usageAmount == 150)
+        #expect(abs(details.costUSD - 2.55) < 1e-9)
+        #expect(details.creditsUSD == -1.7)
+        #expect(usage.period == .init(firstUsageDate: "2026-10-03", lastUsageDate: "2026-10-05", invoiceMonths: ["2026-10"]))
+        #expect(usage.otherServiceRows == 1)
+    }
+
+    @Test("A German console export is read by column position")
+    func localizedHeader() throws {
+        let text = """
+        Rechnungsnummer,1234567
+        Rechnungskonto-ID,0000-AAAA-1111
+        Währung,USD
+
+        Name des Rechnungskontos,Rechnungskonto-ID,Projektname,Projekt-ID,Projekthierarchie,Dienstbeschreibung,Dienst-ID,SKU-Beschreibung,SKU-ID,Beschreibung des Nutzungsmodells,Gutschriftstyp,Kostentyp,Startdatum der Nutzung,Enddatum der Nutzung,Nutzungsmenge,Nutzungseinheit,Nicht gerundete Kosten ($),Kosten ($)
+        Acme,0000-AAAA-1111,App,app-1,/o/app-1,Places API,AAAA,Places Details,1111,Standard,,Nutzung,2026-10-01,2026-10-31,"1.234",Anzahl,"20,98","20,98"
+        Summe,,,,,,,,,,,,,,,,"20,98","20,98"
+        """
+        let usage = try read(text)
+        #expect(usage.layout == .consoleCostTable)
+        #expect(usage.matchedByPosition)
+        let details = try #require(sku(usage, "Places Details"))
+        #expect(details.costUSD == 20.98)
+        #expect(usage.period.firstUsageDate == "2026-10-01")
+    }
+
+    @Test("SKU descriptions match the price tables' names, with or without a service prefix")
+    func skuMatching() {
+        let matcher = BillingExportReader.SKUMatcher(names: BillingExportReader.bundledSKUNames)
+        #expect(matcher.match("Places Details") == "Places Details")
+        #expect(matcher.match("  places   details ") == "Places Details")
+        #expect(matcher.match("Places API (New) Autocomplete Requests") == "Autocomplete Requests")
+        #expect(matcher.match("Dynamic Maps") == nil)
+    }
+
+    @Test("Amounts: quoted thousands, currency signs, decimal commas, parentheses")
+    func numbers() {
+        #expect(BillingExportReader.number("622,403") == 622_403)
+        #expect(BillingExportReader.number("$1,234.50") == 1_234.5)
+        #expect(BillingExportReader.number("1.234,50 €") == 1_234.5)
+        #expect(BillingExportReader.number("20,98") == 20.98)
+        #expect(BillingExportReader.number("(12.00)") == -12)
+        #expect(BillingExportReader.number("US$ 3") == 3)
+        #expect(BillingExportReader.number("") == nil)
+        #expect(BillingExportReader.number("n/a") == nil)
+    }
+
+    @Test("An unknown layout fails with a sentence naming the file and what was expected")
+    func unknownLayout() {
+        #expect(throws: IngestError.self) { try read("Month,Product,Amount\n2026-10,Places,12\n", file: "costs.csv") }
+        do {
+            _ = try read("Month,Product,Amount,Currency,Region\n2026-10,Places,12,USD,EU\n", file: "costs.csv")
+            Issue.record("expected an error")
+        } catch let error as IngestError {
+            guard case .invalidBillingExport(let path, let reason) = error else { Issue.record("\(error)"); return }
+            #expect(path == "costs.csv")
+            #expect(reason.contains("console cost-table CSV"))
+            #expect(reason.contains("reports-page CSV"))
+            #expect(reason.contains("BigQuery"))
+            #expect(reason.hasSuffix("its header row has 5 columns."))
+            #expect(error.description.hasPrefix("costs.csv: this is not a Cloud Billing export"))
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+@testable import PlacesCostKit
+
+/// `placescost reconcile` end to end: a canonical log, a billing CSV, the JSON and Markdown out.
+@Suite("Reconcile command")
+struct ReconcileCommandTests {
+    /// 100 searches, each one autocomplete call and one Place Details call in its session.
+    static func log(_ directory: TemporaryDirectory) -> String {
+        let records = (0..<100).flatMap { index -> [TestRecord] in
+            let token = "token-\(index)"
+            return [ac(Double(index) * 300, token, "ab"), details(Double(index) * 300 + 5, token)]
+        }
+        return directory.write("log.jsonl", records.map(\.jsonLine).joined(separator: "\n") + "\n")
+    }
+
+    /// A reports-page CSV: Places Details 3% above the log, a Geocoding SKU the log never made.
+    static let bill = """
+    Date,Service description,Service ID,SKU description,SKU ID,Usage amount,Usage unit,List cost ($),Negotiated savings ($),Savings programs ($),Other savings ($),Unrounded subtotal ($),Subtotal ($)
+    2026-10-01,Places API,AAAA,Places Details,1,103,count,1.751,0,0,-1.751,0,0
+    2026-10-01,Places API,AAAA,Autocomplete (included with Places Details) - Per Session,2,100,count,0,0,0,0,0,0
+    2026-10-01,Places API,AAAA,Basic Data,3,101,count,0,0,0,0,0,0
+    2026-10-02,Geocoding API,CCCC,Geocoding,4,"5",count,0.025,0,0,0,0.025,0.025
+    Tax,,,,,,,,,,,0.01,0.01
+    """
+
+    func object(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test("A SKU 3% above the log is flagged, one within 2% is not, one only in the bill is listed")
+    func endToEnd() throws {
+        let directory = TemporaryDirectory()
+        let log = ReconcileCommandTests.log(directory)
+        let bill = directory.write("bill.csv", ReconcileCommandTests.bill)
+        let result = runCLI(["reconcile", log, "--billing", bill, "--pricing", "legacy-list", "--report", "json", "--quiet"])
+        #expect(result.code == .success, "\(result.stderr)")
+        let json = try object(result.stdout)
+        let skus = try #require(json["skus"] as? [[String: Any]])
+        let byName = Dictionary(uniqueKeysWithValues: skus.map { ($0["sku"] as! String, $0) })
+        #expect(Set(skus.flatMap(\.keys)) == ["sku", "estimated_count", "billed_count", "estimated_cost_usd", "billed_cost_usd", "flagged"])
+
+        let details = try #require(byName["Places Details"])
+        #expect(details["estimated_count"] as? Int == 100)
+        #expect(details["billed_count"] as? Int == 103)
+        #expect(details["estimated_cost_usd"] as? Double == 1.7)
+        #expect(details["billed_cost_usd"] as? Double == 1.751)
+        #expect(details["flagged"] as? Bool == true)
+
+        #expect(byName["Autocomplete (included with Places Details) - Per Session"]?["flagged"] as? Bool == false)
+        #expect(byName["Basic Data"]?["flagged"] as? Bool == false)  // 1% apart
+
+        let geocoding = try #require(byName["Geocoding"])
+        #expect(geocoding["estimated_count"] as? Int == 0)
+        #expect(geocoding["billed_count"] as? Int == 5)
+        #expect(geocoding["flagged"] as? Bool == true)
+
+        #expect(json["total_estimated_usd"] as? Double == 1.7)
+        #expect(json["total_billed_usd"] as? Double == 0.025)
+        #expect(json["billed_credits_usd"] as? Double == -1.751)
+        let period = try #require(json["billing_period"] as? [String: Any])
+        #expect(period["first_usage_date"] as? String == "2026-10-01")
+        #expect(period["last_usage_date"] as? String == "2026-10-02")
+        #expect((json["causes"] as? [String])?.contains { $0.contains("--scale") } == true)
+    }
+
+    @Test("The Markdown marks flagged rows and lists the causes; --out writes both files")
+    func markdownAndOut() throws {
+        let directory = TemporaryDirectory()
+        let log = ReconcileCommandTests.log(directory)
+        let bill = directory.write("bill.csv", ReconcileCommandTests.bill)
+        let result = runCLI(["reconcile", log, "--billing", bill, "--pricing", "legacy-list", "--quiet"])
+        #expect(result.code == .success)
+        #expect(result.stdout.contains("| Places Details | 100 | 103 | -2.9% | $1.70 | $1.75 | **flagged** |"))
+        #expect(result.stdout.contains("| Geocoding | 0 | 5 |  | $0.00 | $0.03 | **flagged**: not in the estimate |"))
+        #expect(result.stdout.contains("- Sampling:"))
+
+        let out = directory.path + "/out"
+        let written = runCLI(["reconcile", log, "--billing", bill, "--pricing", "legacy-list", "--out", out, "--quiet"])
+        #expect(written.code == .success)
+        #expect(written.stdout.isEmpty)
+        let markdown = try String(contentsOfFile: out + "/reconciliation.md", encoding: .utf8)
+        let json = try String(contentsOfFile: out + "/reconciliation.json", encoding: .utf8)
+        #expect(markdown == result.stdout)
+        let again = runCLI(["reconcile", log, "--billing", bill, "--pricing", "legacy-list", "--json", "--quiet"])
+        #expect(json == again.stdout)
+    }
+
+    @Test("Exit codes: no --billing 64, a missing bill 66, an unreadable bill 65 naming the file")
+    func exitCodes() {
+        let directory = TemporaryDirectory()
+        let log = ReconcileCommandTests.log(directory)
+        let noBilling = runCLI(["reconcile", log])
+        #expect(noBilling.code == .usage)
+        #expect(noBilling.stderr.hasPrefix("placescost: error: reconcile needs the billing export"))
+
+        let missing = runCLI(["reconcile", log, "--billing", directory.path + "/none.csv"])
+        #expect(missing.code == .noInput)
+
+        let bad = directory.write("bad.csv", "a,b,c,d,e,f\n1,2,3,4,5,6\n")
+        let unparsable = runCLI(["reconcile", log, "--billing", bad])
+        #expect(unparsable.code == .dataError)
+        #expect(unparsable.stderr.hasPrefix("placescost: error: \(bad): this is not a Cloud Billing export"))
+
+        let help = runCLI(["reconcile", "--help"])
+        #expect(help.code == .success)
+        #expect(help.stdout.contains("--billing FILE"))
+        #expect(runCLI(["--help"]).stdout.contains("placescost reconcile [PATH]... --billing FILE"))
+    }
+}
