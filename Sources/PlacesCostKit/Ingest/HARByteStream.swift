@@ -28,10 +28,12 @@ struct HARByteStream {
     var discarded = 0
     private var atEndOfInput = false
 
-    init(fileDescriptor: Int32, chunkSize: Int) {
+    /// - Parameter prefix: bytes already read from the descriptor (a format sniff), read first.
+    init(fileDescriptor: Int32, chunkSize: Int, prefix: [UInt8] = []) {
         self.fileDescriptor = fileDescriptor
         self.chunkSize = max(chunkSize, 1)
-        self.buffer = [UInt8](repeating: 0, count: max(chunkSize, 64))
+        self.buffer = prefix + [UInt8](repeating: 0, count: max(chunkSize, 64))
+        self.end = prefix.count
     }
 
     /// Offset of the next unread byte from the start of the input.

@@ -66,8 +66,9 @@ public struct HARReader {
     ///
     /// - Throws: `Error` when the input is not a HAR or is cut off (after delivering the complete
     ///   entries), `IngestError.readFailed` when a read fails, and whatever `body` throws.
-    public func forEachEntry(fileDescriptor: Int32, _ body: (Entry) throws -> Void) throws {
-        var walk = Walk(stream: HARByteStream(fileDescriptor: fileDescriptor, chunkSize: chunkSize))
+    /// - Parameter prefix: bytes already read from `fileDescriptor` (by a format sniff), read first.
+    public func forEachEntry(fileDescriptor: Int32, prefix: [UInt8] = [], _ body: (Entry) throws -> Void) throws {
+        var walk = Walk(stream: HARByteStream(fileDescriptor: fileDescriptor, chunkSize: chunkSize, prefix: prefix))
         do {
             try walk.document(body)
         } catch is HARByteStream.EndOfInput {

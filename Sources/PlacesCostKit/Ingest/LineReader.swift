@@ -41,6 +41,12 @@ public struct LineReader {
         return Array(buffer[start..<min(end, start + count)])
     }
 
+    /// Takes the bytes read ahead and not yet consumed, so another reader can continue the input.
+    public mutating func takeBuffered() -> [UInt8] {
+        defer { start = end }
+        return Array(buffer[start..<end])
+    }
+
     /// Calls `body` for every line of the input, in order.
     public mutating func forEachLine(_ body: (Event) throws -> Void) throws {
         var lineNumber = 0

@@ -166,6 +166,21 @@ public struct LogReader {
             } catch let failure as CSVRecordParser.HeaderFailure {
                 try report(Diagnostic(location: SourceLocation(file: displayName, line: failure.line), reason: "\(failure.reason); the file is skipped"), countAsRejected: false, into: &output)
             }
+        case .har:
+            do {
+                try HARReader().forEachEntry(fileDescriptor: descriptor, prefix: reader.takeBuffered()) { entry in
+                    switch entry {
+                    case .request(var request, let index):
+                        // A capture comes from one device and shows no user id; an app may send one.
+                        request.userID = request.headers.first { $0.name.lowercased() == "x-user-id" }?.value
+                        try sink.accept(request, line: index, into: &output)
+                    case .malformed(let reason, let index):
+                        try sink.reject(reason, line: index, into: &output)
+                    }
+                }
+            } catch let error as HARReader.Error {
+                try report(Diagnostic(location: SourceLocation(file: displayName, line: 0), reason: "\(error)"), countAsRejected: true, into: &output)
+            }
         case .accessLog:
             let parser = AccessLogParser(format: options.logFormat ?? .combined)
             try reader.forEachLine { event in
