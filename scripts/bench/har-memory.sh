@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Measures HARReader's peak memory on a generated ~200 MB HAR capture.
 #
-# The CLI does not read HAR yet, so the measurement is a test that is skipped unless
+# The measurement is a test that is skipped unless
 # PLACESCOST_HAR_MEMORY=1: it writes the capture to a temporary file a megabyte at a time,
 # streams it with HARReader, and fails if peak resident memory (VmHWM on Linux, ru_maxrss
 # elsewhere) grows by 150 MB or more. It prints one "HAR memory:" line with the figures.
