@@ -107,4 +107,16 @@ struct ReconcileCommandTests {
         #expect(help.stdout.contains("--billing FILE"))
         #expect(runCLI(["--help"]).stdout.contains("placescost reconcile [PATH]... --billing FILE"))
     }
+
+    @Test("The sample bill against the sample logs: only Places Details, billed 3% above the log, is flagged")
+    func sample() throws {
+        let result = runCLI(["reconcile", "--billing", "SampleLogs/billing/cost-table-2026-10.csv", "--json", "--quiet"], workingDirectory: packageRoot)
+        #expect(result.code == .success, "\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let skus = try #require(json["skus"] as? [[String: Any]])
+        let flagged = skus.filter { $0["flagged"] as? Bool == true }.compactMap { $0["sku"] as? String }
+        #expect(flagged == ["Places Details"])
+        let details = try #require(skus.first { $0["sku"] as? String == "Places Details" })
+        #expect(details["estimated_count"] as? Int == 393 && details["billed_count"] as? Int == 405)
+    }
 }
