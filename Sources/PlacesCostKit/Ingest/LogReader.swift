@@ -175,7 +175,8 @@ public struct LogReader {
                         request.userID = request.headers.first { $0.name.lowercased() == "x-user-id" }?.value
                         try sink.accept(request, line: index, into: &output)
                     case .malformed(let reason, let index):
-                        try sink.reject(reason, line: index, into: &output)
+                        // A HAR has no useful line numbers (it is often one line): the position is the entry's.
+                        try sink.reject("entry \(index) of log.entries: \(reason)", line: index, into: &output)
                     }
                 }
             } catch let error as HARReader.Error {
