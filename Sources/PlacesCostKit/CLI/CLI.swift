@@ -11,7 +11,7 @@ public struct CLI {
         self.context = context
     }
 
-    static let usage = "placescost analyze|simulate|reconcile|pricing ... | placescost --help | placescost --version"
+    static let usage = "placescost analyze|simulate|reconcile|pricing|generate ... | placescost --help | placescost --version"
 
     static let help = """
     placescost: what your Google Places Autocomplete traffic costs, and how to pay less.
@@ -21,6 +21,7 @@ public struct CLI {
       placescost simulate [options]              what-if pricing without logs
       placescost reconcile [PATH]... --billing FILE   the estimate against the real bill, SKU by SKU
       placescost pricing list | pricing show ID  the bundled price tables
+      placescost generate --searches N [options] a realistic made-up log, for tests and benchmarks
       placescost --help | --version | COMMAND --help
 
     COMMANDS
@@ -33,6 +34,8 @@ public struct CLI {
                 reports-page CSV, BigQuery CSV or JSON Lines) and flag SKUs whose counts differ
                 by more than 2%.
       pricing   List the bundled price tables, or show one with its sources.
+      generate  Write a deterministic, realistic log of N searches (JSON Lines, CSV or an nginx
+                access log) with the usual token anomalies, for tests, benchmarks and simulations.
 
     Run `placescost COMMAND --help` for a command's options.
 
@@ -62,6 +65,8 @@ public struct CLI {
                 return try ReconcileCommand(arguments: rest, context: context).run()
             case "pricing":
                 return try PricingCommand(arguments: rest, context: context).run()
+            case "generate":
+                return try GenerateCommand(arguments: rest, context: context).run()
             default:
                 throw CLIError.usage(message: "unknown command `\(command)`.", usage: CLI.usage)
             }

@@ -7,8 +7,16 @@ import Darwin
 /// Where a command writes text: a file descriptor for the real tool, a string for tests.
 public protocol OutputSink: AnyObject {
     func write(_ text: String)
+    /// Writes UTF-8 bytes; sinks backed by a descriptor write them without making a `String`.
+    func write(bytes: UnsafeRawBufferPointer)
     /// Whether this is an interactive terminal (progress output is shown only then).
     var isTerminal: Bool { get }
+}
+
+extension OutputSink {
+    public func write(bytes: UnsafeRawBufferPointer) {
+        write(String(decoding: bytes, as: UTF8.self))
+    }
 }
 
 /// Writes to a file descriptor (standard output or standard error).
@@ -24,16 +32,18 @@ public final class FileDescriptorSink: OutputSink {
 
     public func write(_ text: String) {
         var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written <= 0 {
-                    if written < 0, errno == EINTR { continue }
-                    return
-                }
-                offset += written
+        text.withUTF8 { write(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    public func write(bytes: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written <= 0 {
+                if written < 0, errno == EINTR { continue }
+                return
             }
+            offset += written
         }
     }
 

@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `placescost generate`: a deterministic, realistic request log for tests, benchmarks and simulations.
+struct GenerateCommand {
+    static let usage = "placescost generate --searches N [--seed S] [--format jsonl|csv|access-log] [--start DATE] [--days D] [--out FILE]"
+
+    static let help = """
+    placescost generate: write a realistic, made-up log of Places calls.
+
+    USAGE
+      \(usage)
+
+    The log holds N user actions spread over the period by the daily rhythm of users in 13 time
+    zones: typing runs of autocomplete calls on growing prefixes of place names (non-ASCII and
+    the odd emoji included), about 80% ending in a Place Details call with a field mask, the
+    rest abandoned, and small shares of every token anomaly `analyze` reports (reused token,
+    expired session, token-less calls ending in Geocoding, details without autocomplete or
+    without a token, a new token per keystroke, details without a field mask). Records come
+    in time order, with about 1% of neighbouring records of different users swapped (under
+    2 s apart) as in merged server logs; the access log is in strict order with whole-second
+    times. The same seed writes the same bytes. Nothing in the log comes from real users.
+
+    OPTIONS
+      --searches N                  User actions to generate (required); `analyze` counts about
+                                    N searches. 1 M writes about 1.4 GB of JSON Lines.
+      --seed S                      Random seed, a whole number (default 1).
+      --format jsonl|csv|access-log Canonical JSON Lines (default), the same columns as CSV, or an
+                                    nginx combined access log of legacy web-service URLs (the
+                                    user id in $remote_user, a fake key=AIzaSyGENERATED-not-a-key).
+      --start DATE                  Period start, 2026-10-01 or an RFC 3339 time (default
+                                    2026-10-01T00:00:00Z).
+      --days D                      Period length in days (default 30).
+      --out FILE                    Write to FILE instead of standard output.
+
+    EXAMPLE
+      placescost generate --searches 10000 --seed 7 | placescost analyze -
+
+    """
+
+    static let scanner = ArgumentScanner(options: [
+        .init("searches", value: "N"), .init("seed", value: "S"), .init("format", value: "jsonl|csv|access-log"),
+        .init("start", value: "DATE"), .init("days", value: "D"), .init("out", value: "FILE"), .init("help"),
+    ], usage: usage)
+
+    let arguments: [String]
+    let context: CommandContext
+
+    func run() throws -> ExitCode {
+        if arguments.contains("-h") || arguments.contains("--help") {
+            context.standardOutput.write(GenerateCommand.help)
+            return .success
+        }
+        let parsed = try GenerateCommand.scanner.scan(arguments)
+        let values = OptionValues(usage: GenerateCommand.usage)
+        guard parsed.positionals.isEmpty else {
+            throw values.error("generate takes no file arguments (found `\(parsed.positionals[0])`); use --out FILE.")
+        }
+        guard let searches = try values.wholeNumber(parsed["searches"], option: "--searches", range: 1...1_000_000_000) else {
+            throw values.error("give the number of searches to generate with --searches N.")
+        }
+        var options = TrafficGenerator.Options(searches: searches)
+        if let seed = parsed["seed"] {
+            guard let value = UInt64(seed) else { throw values.error("--seed takes a whole number from 0 to \(UInt64.max), not `\(seed)`.") }
+            options.seed = value
+        }
+        let format: GeneratedLogWriter.Format
+        if let name = parsed["format"] {
+            guard let known = GeneratedLogWriter.Format(rawValue: name) else {
+                throw values.error("--format takes jsonl, csv or access-log, not `\(name)`.")
+            }
+            format = known
+        } else {
+            format = .jsonl
+        }
+        if let start = parsed["start"] {
+            let text = start.count == 10 ? start + "T00:00:00Z" : start
+            guard case .success(let time) = TimestampParser.parse(text) else {
+                throw values.error("--start takes a date like 2026-10-01 or a time like 2026-10-01T00:00:00Z, not `\(start)`.")
+            }
+            options.start = time.microseconds / 1000
+        }
+        options.days = try values.wholeNumber(parsed["days"], option: "--days", range: 1...3660) ?? 30
+        // An access log is written as requests finish, in order; merged app telemetry is not.
+        options.disorder = format != .accessLog
+
+        let sink: OutputSink
+        var descriptor: Int32 = -1
+        if let out = parsed["out"] {
+            let path = out.hasPrefix("/") ? out : context.workingDirectory + "/" + out
+            descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            guard descriptor >= 0 else {
+                throw CLIError.cannotCreate(path: out, reason: String(cString: strerror(errno)))
+            }
+            sink = FileDescriptorSink(descriptor: descriptor)
+        } else {
+            sink = context.standardOutput
+        }
+        defer { if descriptor >= 0 { close(descriptor) } }
+
+        let generator = TrafficGenerator(options: options)
+        var writer = GeneratedLogWriter(format: format, catalog: generator.catalog) { sink.write(bytes: $0) }
+        generator.generate { writer.write($0) }
+        writer.drain()
+        return .success
+    }
+}
