@@ -2,11 +2,9 @@
 struct RoleCounts: Equatable {
     private(set) var values = [Int](repeating: 0, count: BillingRole.allCases.count)
 
-    static let roleIndex: [BillingRole: Int] = Dictionary(uniqueKeysWithValues: BillingRole.allCases.enumerated().map { ($1, $0) })
-
     subscript(role: BillingRole) -> Int {
-        get { values[RoleCounts.roleIndex[role]!] }
-        set { values[RoleCounts.roleIndex[role]!] = newValue }
+        get { values[role.ordinal] }
+        set { values[role.ordinal] = newValue }
     }
 
     var isEmpty: Bool { values.allSatisfy { $0 == 0 } }

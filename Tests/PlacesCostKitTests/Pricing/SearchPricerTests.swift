@@ -97,3 +97,11 @@ struct SearchPricerTests {
         #expect(spent[.autocompleteRequest] == 3 && spent[.placeDetails] == 1 && spent[.sessionWithDetails] == 0)
     }
 }
+
+@Suite("BillingRole")
+struct BillingRoleTests {
+    @Test("ordinal is the position in allCases")
+    func ordinal() {
+        #expect(BillingRole.allCases.map(\.ordinal) == Array(0..<BillingRole.allCases.count))
+    }
+}
