@@ -10,8 +10,9 @@ struct AnalyzeCommand {
       \(usage)
 
     ARGUMENTS
-      PATH                     A log file, a directory (its .jsonl/.ndjson/.json/.csv/.log/.txt
-                               files, by name), or - for standard input. Several may be given.
+      PATH                     A log file, a directory (its .jsonl/.ndjson/.json/.csv/.log/.txt/
+                               .har files, by name), or - for standard input. Several may be
+                               given. Canonical logs, access logs and HAR captures may be mixed.
                                With none, the bundled SampleLogs/ are analyzed.
 
     OPTIONS

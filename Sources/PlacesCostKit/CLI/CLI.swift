@@ -17,7 +17,7 @@ public struct CLI {
     placescost: what your Google Places Autocomplete traffic costs, and how to pay less.
 
     USAGE
-      placescost analyze [PATH|-]... [options]   logs -> sessions -> searches -> costs of every strategy
+      placescost analyze [PATH|-]... [options]   logs -> sessions -> searches -> costs -> advice
       placescost simulate [options]              what-if pricing without logs
       placescost reconcile [PATH]... --billing FILE   the estimate against the real bill, SKU by SKU
       placescost pricing list | pricing show ID  the bundled price tables
@@ -25,9 +25,10 @@ public struct CLI {
       placescost --help | --version | COMMAND --help
 
     COMMANDS
-      analyze   Read canonical request logs (JSON Lines or CSV), group the calls into sessions
-                and searches, report requests per search and token mistakes, and price every
-                strategy at every delay. With no PATH it analyzes the bundled SampleLogs/.
+      analyze   Read request logs (canonical JSON Lines or CSV, proxy access logs, HAR captures),
+                group the calls into sessions and searches, price every strategy at every delay,
+                walk Google's decision tree and write the report (Markdown, CSV, JSON, charts).
+                With no PATH it analyzes the bundled SampleLogs/.
       simulate  Price a scenario (searches a month, characters typed, completion rate, fields)
                 under every strategy, without logs.
       reconcile Set the estimate for the logs against a Cloud Billing export (console CSV,
