@@ -71,38 +71,6 @@ enum HAREntryParser {
 }
 
 extension JSONLineParser.Scanner {
-    /// Starts an object member: consumes `,` (after the first), the key and its `:`.
-    ///
-    /// - Returns: the key's decoded bytes, or `nil` after the closing `}`.
-    mutating func nextMember(first: inout Bool) throws -> [UInt8]? {
-        skipWhitespace()
-        guard position < bytes.count else { throw fail("the object is cut off") }
-        if first {
-            first = false
-            if bytes[position] == UInt8(ascii: "}") {
-                position += 1
-                return nil
-            }
-        } else if bytes[position] == UInt8(ascii: "}") {
-            position += 1
-            return nil
-        } else if bytes[position] == UInt8(ascii: ",") {
-            position += 1
-            skipWhitespace()
-        } else {
-            throw fail("expected ',' or '}'")
-        }
-        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
-            throw fail(position < bytes.count ? "expected a key" : "the object is cut off")
-        }
-        let key = try parseStringBytes()
-        skipWhitespace()
-        guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw fail("expected ':' after a key") }
-        position += 1
-        skipWhitespace()
-        return key
-    }
-
     /// Starts an array element: consumes `,` (after the first). Returns false after the closing `]`.
     mutating func nextElement(first: inout Bool) throws -> Bool {
         skipWhitespace()

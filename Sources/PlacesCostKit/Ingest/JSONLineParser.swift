@@ -134,34 +134,44 @@ public enum JSONLineParser {
         /// in it; with `nil`, the object is only validated (an unknown key's value).
         mutating func parseObject(depth: Int, keeping record: inout RawRecord?) throws {
             position += 1  // {
-            skipWhitespace()
-            if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-                position += 1
-                return
-            }
-            while true {
-                skipWhitespace()
-                guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
-                    throw fail(position < bytes.count ? "expected a key" : "the object is cut off")
-                }
-                let keyBytes = try parseStringBytes()
-                skipWhitespace()
-                guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw fail("expected ':' after a key") }
-                position += 1
-                skipWhitespace()
+            var first = true
+            while let keyBytes = try nextMember(first: &first) {
                 let key = record == nil ? nil : RawRecord.Key(name: String(decoding: keyBytes, as: UTF8.self))
                 let value = try parseValue(depth: depth + 1, keep: key != nil)
                 if let key { record![key] = value }
-                skipWhitespace()
-                guard position < bytes.count else { throw fail("the object is cut off") }
-                if bytes[position] == UInt8(ascii: ",") {
-                    position += 1
-                    continue
-                }
-                guard bytes[position] == UInt8(ascii: "}") else { throw fail("expected ',' or '}'") }
-                position += 1
-                return
             }
+        }
+
+        /// Starts an object member: consumes `,` (after the first), the key and its `:`.
+        ///
+        /// - Returns: the key's decoded bytes, or `nil` after the closing `}`.
+        mutating func nextMember(first: inout Bool) throws -> [UInt8]? {
+            skipWhitespace()
+            guard position < bytes.count else { throw fail("the object is cut off") }
+            if first {
+                first = false
+                if bytes[position] == UInt8(ascii: "}") {
+                    position += 1
+                    return nil
+                }
+            } else if bytes[position] == UInt8(ascii: "}") {
+                position += 1
+                return nil
+            } else if bytes[position] == UInt8(ascii: ",") {
+                position += 1
+                skipWhitespace()
+            } else {
+                throw fail("expected ',' or '}'")
+            }
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+                throw fail(position < bytes.count ? "expected a key" : "the object is cut off")
+            }
+            let key = try parseStringBytes()
+            skipWhitespace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw fail("expected ':' after a key") }
+            position += 1
+            skipWhitespace()
+            return key
         }
 
         mutating func skipNumber() throws {
