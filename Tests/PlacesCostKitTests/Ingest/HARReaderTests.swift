@@ -271,19 +271,15 @@ enum HARTestSupport {
 /// Random HAR documents: keys in varied order, escapes of every kind, Unicode, large response
 /// bodies, pretty-printed or compact, some entries malformed.
 struct HARGenerator {
-    private var state: UInt64
+    private var random: SeededRandom
 
     init(seed: UInt64) {
-        state = seed
+        random = SeededRandom(seed: seed)
     }
 
-    /// SplitMix64: reproducible across platforms, unlike the system generator.
+    /// The project's seeded generator: reproducible across platforms, unlike the system one.
     mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        random.next()
     }
 
     mutating func chance(_ percent: UInt64) -> Bool { next() % 100 < percent }

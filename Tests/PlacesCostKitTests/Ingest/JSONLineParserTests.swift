@@ -263,29 +263,12 @@ private struct Tally {
 
 // MARK: - Generating lines
 
-/// SplitMix64 (Steele, Lea and Flood, 2014): a few lines, seedable, the same sequence everywhere.
-private struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Makes canonical-log lines, valid and adversarial, from a seed.
 private struct JSONLineGenerator {
-    var random: SplitMix64
+    var random: SeededRandom
 
     init(seed: UInt64) {
-        random = SplitMix64(seed: seed)
+        random = SeededRandom(seed: seed)
     }
 
     mutating func chance(_ probability: Double) -> Bool {
