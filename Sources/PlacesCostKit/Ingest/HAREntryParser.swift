@@ -114,30 +114,6 @@ extension JSONLineParser.Scanner {
         }
     }
 
-    /// Validates and skips a string starting at its opening quote, keeping none of it.
-    mutating func skipString() throws {
-        position += 1
-        var scratch: [UInt8] = []
-        while true {
-            guard position < bytes.count else { throw fail("a string is cut off") }
-            let byte = bytes[position]
-            switch byte {
-            case UInt8(ascii: "\""):
-                position += 1
-                return
-            case UInt8(ascii: "\\"):
-                scratch.removeAll(keepingCapacity: true)
-                try parseEscape(into: &scratch)
-            case 0x00..<0x20:
-                throw fail(byte == 0 ? "a NUL byte in a string" : "a raw control character in a string")
-            case 0x20..<0x80:
-                position += 1
-            default:
-                try skipUTF8Sequence()
-            }
-        }
-    }
-
     /// The string at the cursor, or `nil` (the value skipped) when the value is not a string.
     mutating func stringOrSkip(depth: Int) throws -> String? {
         guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {

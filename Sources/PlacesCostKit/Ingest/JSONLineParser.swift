@@ -70,8 +70,11 @@ public enum JSONLineParser {
             guard position < bytes.count else { throw fail("expected a value") }
             switch bytes[position] {
             case UInt8(ascii: "\""):
-                let value = try parseStringBytes()
-                return keep ? .string(String(decoding: value, as: UTF8.self)) : .null
+                guard keep else {
+                    try skipString()
+                    return .null
+                }
+                return .string(String(decoding: try parseStringBytes(), as: UTF8.self))
             case UInt8(ascii: "{"):
                 var ignored: RawRecord? = nil
                 try parseObject(depth: depth, keeping: &ignored)
@@ -199,6 +202,30 @@ public enum JSONLineParser {
 
         func isDigit(_ byte: UInt8) -> Bool {
             byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+        }
+
+        /// Validates and skips a string starting at its opening quote, keeping none of it.
+        mutating func skipString() throws {
+            position += 1
+            var scratch: [UInt8] = []
+            while true {
+                guard position < bytes.count else { throw fail("a string is cut off") }
+                let byte = bytes[position]
+                switch byte {
+                case UInt8(ascii: "\""):
+                    position += 1
+                    return
+                case UInt8(ascii: "\\"):
+                    scratch.removeAll(keepingCapacity: true)
+                    try parseEscape(into: &scratch)
+                case 0x00..<0x20:
+                    throw fail(byte == 0 ? "a NUL byte in a string" : "a raw control character in a string")
+                case 0x20..<0x80:
+                    position += 1
+                default:
+                    try skipUTF8Sequence()
+                }
+            }
         }
 
         /// Parses a string starting at its opening quote into its decoded UTF-8 bytes.
