@@ -62,6 +62,32 @@ struct LogReaderTests {
         ])
     }
 
+    @Test("Access logs and HAR captures: a malformed line or entry is counted at its position, other requests are skipped, the rest kept")
+    func requestLogs() throws {
+        let directory = TemporaryDirectory()
+        let good = #"203.0.113.7 - u1 [01/Oct/2026:09:00:03 +0000] "GET /maps/api/place/autocomplete/json?input=ab&sessiontoken=t&key=AIzaSECRET HTTP/1.1" 200 10 "-" "-""#
+        let access = directory.write("access.log", [
+            good,
+            #"203.0.113.7 - u1 [99/Xyz/2026:09:00:03 +0000] "GET /maps/api/place/autocomplete/json?key=AIzaSECRET HTTP/1.1" 200 10 "-" "-""#,
+            #"203.0.113.7 - - [01/Oct/2026:09:00:04 +0000] "GET /static/app.js HTTP/1.1" 200 10 "-" "-""#,
+            good.replacingOccurrences(of: "09:00:03", with: "09:00:05"),
+        ].joined(separator: "\n") + "\n")
+        let read = try LogReader().read([access])
+        #expect(read.calls.count == 2 && read.rejected == 1 && read.skippedRequests == 1)
+        #expect(read.diagnostics.count == 1 && read.diagnostics[0].description.hasPrefix("\(access):2: warning: "))
+        #expect(!read.diagnostics[0].description.contains("AIza"))
+
+        let entry = #"{"startedDateTime":"2026-10-01T09:00:03.000Z","request":{"method":"GET","url":"https://maps.googleapis.com/maps/api/place/autocomplete/json?input=ab&sessiontoken=t","headers":[]},"response":{"status":200}}"#
+        let har = directory.write("capture.har", #"{"log":{"version":"1.2","entries":["# + [
+            entry, #"{"request":{"method":"GET","url":"https://maps.googleapis.com/maps/api/place/details/json?key=AIzaSECRET"}}"#,
+            entry.replacingOccurrences(of: "maps.googleapis.com/maps/api/place/autocomplete/json", with: "example.com/api"), entry,
+        ].joined(separator: ",") + "]}}")
+        let captured = try LogReader().read([har])
+        #expect(captured.calls.count == 2 && captured.rejected == 1 && captured.skippedRequests == 1)
+        #expect(captured.diagnostics.count == 1 && captured.diagnostics[0].description.hasPrefix("\(har):2: warning: entry 2 of log.entries: "))
+        #expect(!captured.diagnostics[0].description.contains("AIza"))
+    }
+
     @Test("A UTF-8 byte-order mark, CRLF line ends and a last line without a newline")
     func bomCRLFAndLastLine() throws {
         let directory = TemporaryDirectory()
