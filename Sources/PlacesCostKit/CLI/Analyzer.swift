@@ -89,7 +89,7 @@ public struct Analyzer: Sendable {
             timeoutSensitivity: sensitivity,
             pricing: pricing,
             pricingChoice: plan.summary,
-            searchListCosts: sessions.searches.map { calculator.listCost(of: $0) },
+            searchListCosts: pricing.searchListCosts,
             recommendation: recommendation
         )
         return (analysis, read)

@@ -1,7 +1,7 @@
 extension CostCalculator {
     /// One search's cost under `strategy` at `delay`, every event at its SKU's first-tier price
-    /// with the table in force for the search (times `--scale`): the per-search figure of
-    /// `searches.csv` and of the anomaly costs. Unpriced calls add nothing.
+    /// with the table in force for the search (times `--scale`): the anomaly costs' figure
+    /// (`price` gives every search's `current` cost as it goes). Unpriced calls add nothing.
     public func listCost(of search: Search, strategy: StrategyID = .current, delay: Int = 0) -> Double {
         let table = plan.table(generation: search.generation, monthIndex: month(of: search.startedAt).index)
         let day = Int(search.startedAt.microseconds / 86_400_000_000)
@@ -16,7 +16,8 @@ extension CostCalculator {
         return listCost(events, table: table)
     }
 
-    private func listCost(_ events: RoleCounts, table: PriceTable) -> Double {
+    /// Events at their SKUs' first-tier prices (times `--scale`).
+    func listCost(_ events: RoleCounts, table: PriceTable) -> Double {
         var cost = 0.0
         for sku in table.skus {
             let count = sku.roles.reduce(0) { $0 + events[$1] }

@@ -89,6 +89,7 @@ public struct CostCalculator {
         var tables: [String: PriceTable] = [:]
         var usedTablesByMonth: [Month: Set<String>] = [:]
         var pricers: [String: SearchPricer] = [:]
+        var searchListCosts: [Double] = []
 
         for item in items {
             let generation = item.search?.generation ?? item.baseCall?.generation
@@ -106,6 +107,8 @@ public struct CostCalculator {
                     for (delayIndex, delay) in delays.enumerated() {
                         let (events, unpriced) = pricer.events(search, strategy: strategy, delay: delay, day: day)
                         let slot = strategyIndex * delays.count + delayIndex
+                        // Slot 0 is `current` at delay 0: the search as made, for searches.csv.
+                        if slot == 0 { searchListCosts.append(listCost(events, table: table)) }
                         tally.counts[slot].add(events, times: item.weight)
                         if let unpriced { tally.unpriced[slot][unpriced, default: 0] += item.weight }
                     }
@@ -162,7 +165,7 @@ public struct CostCalculator {
         return PricingResult(
             primaryTable: primary, strategies: costs, tablesUsed: used,
             breakEvenRequests: BreakEven.requests(primary), unconfirmedPrices: unconfirmed.sorted(),
-            delays: delays, scale: options.scale
+            delays: delays, scale: options.scale, searchListCosts: searchListCosts
         )
     }
 
