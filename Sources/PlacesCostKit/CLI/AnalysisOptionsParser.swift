@@ -2,12 +2,13 @@
 /// commands read the same logs the same way (`reconcile` must price exactly what `analyze` prices).
 struct AnalysisOptionsParser {
     /// `--format`, `--log-format`, `--pricing`, `--since`, `--until`, `--timezone`, `--scale`,
-    /// `--strict`, `--quiet`.
+    /// `--strict`, `--quiet`, `--threads`, `--no-progress`, `--reorder-window`.
     static let options: [ArgumentScanner.Option] = [
         .init("format", value: "FORMAT"), .init("log-format", value: "STRING"), .init("pricing", value: "ID|FILE"),
         .init("since", value: "DATE"), .init("until", value: "DATE"),
         .init("timezone", value: "TZ"), .init("scale", value: "X"),
-        .init("strict"), .init("quiet"),
+        .init("strict"), .init("quiet"), .init("threads", value: "N"), .init("no-progress"),
+        .init("reorder-window", value: "SECONDS"),
     ]
 
     /// The command's usage line, shown with usage errors.
@@ -37,6 +38,14 @@ struct AnalysisOptionsParser {
         options.pricing = parsed["pricing"]
         options.costs.timeZone = try values.timeZone(parsed["timezone"]) ?? options.costs.timeZone
         options.costs.scale = try values.positive(parsed["scale"], option: "--scale") ?? 1
+        options.threads = try values.wholeNumber(parsed["threads"], option: "--threads", range: 1...256) ?? options.threads
+        options.reorderWindowSeconds = try values.positive(parsed["reorder-window"], option: "--reorder-window") ?? options.reorderWindowSeconds
+    }
+
+    /// Progress on standard error for long reads, when it is a terminal and not turned off.
+    func progressReporter(_ parsed: ArgumentScanner.Parsed, paths: [String], context: CommandContext) -> ProgressReporter? {
+        guard !parsed.has("no-progress"), !parsed.has("quiet"), context.standardError.isTerminal else { return nil }
+        return ProgressReporter(sink: context.standardError, totalBytes: ProgressReporter.totalBytes(of: paths))
     }
 
     /// The log paths to read: the positionals, or the bundled `SampleLogs/` (with a note) when none.

@@ -1,6 +1,6 @@
 /// `placescost analyze [PATH|-]... [options]`: logs -> sessions -> searches -> report.
 struct AnalyzeCommand {
-    static let usage = "placescost analyze [PATH|-]... [--format auto|jsonl|csv|access-log|har] [--log-format STRING] [--report md|csv|json] [--json] [--out DIR] [--session-timeout SECONDS] [--user-gap SECONDS] [--needs-details auto|yes|no] [--pricing ID|FILE] [--delays K,...] [--max-delay K] [--since DATE] [--until DATE] [--timezone TZ] [--scale X] [--strict] [--quiet]"
+    static let usage = "placescost analyze [PATH|-]... [--format auto|jsonl|csv|access-log|har] [--log-format STRING] [--report md|csv|json] [--json] [--out DIR] [--session-timeout SECONDS] [--user-gap SECONDS] [--needs-details auto|yes|no] [--pricing ID|FILE] [--delays K,...] [--max-delay K] [--since DATE] [--until DATE] [--timezone TZ] [--scale X] [--strict] [--quiet] [--threads N] [--no-progress] [--reorder-window SECONDS]"
 
     static let help = """
     placescost analyze: read request logs, group the calls into searches, price every strategy and
@@ -45,6 +45,13 @@ struct AnalyzeCommand {
       --strict                 Stop at the first malformed record (exit 65) instead of
                                skipping it.
       --quiet                  Print no warnings or notes on standard error (errors still).
+      --threads N              Parse and build sessions on N threads (default: the cores).
+                               The report is the same for any N.
+      --no-progress            No progress line on standard error (shown only on a terminal,
+                               for reads longer than a second).
+      --reorder-window SECS    How far out of time order calls may be and still be walked as
+                               they stream by (default 600). A log more out of order is read
+                               a second time with a window that covers it: exact either way.
       -h, --help               Show this help.
 
     """
@@ -93,7 +100,14 @@ struct AnalyzeCommand {
         let quiet = parsed.has("quiet")
         let (paths, usedSampleLogs) = try shared.inputPaths(parsed, context: context, verb: "analyzing")
 
+        options.keepSearches = out != nil
+        let progress = shared.progressReporter(parsed, paths: paths, context: context)
+        if let progress {
+            options.progress = { @Sendable bytes in progress.update(bytes) }
+        }
+        defer { progress?.finish() }
         let (analysis, read) = try Analyzer(options: options).analyze(paths: paths, usedSampleLogs: usedSampleLogs)
+        progress?.finish()
         shared.reportDiagnostics(read, parsed: parsed, context: context)
         let bundle = ReportBundle()
         if let out {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Runs the pipeline for `analyze`: Ingest -> Sessions -> statistics.
 public struct Analyzer: Sendable {
     public struct Options: Sendable {
@@ -10,6 +12,16 @@ public struct Analyzer: Sendable {
         public var costs = CostCalculator.Options()
         /// `--max-delay`: the largest delay the recommendation may choose.
         public var maxDelay = 4
+        /// `--threads`: workers that parse and build sessions (the report is the same for any number).
+        public var threads = ProcessInfo.processInfo.activeProcessorCount
+        /// How far out of time order calls may arrive and still be walked as they stream by
+        /// (`--reorder-window`, seconds); a log more out of order is read again with a window
+        /// that covers it.
+        public var reorderWindowSeconds = 600.0
+        /// Keep every search for `searches.csv` (memory then grows with the searches).
+        public var keepSearches = false
+        /// Called with the bytes read so far, from the reading thread.
+        public var progress: (@Sendable (Int) -> Void)?
 
         public init() {}
     }
@@ -29,46 +41,55 @@ public struct Analyzer: Sendable {
     }
 
     public func analyze(paths: [String], usedSampleLogs: Bool = false) throws -> (Analysis, diagnostics: LogReader.Output) {
-        var read = try LogReader(options: options.reader).read(paths)
-        guard !read.calls.isEmpty || read.outsideWindow > 0 || read.skippedRequests > 0 else {
+        let plan = try PricingPlan.load(options.pricing)
+        var costOptions = options.costs
+        // The recommendation may choose any delay up to --max-delay, so those are always priced.
+        costOptions.delays = Array(Set(costOptions.delays + Array(0...options.maxDelay)).subtracting([0])).sorted()
+        let clip = costOptions.delays.max() ?? 0
+        let alternatives = Analyzer.comparedTimeouts.map { Duration64(seconds: $0) }.filter { $0 != options.sessions.timeout }
+        let catalogs = CallCatalogs()
+        var pipelineOptions = CallPipeline.Options(
+            threads: max(1, options.threads), reader: options.reader,
+            sessions: SessionStream.Options(
+                timeout: options.sessions.timeout, alternativeTimeouts: alternatives, userGap: options.sessions.userGap,
+                clip: clip, keepSearches: options.keepSearches,
+                // Standard input cannot be read twice, so it is held whole: exact for any order.
+                window: paths.contains("-") ? nil : Int64(options.reorderWindowSeconds * 1_000_000)
+            ),
+            calendar: BillingCalendar(timeZone: costOptions.timeZone, ruleStartDays: plan.ruleStartDays),
+            progress: options.progress
+        )
+        var streamed = try CallPipeline(options: pipelineOptions, catalogs: catalogs).run(paths)
+        if streamed.late {
+            // More out of order than the window: read again with a window that covers the disorder seen.
+            pipelineOptions.sessions.window = streamed.disorder + 2_000_000
+            streamed = try CallPipeline(options: pipelineOptions, catalogs: catalogs).run(paths)
+        }
+        var read = streamed.read
+        guard streamed.records > 0 || read.outsideWindow > 0 || read.skippedRequests > 0 else {
             throw IngestError.noRecords(inputs: paths.map { $0 == "-" ? "<stdin>" : $0 })
         }
-        let calls = read.calls
         read.calls = []
-        let sessions = SessionBuilder(options: options.sessions).build(calls)
-        var byAPI: [String: Int] = [:]
+        let sessions = SearchSummary(tally: streamed.tally, catalogs: catalogs, clip: clip, alternativeTimeouts: alternatives)
         var byPlatform: [PlatformKey: Int] = [:]
-        var firstCall: Timestamp?
-        var lastCall: Timestamp?
-        for call in calls {
-            byAPI[call.api.name, default: 0] += 1
-            byPlatform[PlatformKey(platform: ClientPlatform(logValue: call.platform), generation: call.generation ?? .legacy), default: 0] += 1
-            firstCall = min(firstCall ?? call.time, call.time)
-            lastCall = max(lastCall ?? call.time, call.time)
+        for (key, count) in streamed.byPlatform {
+            let platform = ClientPlatform(logValue: catalogs.labels.value(key.platform))
+            byPlatform[PlatformKey(platform: platform, generation: APIGeneration(code: key.generation) ?? .legacy), default: 0] += count
         }
         let platforms = byPlatform
             .map { PlatformUse(platform: $0.key.platform, generation: $0.key.generation, calls: $0.value) }
             .sorted { ($1.calls, $0.platform.rawValue, $0.generation.rawValue) < ($0.calls, $1.platform.rawValue, $1.generation.rawValue) }
-        let sensitivity = Analyzer.comparedTimeouts
-            .filter { Duration64(seconds: $0) != options.sessions.timeout }
-            .map { seconds -> Analysis.TimeoutSensitivity in
-                var alternative = options.sessions
-                alternative.timeout = Duration64(seconds: seconds)
-                let other = SessionBuilder(options: alternative).build(calls)
-                return .init(timeoutSeconds: seconds, expired: other.anomalies.expired, searches: other.searches.count)
-            }
-        let detailsNeed = DetailsNeed(searches: sessions.searches, override: options.needsDetails)
-        let plan = try PricingPlan.load(options.pricing)
-        var costOptions = options.costs
+        let sensitivity = sessions.alternatives.map {
+            Analysis.TimeoutSensitivity(timeoutSeconds: Double($0.timeout.microseconds) / 1_000_000, expired: $0.expired, searches: $0.searches)
+        }
+        let detailsNeed = DetailsNeed(weighted: sessions.searches, override: options.needsDetails)
         costOptions.needsDetails = detailsNeed.needsDetails
-        // The recommendation may choose any delay up to --max-delay, so those are always priced.
-        costOptions.delays = Array(Set(costOptions.delays + Array(0...options.maxDelay)).subtracting([0])).sorted()
         let calculator = CostCalculator(plan: plan, options: costOptions)
         let pricing = calculator.price(sessions)
-        let statistics = SearchStatistics(sessions.searches)
+        let statistics = SearchStatistics(weighted: sessions.searches)
         let evidence = Recommendation.Evidence(
             needsDetails: detailsNeed,
-            meanRequests: Dictionary(uniqueKeysWithValues: (0...options.maxDelay).map { ($0, SearchStatistics.meanRequests(sessions.searches, delay: $0)) }),
+            meanRequests: Dictionary(uniqueKeysWithValues: (0...options.maxDelay).map { ($0, SearchStatistics.meanRequests(weighted: sessions.searches, delay: $0)) }),
             breakEvenRequests: pricing.breakEvenRequests, tableID: pricing.primaryTable.id, maxDelay: options.maxDelay,
             searches: statistics.total, completed: statistics.completed, abandoned: statistics.abandoned
         )
@@ -77,10 +98,11 @@ public struct Analyzer: Sendable {
         )
         let analysis = Analysis(
             input: .init(
-                files: read.files, records: calls.count, rejected: read.rejected, outsideWindow: read.outsideWindow,
+                files: read.files, records: streamed.records, rejected: read.rejected, outsideWindow: read.outsideWindow,
                 skippedRequests: read.skippedRequests, bodiesUnknown: read.bodiesUnknown,
-                byAPI: byAPI.keys.sorted().map { ($0, byAPI[$0]!) }, usedSampleLogs: usedSampleLogs,
-                platforms: platforms, firstCall: firstCall, lastCall: lastCall
+                byAPI: streamed.byAPI.keys.sorted().map { ($0, streamed.byAPI[$0]!) }, usedSampleLogs: usedSampleLogs,
+                platforms: platforms, firstCall: streamed.firstCall.map(Timestamp.init(microseconds:)),
+                lastCall: streamed.lastCall.map(Timestamp.init(microseconds:))
             ),
             sessionOptions: options.sessions,
             sessions: sessions,
@@ -89,7 +111,7 @@ public struct Analyzer: Sendable {
             timeoutSensitivity: sensitivity,
             pricing: pricing,
             pricingChoice: plan.summary,
-            searchListCosts: pricing.searchListCosts,
+            searchListCosts: sessions.keptSearches.map { calculator.listCost(of: $0) },
             recommendation: recommendation
         )
         return (analysis, read)

@@ -84,6 +84,11 @@ public struct CallDecoder: Sendable {
     }
 
     private func decodeFields(_ value: RawRecord.Value?) throws -> [String]? {
+        try CallDecoder.fieldNames(value, delimitedCell: fieldsAsDelimitedCell)
+    }
+
+    /// The cleaned field names of a `fields` value: trimmed, empties dropped, `nil` when none.
+    static func fieldNames(_ value: RawRecord.Value?, delimitedCell fieldsAsDelimitedCell: Bool) throws -> [String]? {
         var names: [String]
         switch value {
         case nil, .null?:

@@ -105,33 +105,73 @@ public struct LogReader {
         return [".jsonl", ".ndjson", ".json", ".csv", ".log", ".txt", ".har"].contains { lowered.hasSuffix($0) }
     }
 
+    /// An input opened and sniffed, ready for its records to be read.
+    struct OpenedInput {
+        var path: String
+        var displayName: String
+        var descriptor: Int32
+        var reader: LineReader
+        var format: InputFormat
+
+        func close() {
+            if path != "-" { _ = Glibc.close(descriptor) }
+        }
+    }
+
     private func readOne(_ path: String, listedInDirectory: Bool, into output: inout Output) throws {
+        guard var input = try open(path, listedInDirectory: listedInDirectory, into: &output) else { return }
+        defer { input.close() }
+        var calls: [Call] = []
+        try readRecords(&input, into: &output) { calls.append($0) }
+        output.calls += calls
+    }
+
+    /// Opens one input and tells its format; `nil` when it holds nothing to read (said in a diagnostic).
+    func open(_ path: String, listedInDirectory: Bool, into output: inout Output) throws -> OpenedInput? {
         let displayName = path == "-" ? "<stdin>" : path
         let descriptor: Int32
         if path == "-" {
             descriptor = STDIN_FILENO
         } else {
-            descriptor = open(path, O_RDONLY)
+            descriptor = Glibc.open(path, O_RDONLY)
             guard descriptor >= 0 else {
                 throw IngestError.unreadable(path: path, reason: String(cString: strerror(errno)))
             }
         }
-        defer { if path != "-" { close(descriptor) } }
+        var input = OpenedInput(path: path, displayName: displayName, descriptor: descriptor, reader: LineReader(fileDescriptor: descriptor), format: .jsonl)
+        var keep = false
+        defer { if !keep { input.close() } }
         output.files.append(displayName)
-
-        var reader = LineReader(fileDescriptor: descriptor)
-        let head = try reader.peek(64 * 1024)
+        let head = try input.reader.peek(64 * 1024)
         if head.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
             try report(Diagnostic(location: SourceLocation(file: displayName, line: 0), reason: "the file holds no records"), countAsRejected: false, into: &output)
-            return
+            return nil
         }
         guard let format = options.format ?? (options.logFormat != nil ? .accessLog : nil) ?? InputFormat.sniff(head) else {
             guard listedInDirectory else { throw IngestError.unknownFormat(path: displayName) }
             try report(Diagnostic(location: SourceLocation(file: displayName, line: 0), reason: "not a request log this version reads (JSON Lines, a CSV with timestamp and api columns, an access log or a HAR capture); skipped"), countAsRejected: false, into: &output)
             output.files.removeLast()
-            return
+            return nil
         }
-        let sink = RecordSink(file: displayName, decoder: CallDecoder(fieldsAsDelimitedCell: format == .csv), reader: self)
+        input.format = format
+        keep = true
+        return input
+    }
+
+    /// Reads an opened input's records, handing each call kept to `deliver`.
+    func readRecords(_ input: inout OpenedInput, into output: inout Output, deliver: (Call) -> Void) throws {
+        try withoutActuallyEscaping(deliver) { deliver in
+            try readRecords(&input, into: &output, escapingDeliver: deliver)
+        }
+    }
+
+    private func readRecords(_ input: inout OpenedInput, into output: inout Output, escapingDeliver deliver: @escaping (Call) -> Void) throws {
+        let displayName = input.displayName
+        let format = input.format
+        let descriptor = input.descriptor
+        var reader = input.reader
+        defer { input.reader = reader }
+        let sink = RecordSink(file: displayName, decoder: CallDecoder(fieldsAsDelimitedCell: format == .csv), reader: self, deliver: deliver)
         switch format {
         case .jsonl:
             try reader.forEachLine { event in
@@ -214,12 +254,13 @@ private struct RecordSink {
     let file: String
     let decoder: CallDecoder
     let reader: LogReader
+    let deliver: (Call) -> Void
 
     func accept(_ record: RawRecord, line: Int, into output: inout LogReader.Output) throws {
         switch decoder.decode(record) {
         case .success(let call):
             if reader.options.window.contains(call.time) {
-                output.calls.append(call)
+                deliver(call)
             } else {
                 output.outsideWindow += 1
             }
@@ -234,7 +275,7 @@ private struct RecordSink {
         case .call(let call, let bodyUnknown):
             if bodyUnknown { output.bodiesUnknown += 1 }
             if reader.options.window.contains(call.time) {
-                output.calls.append(call)
+                deliver(call)
             } else {
                 output.outsideWindow += 1
             }

@@ -29,14 +29,14 @@ public struct Analysis: Sendable {
 
     public var input: Input
     public var sessionOptions: SessionOptions
-    public var sessions: SessionAnalysis
+    public var sessions: SearchSummary
     public var statistics: SearchStatistics
     public var detailsNeed: DetailsNeed
     public var timeoutSensitivity: [TimeoutSensitivity]
     public var pricing: PricingResult
     /// How the price tables were chosen, for the report.
     public var pricingChoice: String
-    /// Each search's cost as made (`current`, delay 0) at list prices, in `sessions.searches` order.
+    /// Each search's cost as made (`current`, delay 0) at list prices, in `sessions.keptSearches` order (empty unless kept).
     public var searchListCosts: [Double]
     public var recommendation: Recommendation
 }

@@ -2,7 +2,7 @@
 ///
 /// Typed text is kept only as its length in Unicode scalars: that is all the delay strategies
 /// need, and it keeps personal data out of every later stage by construction.
-public struct Call: Sendable, Equatable {
+public struct Call: Sendable, Hashable {
     public var time: Timestamp
     public var api: API
     /// The session token; `nil` when absent, null or empty.

@@ -3,8 +3,8 @@
 /// A session (one token, opened by an autocomplete call) is one kind of search; runs of calls
 /// made after a token was spent, and token-less runs inferred from a user id, are the others
 /// (`sessions.md`, "Sessions, searches and anomalies").
-public struct Search: Sendable, Equatable {
-    public enum Kind: String, Sendable, Equatable {
+public struct Search: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable {
         /// A proper session: a fresh token opened by an autocomplete call.
         case session
         /// Calls made after the token was spent (reused or expired token), billed as without a token.
@@ -13,7 +13,7 @@ public struct Search: Sendable, Equatable {
         case inferred
     }
 
-    public enum Outcome: String, Sendable, Equatable {
+    public enum Outcome: String, Sendable, Hashable {
         /// Ended by a selection (details, address validation or, for inferred searches, geocoding).
         case completed
         /// Ended with no selection: at the end of the log.
@@ -99,7 +99,7 @@ public struct Search: Sendable, Equatable {
 }
 
 /// The call that ended a completed search.
-public struct Selection: Sendable, Equatable {
+public struct Selection: Sendable, Hashable {
     public var api: API
     public var time: Timestamp
     /// The requested fields; `nil` when the call carried no field mask.

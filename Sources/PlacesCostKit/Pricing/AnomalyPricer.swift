@@ -8,21 +8,21 @@ public struct AnomalyPricer {
     }
 
     /// One entry per anomaly, in `Anomalies.named` order.
-    public func price(_ sessions: SessionAnalysis) -> [AnomalyCost] {
-        let searches = sessions.searches
-        let counts = Dictionary(uniqueKeysWithValues: sessions.anomalies.named.map { ($0.name, $0.count) })
-        func sum(_ selected: some Sequence<Search>, _ strategy: StrategyID) -> Double {
-            selected.reduce(0) { $0 + calculator.listCost(of: $1, strategy: strategy) }
+    public func price(_ summary: SearchSummary) -> [AnomalyCost] {
+        let searches = summary.searches
+        let counts = Dictionary(uniqueKeysWithValues: summary.anomalies.named.map { ($0.name, $0.count) })
+        func sum(_ selected: some Sequence<SearchSummary.WeightedSearch>, _ strategy: StrategyID) -> Double {
+            selected.reduce(0) { $0 + Double($1.count) * calculator.listCost(of: $1.search, strategy: strategy) }
         }
-        func sum(_ calls: some Sequence<Call>) -> Double {
-            calls.reduce(0) { $0 + calculator.listCost(of: $1) }
+        func sum(_ calls: some Sequence<SearchSummary.WeightedCall>) -> Double {
+            calls.reduce(0) { $0 + Double($1.count) * calculator.listCost(of: $1.call) }
         }
 
         // Details calls on a spent token that ended no run are billed as plain details calls;
         // they are the token's details calls outside every search, less the fresh-token ones.
-        let spentRuns = searches.filter { $0.kind == .spentToken }
-        let tokenDetails = sessions.baseCalls.filter { $0.sessionToken != nil && $0.api.terminatesSession }
-        let reusedDetailsCost = sum(tokenDetails) - sum(sessions.detailsWithoutAutocomplete)
+        let spentRuns = searches.filter { $0.search.kind == .spentToken }
+        let tokenDetails = summary.baseCalls.filter { $0.hasToken && $0.call.api.terminatesSession }
+        let reusedDetailsCost = sum(tokenDetails) - sum(summary.detailsWithoutAutocomplete)
         let reused = AnomalyCost(
             name: "token_reused", count: counts["token_reused"] ?? 0,
             billedListUSD: sum(spentRuns, .current) + reusedDetailsCost,
@@ -32,16 +32,16 @@ public struct AnomalyPricer {
 
         let expired = AnomalyCost(
             name: "expired", count: counts["expired"] ?? 0,
-            billedListUSD: sum(searches.lazy.filter { $0.outcome == .expired }, .current)
+            billedListUSD: sum(searches.lazy.filter { $0.search.outcome == .expired }, .current)
         )
 
         let orphans = AnomalyCost(
             name: "details_without_autocomplete", count: counts["details_without_autocomplete"] ?? 0,
-            billedListUSD: sum(sessions.detailsWithoutAutocomplete)
+            billedListUSD: sum(summary.detailsWithoutAutocomplete)
         )
 
-        let inferred = searches.filter { $0.kind == .inferred }
-        let looseRequests = sessions.baseCalls.filter { $0.api == .autocomplete && $0.sessionToken == nil }
+        let inferred = searches.filter { $0.search.kind == .inferred }
+        let looseRequests = summary.baseCalls.filter { $0.call.api == .autocomplete && !$0.hasToken }
         let looseCost = sum(looseRequests)
         let noToken = AnomalyCost(
             name: "no_token_requests", count: counts["no_token_requests"] ?? 0,
@@ -51,18 +51,18 @@ public struct AnomalyPricer {
         )
 
         let unmasked = searches.filter {
-            $0.outcome.isCompleted && $0.selection?.api == .placeDetails && $0.selection?.fields == nil
+            $0.search.outcome.isCompleted && $0.search.selection?.api == .placeDetails && $0.search.selection?.fields == nil
         }
-        let unmaskedCalls = sessions.baseCalls.filter { $0.api == .placeDetails && $0.fields == nil }
-        let masked = unmasked.map { search in
-            var search = search
-            search.selection?.fields = FieldCatalog.basicMask
-            return search
+        let unmaskedCalls = summary.baseCalls.filter { $0.call.api == .placeDetails && $0.call.fields == nil }
+        let masked = unmasked.map { entry in
+            var entry = entry
+            entry.search.selection?.fields = FieldCatalog.basicMask
+            return entry
         }
-        let maskedCalls = unmaskedCalls.map { call in
-            var call = call
-            call.fields = FieldCatalog.basicMask
-            return call
+        let maskedCalls = unmaskedCalls.map { entry in
+            var entry = entry
+            entry.call.fields = FieldCatalog.basicMask
+            return entry
         }
         let fields = AnomalyCost(
             name: "fields_unspecified", count: counts["fields_unspecified"] ?? 0,
@@ -71,7 +71,7 @@ public struct AnomalyPricer {
             alternative: "the same calls with an address-and-location field mask"
         )
 
-        let single = searches.filter { $0.kind == .session && $0.requests == 1 }
+        let single = searches.filter { $0.search.kind == .session && $0.search.requests == 1 }
         let oneRequest = AnomalyCost(
             name: "one_request_sessions", count: counts["one_request_sessions"] ?? 0,
             billedListUSD: sum(single, .current),

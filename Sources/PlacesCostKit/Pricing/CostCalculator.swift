@@ -59,23 +59,19 @@ public struct CostCalculator {
 
     public func month(of time: Timestamp) -> Month {
         let seconds = time.microseconds / 1_000_000 - (time.microseconds % 1_000_000 < 0 ? 1 : 0)
-        let offset = options.timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds)))
-        let local = seconds + Int64(offset)
-        let days = Int(local >= 0 ? local / 86_400 : (local - 86_399) / 86_400)
-        let date = CivilDate(daysSinceEpoch: days)
-        let label = String(format: "%04d-%02d", date.year, date.month)
-        return Month(index: date.year * 12 + date.month - 1, label: label)
+        let month = BillingCalendar.month(ofSecond: seconds, in: options.timeZone)
+        return Month(index: month.index, label: String(format: "%04d-%02d", month.year, month.month))
     }
 
     /// Prices the searches and base calls of an analysis.
-    public func price(_ sessions: SessionAnalysis) -> PricingResult {
+    public func price(_ summary: SearchSummary) -> PricingResult {
         var items: [Item] = []
-        items.reserveCapacity(sessions.searches.count + sessions.baseCalls.count)
-        for search in sessions.searches {
-            items.append(Item(search: search, baseCall: nil, weight: 1, month: month(of: search.startedAt)))
+        items.reserveCapacity(summary.searches.count + summary.baseCalls.count)
+        for entry in summary.searches {
+            items.append(Item(search: entry.search, baseCall: nil, weight: entry.count, month: month(of: entry.search.startedAt)))
         }
-        for call in sessions.baseCalls {
-            items.append(Item(search: nil, baseCall: call, weight: 1, month: month(of: call.time)))
+        for entry in summary.baseCalls {
+            items.append(Item(search: nil, baseCall: entry.call, weight: entry.count, month: month(of: entry.call.time)))
         }
         return price(items)
     }
@@ -89,7 +85,6 @@ public struct CostCalculator {
         var tables: [String: PriceTable] = [:]
         var usedTablesByMonth: [Month: Set<String>] = [:]
         var pricers: [String: SearchPricer] = [:]
-        var searchListCosts: [Double] = []
 
         for item in items {
             let generation = item.search?.generation ?? item.baseCall?.generation
@@ -107,8 +102,6 @@ public struct CostCalculator {
                     for (delayIndex, delay) in delays.enumerated() {
                         let (events, unpriced) = pricer.events(search, strategy: strategy, delay: delay, day: day)
                         let slot = strategyIndex * delays.count + delayIndex
-                        // Slot 0 is `current` at delay 0: the search as made, for searches.csv.
-                        if slot == 0 { searchListCosts.append(listCost(events, table: table)) }
                         tally.counts[slot].add(events, times: item.weight)
                         if let unpriced { tally.unpriced[slot][unpriced, default: 0] += item.weight }
                     }
@@ -165,7 +158,7 @@ public struct CostCalculator {
         return PricingResult(
             primaryTable: primary, strategies: costs, tablesUsed: used,
             breakEvenRequests: BreakEven.requests(primary), unconfirmedPrices: unconfirmed.sorted(),
-            delays: delays, scale: options.scale, searchListCosts: searchListCosts
+            delays: delays, scale: options.scale
         )
     }
 

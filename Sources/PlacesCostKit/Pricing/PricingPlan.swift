@@ -40,6 +40,16 @@ public struct PricingPlan: Sendable {
         }
     }
 
+    /// Days since the epoch from which any table's dated session rule applies.
+    public var ruleStartDays: [Int] {
+        let tables: [PriceTable]
+        switch mode {
+        case .fixed(let table): tables = [table]
+        case .automatic(let all): tables = Array(all.values)
+        }
+        return tables.compactMap { $0.sessionRules.flatMap { PriceTableLoader.parseDay($0.terminatingDetails.effectiveFrom) } }
+    }
+
     /// A description of the choice for reports.
     public var summary: String {
         switch mode {

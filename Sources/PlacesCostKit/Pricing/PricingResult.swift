@@ -14,9 +14,6 @@ public struct PricingResult: Sendable {
     public var delays: [Int]
     /// The `--scale` factor volumes were multiplied by.
     public var scale: Double = 1
-    /// Each priced search's `current` cost at delay 0, at list prices (one unit, times `--scale`),
-    /// in the order the searches were given: `searches.csv`'s per-search figure.
-    public var searchListCosts: [Double] = []
 
     /// The cost of `strategy` at `delay`.
     public func cost(_ strategy: StrategyID, delay: Int) -> StrategyCost? {

@@ -30,7 +30,7 @@ public struct ReportBundle: Sendable {
         var files: [(String, String)] = [
             ("report.md", render(analysis, as: .md)),
             ("report.json", render(analysis, as: .json)),
-            ("searches.csv", SearchesCSVRenderer().render(analysis.sessions.searches, listCosts: analysis.searchListCosts)),
+            ("searches.csv", SearchesCSVRenderer().render(analysis.sessions.keptSearches, listCosts: analysis.searchListCosts)),
             ("costs.csv", render(analysis, as: .csv)),
         ]
         let renderer = SVGChartRenderer()

@@ -53,12 +53,17 @@ public struct DetailsNeed: Sendable, Equatable {
 
     /// The app-level answer from every search's selection, unless `override` is given.
     public init(searches: [Search], override: Bool? = nil) {
+        self.init(weighted: searches.map { SearchSummary.WeightedSearch(search: $0, count: 1) }, override: override)
+    }
+
+    /// The app-level answer from searches given as representatives with counts.
+    public init(weighted searches: [SearchSummary.WeightedSearch], override: Bool? = nil) {
         var withMask = 0
         var needing = 0
-        for search in searches {
-            guard let needs = DetailsNeed.needsDetails(search) else { continue }
-            withMask += 1
-            if needs { needing += 1 }
+        for entry in searches {
+            guard let needs = DetailsNeed.needsDetails(entry.search) else { continue }
+            withMask += entry.count
+            if needs { needing += entry.count }
         }
         self.selectionsWithMask = withMask
         self.selectionsNeedingDetails = needing

@@ -9,6 +9,7 @@ struct CSVReportTests {
         let file = directory.write("log.jsonl", records.map(\.jsonLine).joined(separator: "\n") + "\n")
         var options = Analyzer.Options()
         options.pricing = pricing
+        options.keepSearches = true
         return try Analyzer(options: options).analyze(paths: [file]).0
     }
 
@@ -49,7 +50,7 @@ struct CSVReportTests {
     @Test("searches.csv: one row per search, hashed ids, no typed text or raw token")
     func searches() throws {
         let analysis = try analyze(log)
-        let text = SearchesCSVRenderer().render(analysis.sessions.searches, listCosts: analysis.searchListCosts)
+        let text = SearchesCSVRenderer().render(analysis.sessions.keptSearches, listCosts: analysis.searchListCosts)
         let table = rows(text)
         #expect(table[0] == SearchesCSVRenderer.header)
         #expect(table.count - 1 == analysis.statistics.total)

@@ -10,7 +10,7 @@ struct SessionBuilderTests {
         #expect(result.statistics.total == 1)
         #expect(result.statistics.completed == 1)
         #expect(result.statistics.meanRequests == 3)
-        #expect(result.sessions.searches[0].charactersAtSelection == 3)
+        #expect(result.sessions.keptSearches[0].charactersAtSelection == 3)
         #expect(result.sessions.anomalies == Anomalies())
     }
 
@@ -31,8 +31,8 @@ struct SessionBuilderTests {
         #expect(result.statistics.total == 2)
         #expect(result.statistics.abandoned == 1)  // the expired session
         #expect(result.statistics.completed == 1)  // the expired-token run, billed without a token
-        #expect(result.sessions.searches.map(\.kind) == [.session, .spentToken])
-        #expect(result.sessions.searches.map(\.outcome) == [.expired, .completed])
+        #expect(result.sessions.keptSearches.map(\.kind) == [.session, .spentToken])
+        #expect(result.sessions.keptSearches.map(\.outcome) == [.expired, .completed])
         #expect(result.statistics.meanRequests == 1.5)
     }
 
@@ -51,7 +51,7 @@ struct SessionBuilderTests {
         #expect(result.sessions.anomalies.oneRequestSessions == 1)
         #expect(result.statistics.total == 1)
         #expect(result.statistics.abandoned == 1)
-        #expect(result.sessions.baseCalls.map(\.api) == [.placeDetails])
+        #expect(result.sessions.expandedBaseCalls.map(\.api) == [.placeDetails])
     }
 
     @Test("A custom timeout applies")
@@ -67,7 +67,7 @@ struct SessionBuilderTests {
         #expect(result.sessions.anomalies.tokenReused == 3)
         #expect(result.statistics.total == 2)
         #expect(result.statistics.completed == 2)
-        #expect(result.sessions.searches.map(\.kind) == [.session, .spentToken])
+        #expect(result.sessions.keptSearches.map(\.kind) == [.session, .spentToken])
         #expect(result.sessions.anomalies.oneRequestSessions == 1)  // the session; spent-token runs never count
     }
 
@@ -86,8 +86,8 @@ struct SessionBuilderTests {
         #expect(result.sessions.anomalies.detailsWithoutAutocomplete == 1)
         #expect(result.sessions.anomalies.tokenReused == 2)
         #expect(result.statistics.total == 1)
-        #expect(result.sessions.searches[0].kind == .spentToken)
-        #expect(result.sessions.baseCalls.count == 1)
+        #expect(result.sessions.keptSearches[0].kind == .spentToken)
+        #expect(result.sessions.expandedBaseCalls.count == 1)
     }
 
     @Test("A second details call on a spent token is a standalone details call, not a search")
@@ -95,7 +95,7 @@ struct SessionBuilderTests {
         let result = try analyze([ac(0, "t"), details(1, "t"), details(2, "t")])
         #expect(result.sessions.anomalies.tokenReused == 1)
         #expect(result.statistics.total == 1)
-        #expect(result.sessions.baseCalls.count == 1)
+        #expect(result.sessions.expandedBaseCalls.count == 1)
     }
 
     @Test("Input out of time order is sorted per token")
@@ -128,7 +128,7 @@ struct SessionBuilderTests {
         let result = try analyze([ac(0, nil), ac(1, nil), geocode(2)])
         #expect(result.sessions.anomalies.noTokenRequests == 2)
         #expect(result.statistics.total == 0)
-        #expect(result.sessions.baseCalls.count == 3)
+        #expect(result.sessions.expandedBaseCalls.count == 3)
     }
 
     @Test("Token-less calls of one user within the gap form inferred searches")
@@ -143,11 +143,11 @@ struct SessionBuilderTests {
         #expect(result.statistics.total == 4)
         #expect(result.statistics.completed == 1)
         #expect(result.statistics.abandoned == 3)
-        #expect(result.sessions.searches.map(\.requests) == [3, 1, 1, 1])
-        #expect(result.sessions.searches.allSatisfy { $0.kind == .inferred })
+        #expect(result.sessions.keptSearches.map(\.requests) == [3, 1, 1, 1])
+        #expect(result.sessions.keptSearches.allSatisfy { $0.kind == .inferred })
         #expect(result.sessions.anomalies.noTokenRequests == 6)
         #expect(result.sessions.anomalies.oneRequestSessions == 0)
-        #expect(result.sessions.baseCalls.count == 1)
+        #expect(result.sessions.expandedBaseCalls.count == 1)
     }
 
     @Test("A details call ends an inferred search too")
@@ -162,7 +162,7 @@ struct SessionBuilderTests {
         let result = try analyze([ac(0, "t"), geocode(1, "t"), details(2, "t"), geocode(3, "t")])
         #expect(result.statistics.completed == 1)
         #expect(result.sessions.anomalies.tokenReused == 0)
-        #expect(result.sessions.baseCalls.map(\.api) == [.geocoding, .geocoding])
+        #expect(result.sessions.expandedBaseCalls.map(\.api) == [.geocoding, .geocoding])
     }
 
     @Test("Details calls without a field mask are counted wherever they are")
@@ -234,7 +234,7 @@ struct SessionBuilderTests {
         csvReport = csvReport.removingFiles()
         #expect(jsonlReport.rendered() == csvReport.rendered())
         // Lengths are Unicode scalars: "Café de Flore" is 13, "東京タワー, \"quoted\"" is 15.
-        #expect(csv.sessions.searches.first?.requestInputLengths == [13, 15])
+        #expect(csv.sessions.keptSearches.first?.requestInputLengths == [13, 15])
         #expect(csv.statistics.total == 4)
     }
 }

@@ -98,6 +98,7 @@ func analyze(_ records: [TestRecord], timeout: Double = 180, userGap: Double = 6
     let file = directory.write(asCSV ? "log.csv" : "log.jsonl", text)
     var options = Analyzer.Options()
     options.sessions = SessionOptions(timeoutSeconds: timeout, userGapSeconds: userGap)
+    options.keepSearches = true
     return try Analyzer(options: options).analyze(paths: [file]).0
 }
 
@@ -119,3 +120,8 @@ let packageRoot: String = {
     }
     fatalError("Package.swift not found above \(#filePath)")
 }()
+
+extension SearchSummary {
+    /// The calls outside every search, each representative repeated by its count.
+    var expandedBaseCalls: [Call] { baseCalls.flatMap { Array(repeating: $0.call, count: $0.count) } }
+}

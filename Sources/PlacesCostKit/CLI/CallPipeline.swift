@@ -1,0 +1,292 @@
+import Foundation
+
+/// Reads the inputs and builds sessions on every core: Ingest and Sessions, streamed.
+///
+/// The calling thread reads: JSON Lines files are cut into blocks of whole lines (`BlockSplitter`)
+/// for the workers to parse; other formats are parsed here by their readers. Each of `threads`
+/// workers parses whichever block is waiting and walks one partition of the tokens and users
+/// (by hash) through its own `SessionStream`, taking the blocks in input order. A token's or
+/// user's calls all land in one partition and reach it in input order, and every count merges
+/// by addition, so the result is the same for any number of threads.
+///
+/// When a partition's calls come more out of time order than the window allows, the streamed
+/// walk is not exact; the run reports it (`Result.late`) with the disorder seen, and the caller
+/// reads again with a window that covers it.
+final class CallPipeline: @unchecked Sendable {
+    struct Options {
+        var threads: Int
+        var reader: LogReader.Options
+        var sessions: SessionStream.Options
+        var calendar: BillingCalendar
+        /// Called from the reading thread with the bytes read so far.
+        var progress: (@Sendable (Int) -> Void)?
+    }
+
+    struct Result {
+        var tally: SearchTally
+        /// Files, diagnostics and read counts (no calls).
+        var read: LogReader.Output
+        var records: Int
+        var byAPI: [String: Int]
+        var byPlatform: [CallBlock.PlatformCount: Int]
+        var firstCall: Int64?
+        var lastCall: Int64?
+        /// Whether some calls came later than the window: the tally is then not exact.
+        var late: Bool
+        /// The largest lateness seen, in microseconds.
+        var disorder: Int64
+        /// Tokens remembered at the end, over all partitions.
+        var tokens: Int
+    }
+
+    private let options: Options
+    private let catalogs: CallCatalogs
+    private let condition = NSCondition()
+    private var pendingRaw: [RawBlock] = []
+    private var parsed: [Int: CallBlock] = [:]
+    private var taken: [Int: Int] = [:]
+    private var headers: [CallBlock] = []
+    private var submitted = 0
+    private var completed = 0
+    private var inputDone = false
+    private var streams: [SessionStream?]
+    private let maxInFlight: Int
+    private static let callsPerReaderBlock = 1 << 16
+
+    init(options: Options, catalogs: CallCatalogs) {
+        self.options = options
+        self.catalogs = catalogs
+        self.streams = Array(repeating: nil, count: options.threads)
+        self.maxInFlight = options.threads + 2
+    }
+
+    func run(_ paths: [String]) throws -> Result {
+        var workers: [Thread] = []
+        let finished = DispatchGroup()
+        for partition in 0..<options.threads {
+            finished.enter()
+            let thread = Thread { [self] in
+                work(partition: partition)
+                finished.leave()
+            }
+            thread.stackSize = 8 << 20
+            workers.append(thread)
+            thread.start()
+        }
+        var readerOutput = LogReader.Output()
+        var failure: Error?
+        do {
+            try produce(paths, output: &readerOutput)
+        } catch {
+            failure = error
+        }
+        condition.lock()
+        inputDone = true
+        condition.broadcast()
+        condition.unlock()
+        finished.wait()
+        if let failure { throw failure }
+        return try merge(readerOutput)
+    }
+
+    // MARK: - Reading (the calling thread)
+
+    private func produce(_ paths: [String], output: inout LogReader.Output) throws {
+        let reader = LogReader(options: options.reader)
+        var caches = CallBlockBuilder.Caches(calendar: options.calendar)
+        var readBefore = 0
+        for (fileIndex, (path, listed)) in try LogReader.expand(paths).enumerated() {
+            var fileOutput = LogReader.Output()
+            defer { output.files += fileOutput.files }
+            guard var input = try reader.open(path, listedInDirectory: listed, into: &fileOutput) else {
+                submitStatistics(fileOutput, fileIndex: fileIndex, fileName: path == "-" ? "<stdin>" : path)
+                continue
+            }
+            defer { input.close() }
+            if input.format == .jsonl {
+                var splitter = BlockSplitter(descriptor: input.descriptor, prefix: input.reader.takeBuffered())
+                while let (bytes, overlong) = try splitter.next() {
+                    submit(raw: RawBlock(index: 0, fileIndex: fileIndex, fileName: input.displayName, bytes: bytes, followsOverlongLine: overlong))
+                    options.progress?(readBefore + splitter.bytesRead)
+                }
+                readBefore += splitter.bytesRead
+            } else {
+                let name = input.displayName
+                var builder = newBuilder(fileIndex: fileIndex, fileName: name)
+                var pending = 0
+                try reader.readRecords(&input, into: &fileOutput) { call in
+                    builder.add(call, caches: &caches)
+                    pending += 1
+                    if pending >= CallPipeline.callsPerReaderBlock {
+                        submit(parsed: builder.finish(lineCount: 0))
+                        builder = newBuilder(fileIndex: fileIndex, fileName: name)
+                        pending = 0
+                    }
+                }
+                submit(parsed: builder.finish(lineCount: 0))
+            }
+            submitStatistics(fileOutput, fileIndex: fileIndex, fileName: input.displayName)
+        }
+    }
+
+    private func newBuilder(fileIndex: Int, fileName: String) -> CallBlockBuilder {
+        condition.lock()
+        let index = submitted
+        condition.unlock()
+        return CallBlockBuilder(
+            block: CallBlock(index: index, fileIndex: fileIndex, fileName: fileName, partitions: options.threads),
+            catalogs: catalogs, window: options.reader.window, keepUsers: options.sessions.keepSearches
+        )
+    }
+
+    /// A reader's counts and diagnostics for one file, as a block with no calls; its lines are
+    /// the file's own.
+    private func submitStatistics(_ output: LogReader.Output, fileIndex: Int, fileName: String) {
+        var block = CallBlock(index: 0, fileIndex: fileIndex, fileName: fileName, partitions: options.threads)
+        block.rejected = output.rejected
+        block.outsideWindow = output.outsideWindow
+        block.skippedRequests = output.skippedRequests
+        block.bodiesUnknown = output.bodiesUnknown
+        block.diagnostics = output.diagnostics
+        block.diagnosticCount = output.diagnosticCount
+        block.linesAreAbsolute = true
+        submit(parsed: block)
+    }
+
+    private func waitForRoom() -> Int {
+        condition.lock()
+        while submitted - completed >= maxInFlight { condition.wait() }
+        let index = submitted
+        submitted += 1
+        return index
+    }
+
+    private func submit(raw: RawBlock) {
+        var raw = raw
+        raw.index = waitForRoom()
+        pendingRaw.append(raw)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func submit(parsed block: CallBlock) {
+        var block = block
+        let index = waitForRoom()
+        if block.index != index {
+            // Blocks built before a raw block was queued take the next free index.
+            block.reindex(index)
+        }
+        parsed[index] = block
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    // MARK: - Workers
+
+    private enum Task {
+        case walk(PartitionCalls)
+        case parse(RawBlock)
+        case done
+    }
+
+    private func work(partition: Int) {
+        var stream = SessionStream(options: options.sessions, calendar: options.calendar, catalogs: catalogs)
+        var caches = CallBlockBuilder.Caches(calendar: options.calendar)
+        var nextWalk = 0
+        loop: while true {
+            switch nextTask(partition: partition, nextWalk: nextWalk) {
+            case .walk(let calls):
+                stream.accept(calls)
+                nextWalk += 1
+            case .parse(let raw):
+                var builder = CallBlockBuilder(
+                    block: CallBlock(index: raw.index, fileIndex: raw.fileIndex, fileName: raw.fileName, partitions: options.threads),
+                    catalogs: catalogs, window: options.reader.window, keepUsers: options.sessions.keepSearches
+                )
+                let lines = JSONLinesBlockParser.parse(raw, into: &builder, caches: &caches)
+                let block = builder.finish(lineCount: lines)
+                condition.lock()
+                parsed[raw.index] = block
+                condition.broadcast()
+                condition.unlock()
+            case .done:
+                break loop
+            }
+        }
+        _ = stream.finish()
+        condition.lock()
+        streams[partition] = stream
+        condition.unlock()
+    }
+
+    private func nextTask(partition: Int, nextWalk: Int) -> Task {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if parsed[nextWalk] != nil {
+                let calls = parsed[nextWalk]!.partitions[partition]
+                parsed[nextWalk]!.partitions[partition] = PartitionCalls()
+                let count = taken[nextWalk, default: 0] + 1
+                if count == options.threads {
+                    var header = parsed.removeValue(forKey: nextWalk)!
+                    header.partitions = []
+                    headers.append(header)
+                    taken[nextWalk] = nil
+                    completed += 1
+                    condition.broadcast()
+                } else {
+                    taken[nextWalk] = count
+                }
+                return .walk(calls)
+            }
+            if !pendingRaw.isEmpty {
+                return .parse(pendingRaw.removeFirst())
+            }
+            if inputDone, nextWalk >= submitted {
+                return .done
+            }
+            condition.wait()
+        }
+    }
+
+    // MARK: - Merging
+
+    private func merge(_ readerOutput: LogReader.Output) throws -> Result {
+        var read = LogReader.Output()
+        read.files = readerOutput.files
+        var result = Result(
+            tally: SearchTally(alternatives: options.sessions.alternativeTimeouts.count), read: read, records: 0,
+            byAPI: [:], byPlatform: [:], firstCall: nil, lastCall: nil, late: false, disorder: 0, tokens: 0
+        )
+        var lineOffsets: [Int: Int] = [:]
+        for block in headers.sorted(by: { $0.index < $1.index }) {
+            let offset = lineOffsets[block.fileIndex, default: 0]
+            for diagnostic in block.diagnostics {
+                var diagnostic = diagnostic
+                if !block.linesAreAbsolute { diagnostic.location.line += offset }
+                if options.reader.strict { throw IngestError.malformedRecord(diagnostic) }
+                if result.read.diagnostics.count < LogReader.maxStoredDiagnostics { result.read.diagnostics.append(diagnostic) }
+            }
+            if !block.linesAreAbsolute { lineOffsets[block.fileIndex] = offset + block.lineCount }
+            result.read.diagnosticCount += block.diagnosticCount
+            result.read.rejected += block.rejected
+            result.read.outsideWindow += block.outsideWindow
+            result.read.skippedRequests += block.skippedRequests
+            result.read.bodiesUnknown += block.bodiesUnknown
+            result.records += block.records
+            for (name, count) in block.byAPI { result.byAPI[name, default: 0] += count }
+            for (key, count) in block.byPlatform { result.byPlatform[key, default: 0] += count }
+            if let first = block.firstCall { result.firstCall = min(result.firstCall ?? first, first) }
+            if let last = block.lastCall { result.lastCall = max(result.lastCall ?? last, last) }
+            result.tally.merge(block.tally)
+        }
+        for stream in streams {
+            guard var stream else { continue }
+            result.tally.merge(stream.finish())
+            result.late = result.late || stream.isLate
+            result.disorder = max(result.disorder, stream.disorder)
+            result.tokens += stream.tokenCount
+        }
+        return result
+    }
+}

@@ -1,0 +1,53 @@
+/// What ingest read from one block of input (a few MB of one file): the calls that go on to the
+/// token and user walks, split by partition, and everything else already counted.
+struct CallBlock {
+    /// The block's place in the input; blocks are merged in this order.
+    var index: Int
+    /// The file's position among the inputs, and its name as diagnostics show it.
+    var fileIndex: Int
+    var fileName: String
+    /// Lines in the block, so diagnostics' block-relative lines become file lines.
+    var lineCount = 0
+    var partitions: [PartitionCalls]
+    /// Calls outside every walk, counted by shape, and the read-time anomaly counts.
+    var tally = SearchTally()
+    var records = 0
+    var rejected = 0
+    var outsideWindow = 0
+    var skippedRequests = 0
+    var bodiesUnknown = 0
+    /// The first diagnostics, with lines counted from the block's start (1 = its first line).
+    var diagnostics: [Diagnostic] = []
+    var diagnosticCount = 0
+    /// Whether the diagnostics' lines are the file's (a reader's), not counted from the block.
+    var linesAreAbsolute = false
+    /// Calls per API name (`Analysis.Input.byAPI`).
+    var byAPI: [String: Int] = [:]
+    /// Calls per (platform label id, generation code).
+    var byPlatform: [PlatformCount: Int] = [:]
+    var firstCall: Int64?
+    var lastCall: Int64?
+
+    struct PlatformCount: Hashable {
+        var platform: UInt32
+        var generation: UInt8
+    }
+
+    /// Gives the block another place in the input, renumbering its calls' positions.
+    mutating func reindex(_ newIndex: Int) {
+        index = newIndex
+        for partition in partitions.indices {
+            for call in partitions[partition].calls.indices {
+                let position = partitions[partition].calls[call].sequence & 0xFFFF_FFFF
+                partitions[partition].calls[call].sequence = Int64(newIndex) << 32 | position
+            }
+        }
+    }
+
+    init(index: Int, fileIndex: Int, fileName: String, partitions: Int) {
+        self.index = index
+        self.fileIndex = fileIndex
+        self.fileName = fileName
+        self.partitions = Array(repeating: PartitionCalls(), count: partitions)
+    }
+}

@@ -1,0 +1,255 @@
+import Foundation
+
+/// Fills a `CallBlock` from calls as they are read: routes each to its walk and partition, or
+/// counts it as a call outside every search.
+///
+/// Two entrances: `add(_ record:line:)` for the fast JSON Lines decoder's byte spans (the hot
+/// path: no `String`, no allocation per call once the thread's caches know the strings), and
+/// `add(_ call:)` for every other reader, which already made a `Call`. Both follow the same
+/// routing as `SessionBuilder`:
+/// - a token on an autocomplete, details or address validation call: walked by (project, token);
+/// - no token, a user id, and autocomplete, details or geocoding: walked by (project, user);
+/// - anything else: priced on its own.
+struct CallBlockBuilder {
+    /// Per-thread lookups from a string's bytes to its catalog id, kept across blocks.
+    struct Caches {
+        var apis = ByteInterner()
+        var apiInfo: [(code: UInt8, generation: UInt8, otherLabel: UInt32)] = []
+        var apiNames: [String] = []
+        var labels = ByteInterner()
+        var labelIDs: [UInt32] = []
+        var masks = ByteInterner()
+        var maskIDs: [UInt32] = []
+        var calendar: BillingCalendar
+
+        init(calendar: BillingCalendar) {
+            self.calendar = calendar
+        }
+    }
+
+    let catalogs: CallCatalogs
+    let window: TimeWindow
+    /// Whether token calls carry their user id on (for `searches.csv`).
+    let keepUsers: Bool
+    private(set) var block: CallBlock
+    private var sequence: Int64
+
+    init(block: CallBlock, catalogs: CallCatalogs, window: TimeWindow, keepUsers: Bool) {
+        self.block = block
+        self.catalogs = catalogs
+        self.window = window
+        self.keepUsers = keepUsers
+        self.sequence = Int64(block.index) << 32
+    }
+
+    // MARK: - Fast path
+
+    /// Adds a call the fast decoder read from `line`.
+    mutating func add(_ record: FastJSONRecord, line: UnsafeBufferPointer<UInt8>, caches: inout Caches) {
+        let time = record.time
+        guard window.contains(time) else {
+            block.outsideWindow += 1
+            return
+        }
+        let api = apiInfo(span(line, record.api), caches: &caches)
+        var generation = api.generation
+        if let version = record.apiVersion {
+            generation = CallBlockBuilder.generation(span(line, version)) ?? api.generation
+        }
+        let token = record.sessionToken.flatMap { $0.count > 0 ? $0 : nil }
+        let user = record.userID.flatMap { $0.count > 0 ? $0 : nil }
+        let fields = record.fields.map { mask(span(line, $0), caches: &caches) } ?? 0
+        let project = record.project.map { label(span(line, $0), caches: &caches) } ?? 0
+        let platform = record.platform.map { label(span(line, $0), caches: &caches) } ?? 0
+        // The name is only needed when the API changes from the previous call's (see `lastAPI`).
+        let name = api.code == lastAPI.code && api.otherLabel == lastAPI.other ? "" : caches.apiNames[Int(api.id)]
+        let routed = route(
+            time: time.microseconds, api: api.code, otherLabel: api.otherLabel, apiName: name,
+            generation: generation, fields: fields, project: project, platform: platform,
+            inputLength: record.inputLength ?? -1, hasToken: token != nil, hasUser: user != nil,
+            calendar: &caches.calendar
+        )
+        guard let routed else { return }
+        if routed.byToken {
+            let tokenBytes = span(line, token!)
+            let userBytes = keepUsers ? user.map { span(line, $0) } : nil
+            append(routed.call, key: tokenBytes, user: userBytes, project: project)
+        } else {
+            append(routed.call, key: span(line, user!), user: nil, project: project)
+        }
+    }
+
+    private func span(_ line: UnsafeBufferPointer<UInt8>, _ span: ByteSpan) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(line)[Int(span.start) ..< Int(span.start + span.count)])
+    }
+
+    private func apiInfo(_ bytes: UnsafeRawBufferPointer, caches: inout Caches) -> (code: UInt8, generation: UInt8, otherLabel: UInt32, id: UInt32) {
+        let (id, inserted) = caches.apis.intern(bytes)
+        if inserted {
+            let (api, implied) = API.parse(String(decoding: bytes, as: UTF8.self))
+            let other = api.code == 8 ? catalogs.labels.id(for: api.name) : 0
+            caches.apiInfo.append((api.code, APIGeneration.code(implied), other))
+            caches.apiNames.append(api.name)
+        }
+        let info = caches.apiInfo[Int(id)]
+        return (info.code, info.generation, info.otherLabel, id)
+    }
+
+    private func label(_ bytes: UnsafeRawBufferPointer, caches: inout Caches) -> UInt32 {
+        guard bytes.count > 0 else { return 0 }
+        let (id, inserted) = caches.labels.intern(bytes)
+        if inserted { caches.labelIDs.append(catalogs.labels.id(for: String(decoding: bytes, as: UTF8.self))) }
+        return caches.labelIDs[Int(id)]
+    }
+
+    /// The mask id of a `fields` array's text, decoded once per distinct text by the slow parser.
+    private func mask(_ bytes: UnsafeRawBufferPointer, caches: inout Caches) -> UInt32 {
+        let (id, inserted) = caches.masks.intern(bytes)
+        if inserted {
+            var text = "{\"fields\":" + String(decoding: bytes, as: UTF8.self) + "}"
+            let fields: [String]? = text.withUTF8 { line in
+                guard case .success(let record) = JSONLineParser.parse(line) else { return nil }
+                return try? CallDecoder.fieldNames(record[.fields], delimitedCell: false)
+            }
+            caches.maskIDs.append(catalogs.fieldMasks.id(for: fields))
+        }
+        return caches.maskIDs[Int(id)]
+    }
+
+    /// `legacy` or `new`, in any case.
+    static func generation(_ bytes: UnsafeRawBufferPointer) -> UInt8? {
+        func matches(_ word: StaticString) -> Bool {
+            guard bytes.count == word.utf8CodeUnitCount else { return false }
+            return word.withUTF8Buffer { expected in
+                (0..<expected.count).allSatisfy { bytes[$0] | 0x20 == expected[$0] }
+            }
+        }
+        if matches("legacy") { return 1 }
+        if matches("new") { return 2 }
+        return nil
+    }
+
+    // MARK: - Slow path
+
+    /// Adds a call another reader made.
+    mutating func add(_ call: Call, caches: inout Caches) {
+        guard window.contains(call.time) else {
+            block.outsideWindow += 1
+            return
+        }
+        let project = catalogs.labels.id(for: call.project)
+        let platform = catalogs.labels.id(for: call.platform)
+        let other = call.api.code == 8 ? catalogs.labels.id(for: call.api.name) : 0
+        let routed = route(
+            time: call.time.microseconds, api: call.api.code, otherLabel: other, apiName: call.api.name,
+            generation: APIGeneration.code(call.generation), fields: catalogs.fieldMasks.id(for: call.fields),
+            project: project, platform: platform, inputLength: call.inputLength.map { Int32(clamping: $0) } ?? -1,
+            hasToken: call.sessionToken != nil, hasUser: call.userID != nil, calendar: &caches.calendar
+        )
+        guard let routed else { return }
+        var keyText = routed.byToken ? call.sessionToken! : call.userID!
+        var userText = keepUsers && routed.byToken ? call.userID : nil
+        keyText.withUTF8 { key in
+            if var text = userText {
+                text.withUTF8 { user in append(routed.call, key: UnsafeRawBufferPointer(key), user: UnsafeRawBufferPointer(user), project: project) }
+            } else {
+                append(routed.call, key: UnsafeRawBufferPointer(key), user: nil, project: project)
+            }
+        }
+        userText = nil
+    }
+
+    // MARK: - Routing
+
+    /// Counts a kept call, and returns it when a walk takes it.
+    private mutating func route(
+        time: Int64, api: UInt8, otherLabel: UInt32, apiName: String, generation: UInt8, fields: UInt32,
+        project: UInt32, platform: UInt32, inputLength: Int32, hasToken: Bool, hasUser: Bool,
+        calendar: inout BillingCalendar
+    ) -> (call: GroupCall, byToken: Bool)? {
+        block.records += 1
+        if api == lastAPI.code, otherLabel == lastAPI.other {
+            lastAPI.count += 1
+        } else {
+            flushAPICount()
+            lastAPI = (api, otherLabel, apiName, 1)
+        }
+        let platformSlot = Int(platform) * 3 + Int(generation)
+        if platformSlot >= platformCounts.count { platformCounts += Array(repeating: 0, count: platformSlot + 1 - platformCounts.count) }
+        platformCounts[platformSlot] += 1
+        block.firstCall = min(block.firstCall ?? time, time)
+        block.lastCall = max(block.lastCall ?? time, time)
+        if api == API.autocompleteCode, !hasToken { block.tally.anomalies.noTokenRequests += 1 }
+        if api == API.placeDetailsCode, fields == 0 { block.tally.anomalies.fieldsUnspecified += 1 }
+        let byToken = hasToken && (api == API.autocompleteCode || api == API.placeDetailsCode || api == API.addressValidationCode)
+        let byUser = !hasToken && hasUser && (api == API.autocompleteCode || api == API.placeDetailsCode || api == API.geocodingCode)
+        guard byToken || byUser else {
+            let key = SearchTally.BaseCallKey(
+                period: calendar.period(of: Timestamp(microseconds: time)), fields: fields, otherAPI: otherLabel,
+                api: api, generation: generation, hasToken: hasToken, orphan: false
+            )
+            block.tally.addBaseCall(key, time: time)
+            return nil
+        }
+        let call = GroupCall(
+            time: time, sequence: 0, keyStart: 0, keyCount: 0, userStart: 0, userCount: -1, project: project,
+            platform: platform, fields: fields, inputLength: inputLength, api: api, generation: generation, byToken: byToken
+        )
+        return (call, byToken)
+    }
+
+    /// Files a walked call in the partition its key hashes to, with the key's bytes.
+    private mutating func append(_ call: GroupCall, key: UnsafeRawBufferPointer, user: UnsafeRawBufferPointer?, project: UInt32) {
+        var call = call
+        call.sequence = sequence
+        sequence += 1
+        let hash = ByteInterner.hash(key) ^ (UInt64(project) &* 0x9E37_79B9_7F4A_7C15) ^ (call.byToken ? 0 : 0x5555)
+        let partition = Int(hash % UInt64(block.partitions.count))
+        call.keyStart = Int32(block.partitions[partition].arena.count)
+        call.keyCount = Int32(key.count)
+        block.partitions[partition].arena.append(contentsOf: key)
+        if let user {
+            call.userStart = Int32(block.partitions[partition].arena.count)
+            call.userCount = Int32(user.count)
+            block.partitions[partition].arena.append(contentsOf: user)
+        }
+        block.partitions[partition].calls.append(call)
+    }
+
+    // MARK: - Diagnostics
+
+    /// A malformed record at `line` (counted from the block's start).
+    mutating func reject(_ reason: String, line: Int) {
+        block.rejected += 1
+        note(reason, line: line)
+    }
+
+    /// A diagnostic that rejects nothing.
+    mutating func note(_ reason: String, line: Int) {
+        block.diagnosticCount += 1
+        if block.diagnostics.count < LogReader.maxStoredDiagnostics {
+            block.diagnostics.append(Diagnostic(location: SourceLocation(file: block.fileName, line: line), reason: reason))
+        }
+    }
+
+    /// Calls per API are counted in runs of the same API (most logs alternate few), so the
+    /// name's dictionary entry is touched once per run, not once per call.
+    private var lastAPI: (code: UInt8, other: UInt32, name: String, count: Int) = (0, 0, "", 0)
+    /// Calls per (platform label id, generation code), at `platform * 3 + generation`.
+    private var platformCounts: [Int] = []
+
+    private mutating func flushAPICount() {
+        if lastAPI.count > 0 { block.byAPI[lastAPI.name, default: 0] += lastAPI.count }
+        lastAPI.count = 0
+    }
+
+    mutating func finish(lineCount: Int) -> CallBlock {
+        flushAPICount()
+        for (slot, count) in platformCounts.enumerated() where count > 0 {
+            block.byPlatform[CallBlock.PlatformCount(platform: UInt32(slot / 3), generation: UInt8(slot % 3)), default: 0] += count
+        }
+        platformCounts = []
+        block.lineCount = lineCount
+        return block
+    }
+}

@@ -1,0 +1,122 @@
+/// Gives each distinct byte string a small integer id, storing each string once.
+///
+/// The hot path of ingest sees the same few strings (platforms, field masks, API names) millions
+/// of times, and each session token a handful of times: a `[String: Int]` would allocate a
+/// `String` per lookup. This is an open-addressing table over one contiguous arena, looked up
+/// with the caller's bytes, so a lookup allocates nothing.
+public struct ByteInterner: Sendable {
+    /// The stored strings back to back; string `id` is `arena[starts[id] ..< starts[id + 1]]`.
+    private var arena: [UInt8] = []
+    private var starts: [Int] = [0]
+    /// `0` is an empty slot, otherwise `id + 1`.
+    private var slots: [UInt32]
+    private var slotMask: Int
+
+    public init(capacity: Int = 64) {
+        var size = 16
+        while size < capacity * 2 { size <<= 1 }
+        slots = [UInt32](repeating: 0, count: size)
+        slotMask = size - 1
+    }
+
+    /// Strings stored.
+    public var count: Int { starts.count - 1 }
+
+    /// Bytes held by the table and its arena, for the memory figures.
+    public var footprint: Int { arena.capacity + starts.capacity * 8 + slots.count * 4 }
+
+    /// The id of `bytes`, storing it when new.
+    public mutating func intern(_ bytes: UnsafeRawBufferPointer) -> (id: UInt32, inserted: Bool) {
+        let hash = ByteInterner.hash(bytes)
+        var slot = Int(truncatingIfNeeded: hash) & slotMask
+        while true {
+            let entry = slots[slot]
+            if entry == 0 { break }
+            if equals(Int(entry - 1), bytes) { return (entry - 1, false) }
+            slot = (slot + 1) & slotMask
+        }
+        let id = UInt32(count)
+        arena.append(contentsOf: bytes)
+        starts.append(arena.count)
+        slots[slot] = id + 1
+        if count * 10 > slots.count * 7 { grow() }
+        return (id, true)
+    }
+
+    /// The id of `bytes` when stored.
+    public func find(_ bytes: UnsafeRawBufferPointer) -> UInt32? {
+        var slot = Int(truncatingIfNeeded: ByteInterner.hash(bytes)) & slotMask
+        while true {
+            let entry = slots[slot]
+            if entry == 0 { return nil }
+            if equals(Int(entry - 1), bytes) { return entry - 1 }
+            slot = (slot + 1) & slotMask
+        }
+    }
+
+    /// The bytes stored under `id`.
+    public func bytes(_ id: UInt32) -> ArraySlice<UInt8> {
+        arena[starts[Int(id)] ..< starts[Int(id) + 1]]
+    }
+
+    private func equals(_ id: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        let start = starts[id]
+        let length = starts[id + 1] - start
+        guard length == bytes.count else { return false }
+        guard length > 0 else { return true }
+        return arena.withUnsafeBytes { stored in
+            memcmp(stored.baseAddress! + start, bytes.baseAddress!, length) == 0
+        }
+    }
+
+    private mutating func grow() {
+        let size = slots.count * 2
+        var grown = [UInt32](repeating: 0, count: size)
+        let mask = size - 1
+        arena.withUnsafeBytes { stored in
+            for id in 0..<count {
+                let start = starts[id]
+                let bytes = UnsafeRawBufferPointer(rebasing: stored[start ..< starts[id + 1]])
+                var slot = Int(truncatingIfNeeded: ByteInterner.hash(bytes)) & mask
+                while grown[slot] != 0 { slot = (slot + 1) & mask }
+                grown[slot] = UInt32(id + 1)
+            }
+        }
+        slots = grown
+        slotMask = mask
+    }
+
+    /// A fast 64-bit hash of bytes (8 at a time, multiply-xorshift mixing).
+    public static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        var offset = 0
+        let count = bytes.count
+        guard count > 0, let base = bytes.baseAddress else { return hash }
+        while offset + 8 <= count {
+            let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            hash = (hash ^ word) &* 0xFF51_AFD7_ED55_8CCD
+            hash ^= hash >> 29
+            offset += 8
+        }
+        if offset < count {
+            var word: UInt64 = 0
+            var shift: UInt64 = 0
+            while offset < count {
+                word |= UInt64(base.load(fromByteOffset: offset, as: UInt8.self)) << shift
+                shift += 8
+                offset += 1
+            }
+            hash = (hash ^ word) &* 0xC4CE_B9FE_1A85_EC53
+        }
+        hash ^= hash >> 32
+        hash = hash &* 0xFF51_AFD7_ED55_8CCD
+        hash ^= hash >> 29
+        return hash
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

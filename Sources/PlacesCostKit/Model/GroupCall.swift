@@ -1,0 +1,37 @@
+/// A call that takes part in a token walk or a user walk, as ingest hands it to the Sessions
+/// stage: fixed size, with strings as catalog ids or as bytes in its block's arena.
+///
+/// Everything else about a call (its API count, platform, a call outside every search) is
+/// counted while reading, so only these travel on.
+public struct GroupCall: Sendable {
+    public var time: Int64
+    /// Input order: the block's index in the high half, the call's index in the block below.
+    public var sequence: Int64
+    /// The token's bytes (grouped by token) or the user id's (grouped by user) in the arena.
+    public var keyStart: Int32
+    public var keyCount: Int32
+    /// The user id's bytes for a call grouped by token; `userCount` -1 when there is none.
+    public var userStart: Int32
+    public var userCount: Int32
+    /// Ids in `CallCatalogs.labels`; 0 for none.
+    public var project: UInt32
+    public var platform: UInt32
+    /// Id in `CallCatalogs.fieldMasks`; 0 for no mask.
+    public var fields: UInt32
+    /// Characters typed; -1 when not recorded.
+    public var inputLength: Int32
+    /// `API.code`.
+    public var api: UInt8
+    /// `APIGeneration.code`.
+    public var generation: UInt8
+    /// Grouped by (project, token); otherwise by (project, user).
+    public var byToken: Bool
+}
+
+/// The group calls of one partition of one block, with the bytes their keys point into.
+public struct PartitionCalls: Sendable {
+    public var calls: [GroupCall] = []
+    public var arena: [UInt8] = []
+
+    public init() {}
+}

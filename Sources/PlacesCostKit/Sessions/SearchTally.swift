@@ -1,0 +1,103 @@
+/// Searches and calls outside every search, counted by shape: what the later stages need of
+/// millions of them, in memory proportional to the distinct shapes.
+///
+/// A shape is everything pricing, statistics and advice read from a search: kind, outcome,
+/// generation, the `LengthProfile`, the selection's API, fields and generation, and the billing
+/// period it starts in. Tallies merge by adding counts, so partitions walked on different
+/// threads merge to the same result in any order.
+struct SearchTally {
+    struct ShapeKey: Hashable {
+        var period: BillingCalendar.Period
+        var lengths: LengthProfile
+        /// `FieldMask` id from `CallCatalogs.fieldMasks`; 0 for no mask.
+        var selectionFields: UInt32
+        var kind: Search.Kind
+        var outcome: Search.Outcome
+        var generation: UInt8
+        /// `API.code`; 0 when the search has no selection.
+        var selectionAPI: UInt8
+        var selectionGeneration: UInt8
+    }
+
+    /// A call outside every search, reduced to what prices and counts it.
+    struct BaseCallKey: Hashable {
+        var period: BillingCalendar.Period
+        var fields: UInt32
+        /// The name's id in `CallCatalogs.labels` for `other` APIs; 0 otherwise.
+        var otherAPI: UInt32
+        var api: UInt8
+        var generation: UInt8
+        var hasToken: Bool
+        /// A details call on a fresh token (`details_without_autocomplete`).
+        var orphan: Bool
+    }
+
+    private(set) var shapeIDs: [ShapeKey: Int] = [:]
+    private(set) var shapes: [ShapeKey] = []
+    private(set) var shapeCounts: [Int] = []
+    var baseCalls: [BaseCallKey: Int] = [:]
+    /// The earliest time seen in each period: the time given to the period's representatives.
+    var periodTimes: [BillingCalendar.Period: Int64] = [:]
+    var anomalies = Anomalies()
+    /// Per compared timeout: sessions it would expire, and searches it would make of the tokens.
+    var alternatives: [(expired: Int, tokenSearches: Int)] = []
+    /// Token searches (sessions and spent-token runs) under the main timeout.
+    var tokenSearches = 0
+    /// Every search with its first call's position, when asked to keep them (`searches.csv`).
+    var kept: [(search: Search, sequence: Int64)] = []
+
+    init(alternatives: Int = 0) {
+        self.alternatives = Array(repeating: (0, 0), count: alternatives)
+    }
+
+    /// Counts one search of `key`; returns the shape's index.
+    @discardableResult
+    mutating func add(_ key: ShapeKey, time: Int64, count: Int = 1) -> Int {
+        notePeriod(key.period, time: time)
+        if let index = shapeIDs[key] {
+            shapeCounts[index] += count
+            return index
+        }
+        let index = shapes.count
+        shapeIDs[key] = index
+        shapes.append(key)
+        shapeCounts.append(count)
+        return index
+    }
+
+    /// Moves one search from shape `index` to the same shape with `outcome`; returns the new index.
+    mutating func reclassify(_ index: Int, as outcome: Search.Outcome) -> Int {
+        var key = shapes[index]
+        shapeCounts[index] -= 1
+        key.outcome = outcome
+        return add(key, time: periodTimes[key.period] ?? 0)
+    }
+
+    mutating func addBaseCall(_ key: BaseCallKey, time: Int64, count: Int = 1) {
+        notePeriod(key.period, time: time)
+        baseCalls[key, default: 0] += count
+    }
+
+    mutating func notePeriod(_ period: BillingCalendar.Period, time: Int64) {
+        if let known = periodTimes[period], known <= time { return }
+        periodTimes[period] = time
+    }
+
+    /// Adds another tally's counts to this one.
+    mutating func merge(_ other: SearchTally) {
+        for (index, key) in other.shapes.enumerated() where other.shapeCounts[index] != 0 {
+            add(key, time: other.periodTimes[key.period]!, count: other.shapeCounts[index])
+        }
+        for (key, count) in other.baseCalls {
+            addBaseCall(key, time: other.periodTimes[key.period]!, count: count)
+        }
+        for (period, time) in other.periodTimes { notePeriod(period, time: time) }
+        anomalies = anomalies + other.anomalies
+        for index in alternatives.indices where index < other.alternatives.count {
+            alternatives[index].expired += other.alternatives[index].expired
+            alternatives[index].tokenSearches += other.alternatives[index].tokenSearches
+        }
+        tokenSearches += other.tokenSearches
+        kept += other.kept
+    }
+}

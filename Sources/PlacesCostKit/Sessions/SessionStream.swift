@@ -1,0 +1,552 @@
+/// Builds searches from a stream of calls, holding only what can still change.
+///
+/// The streaming twin of `SessionBuilder`, for logs too large to hold: the same walks
+/// (`sessions.md` rules 1-5 per token, the user-gap rule per user), fed by a `ReorderBuffer` in
+/// time order, so each token's and user's calls are walked in time order (ties in input order)
+/// exactly as the builder sorts them. What it keeps:
+/// - every token ever seen, as 18 bytes for a UUID (reuse can come at any time later), and a
+///   4-byte state: fresh, spent, waiting (a session past every timeout, counted as abandoned
+///   until a later call shows it expired), or an index into the open tokens;
+/// - open sessions, spent-token runs and users' open searches, in full, until nothing can
+///   extend them;
+/// - counts of everything finished, by shape (`SearchTally`).
+///
+/// The walks for the compared timeouts (60 s, 600 s) run alongside and only count.
+struct SessionStream {
+    struct Options {
+        var timeout: Duration64
+        /// Compared timeouts (at most two): only their expired sessions and searches are counted.
+        var alternativeTimeouts: [Duration64] = []
+        var userGap: Duration64
+        /// The largest priced delay (`LengthProfile`).
+        var clip: Int
+        /// Keep every search for `searches.csv`.
+        var keepSearches = false
+        /// How far out of time order calls may arrive, in microseconds; `nil` holds every call.
+        var window: Int64?
+    }
+
+    /// A call after interning, as the walks read it.
+    struct Event: Reorderable {
+        var time: Int64
+        var sequence: Int64
+        /// Token or user id in this stream's tables.
+        var key: UInt32
+        /// The user's id for a call grouped by token, when searches are kept; `UInt32.max` for none.
+        var user: UInt32
+        var project: UInt32
+        var platform: UInt32
+        var fields: UInt32
+        var inputLength: Int32
+        var api: UInt8
+        var generation: UInt8
+        var byToken: Bool
+
+        var isAutocomplete: Bool { api == API.autocompleteCode }
+    }
+
+    /// A search being assembled.
+    struct Draft {
+        var kind: Search.Kind
+        var sequence: Int64
+        var startedAt: Int64
+        var lastAutocompleteAt: Int64
+        var lengths = LengthProfile()
+        var generation: UInt8 = 0
+        var platform: UInt32 = 0
+        var project: UInt32
+        var key: UInt32
+        var user: UInt32
+        /// Every input length, only when searches are kept (`searches.csv`, tests).
+        var allLengths: [Int?]?
+
+        init(kind: Search.Kind, opener: Event, clip: Int, keep: Bool) {
+            self.kind = kind
+            self.sequence = opener.sequence
+            self.startedAt = opener.time
+            self.lastAutocompleteAt = opener.time
+            self.project = opener.project
+            self.key = opener.key
+            self.user = opener.byToken ? opener.user : opener.key
+            if keep { allLengths = [] }
+            add(opener, clip: clip)
+        }
+
+        mutating func add(_ event: Event, clip: Int) {
+            let length = event.inputLength >= 0 ? Int(event.inputLength) : nil
+            lengths.add(length, clip: clip)
+            allLengths?.append(length)
+            lastAutocompleteAt = event.time
+            if generation == 0 { generation = event.generation }
+            if platform == 0 { platform = event.platform }
+        }
+    }
+
+    /// One compared-timeout walk of a token: only its state, for counting.
+    enum ShadowPhase: Equatable {
+        case open
+        case spent(runOpen: Bool)
+    }
+
+    enum MainPhase {
+        case open(Draft)
+        case spent(run: Draft?)
+    }
+
+    struct OpenToken {
+        var start: Int64
+        var main: MainPhase
+        var shadows: ShadowPhases
+    }
+
+    /// The compared-timeout walks' phases: at most two, stored inline (an array here would be
+    /// copied on every call of an open token).
+    struct ShadowPhases {
+        private var first: ShadowPhase
+        private var second: ShadowPhase
+        let count: Int
+
+        init(repeating phase: ShadowPhase, count: Int) {
+            precondition(count <= 2, "at most two compared timeouts")
+            first = phase
+            second = phase
+            self.count = count
+        }
+
+        var indices: Range<Int> { 0..<count }
+
+        subscript(index: Int) -> ShadowPhase {
+            get { index == 0 ? first : second }
+            set { if index == 0 { first = newValue } else { second = newValue } }
+        }
+
+        func allSatisfy(_ predicate: (ShadowPhase) -> Bool) -> Bool {
+            indices.allSatisfy { predicate(self[$0]) }
+        }
+    }
+
+    private static let spentState: UInt32 = 0xC000_0000
+    private static let tagMask: UInt32 = 0xC000_0000
+    private static let openTag: UInt32 = 0x4000_0000
+    private static let waitingTag: UInt32 = 0x8000_0000
+    /// In a waiting state: the main walk's session is already spent, only compared walks wait.
+    private static let mainSpentShape: UInt32 = 0x0FFF_FFFF
+
+    let options: Options
+    private let maxTimeout: Int64
+    private var calendar: BillingCalendar
+    private let catalogs: CallCatalogs
+    private(set) var tally: SearchTally
+    private var buffer: ReorderBuffer<Event>
+
+    private var tokens = ByteInterner(capacity: 1 << 12)
+    private var tokenStates: [UInt32] = []
+    private var openTokens: [OpenToken?] = []
+    private var freeOpenTokens: [Int] = []
+    private var tokenDeadlines = FIFO<(deadline: Int64, token: UInt32)>()
+    /// Kept searches of waiting tokens, to mark them expired if a later call shows it.
+    private var waitingKept: [UInt32: Int] = [:]
+
+    private var users = ByteInterner(capacity: 1 << 10)
+    private var userDrafts: [Int32] = []
+    private var openUsers: [Draft?] = []
+    private var freeOpenUsers: [Int] = []
+    private var userDeadlines = FIFO<(deadline: Int64, user: UInt32)>()
+    private var scratch: [UInt8] = []
+
+    init(options: Options, calendar: BillingCalendar, catalogs: CallCatalogs) {
+        self.options = options
+        self.maxTimeout = ([options.timeout] + options.alternativeTimeouts).map(\.microseconds).max()!
+        self.calendar = calendar
+        self.catalogs = catalogs
+        self.tally = SearchTally(alternatives: options.alternativeTimeouts.count)
+        self.buffer = ReorderBuffer(window: options.window)
+    }
+
+    /// Whether a call arrived later than the window allows: the walk is then not exact.
+    var isLate: Bool { buffer.isLate }
+    /// How far out of order the calls came, in microseconds.
+    var disorder: Int64 { buffer.disorder }
+    /// Tokens remembered, and bytes held by the token table (for the memory figures).
+    var tokenCount: Int { tokens.count }
+
+    // MARK: - Input
+
+    /// Interns a partition's calls and walks those the window releases.
+    mutating func accept(_ partition: PartitionCalls) {
+        var released: [Event] = []
+        partition.arena.withUnsafeBytes { arena in
+            for call in partition.calls {
+                guard !buffer.isLate else {
+                    // The walk is no longer exact; only learn how far out of order the input is.
+                    buffer.observe(call.time)
+                    continue
+                }
+                let key = UnsafeRawBufferPointer(rebasing: arena[Int(call.keyStart) ..< Int(call.keyStart + call.keyCount)])
+                let id = call.byToken ? internToken(project: call.project, key) : internUser(project: call.project, key)
+                var user = UInt32.max
+                if options.keepSearches, call.byToken, call.userCount >= 0 {
+                    user = internUser(project: call.project, UnsafeRawBufferPointer(rebasing: arena[Int(call.userStart) ..< Int(call.userStart + call.userCount)]))
+                }
+                let event = Event(
+                    time: call.time, sequence: call.sequence, key: id, user: user, project: call.project,
+                    platform: call.platform, fields: call.fields, inputLength: call.inputLength, api: call.api,
+                    generation: call.generation, byToken: call.byToken
+                )
+                buffer.insert(event) { released.append($0) }
+                for event in released { walk(event) }
+                released.removeAll(keepingCapacity: true)
+            }
+        }
+    }
+
+    /// Walks what is still held and closes what is open (rule 5); returns the counts.
+    mutating func finish() -> SearchTally {
+        var released: [Event] = []
+        buffer.flush { released.append($0) }
+        for event in released { walk(event) }
+        for index in openTokens.indices {
+            guard let open = openTokens[index] else { continue }
+            switch open.main {
+            case .open(let draft): closeSession(draft, .abandoned)
+            case .spent(let run?): emit(run, .abandoned)
+            case .spent(nil): break
+            }
+            openTokens[index] = nil
+        }
+        for index in openUsers.indices {
+            if let draft = openUsers[index] { emit(draft, .abandoned) }
+            openUsers[index] = nil
+        }
+        return tally
+    }
+
+    private mutating func internToken(project: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        TokenKey.encode(project: project, bytes, into: &scratch)
+        let (id, inserted) = scratch.withUnsafeBytes { tokens.intern($0) }
+        if inserted { tokenStates.append(0) }
+        return id
+    }
+
+    private mutating func internUser(project: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        TokenKey.encode(project: project, bytes, into: &scratch)
+        let (id, inserted) = scratch.withUnsafeBytes { users.intern($0) }
+        if inserted { userDrafts.append(-1) }
+        return id
+    }
+
+    // MARK: - Walks
+
+    private mutating func walk(_ event: Event) {
+        sweep(before: event.time)
+        if event.byToken {
+            walkToken(event)
+        } else {
+            walkUser(event)
+        }
+    }
+
+    /// Retires what no call at `time` or later can extend: sessions past every timeout wait in
+    /// compact form; users' searches past the gap are abandoned.
+    private mutating func sweep(before time: Int64) {
+        while let first = tokenDeadlines.first, first.deadline < time {
+            tokenDeadlines.removeFirst()
+            retireIfIdle(first.token)
+        }
+        while let first = userDeadlines.first, first.deadline < time {
+            userDeadlines.removeFirst()
+            let slot = userDrafts[Int(first.user)]
+            guard slot >= 0, let draft = openUsers[Int(slot)], draft.lastAutocompleteAt + options.userGap.microseconds == first.deadline else { continue }
+            emit(draft, .abandoned)
+            freeUser(first.user)
+        }
+    }
+
+    private mutating func retireIfIdle(_ token: UInt32) {
+        let state = tokenStates[Int(token)]
+        guard state & SessionStream.tagMask == SessionStream.openTag else { return }
+        let index = Int(state & ~SessionStream.tagMask)
+        guard let open = openTokens[index] else { return }
+        var flags: UInt32 = 0
+        for shadowIndex in open.shadows.indices {
+            switch open.shadows[shadowIndex] {
+            case .open: flags |= 1 << UInt32(shadowIndex)
+            case .spent(runOpen: true): return
+            case .spent(runOpen: false): break
+            }
+        }
+        var shape = SessionStream.mainSpentShape
+        switch open.main {
+        case .open(let draft):
+            // A shape index must fit in the state word; past that the token simply stays open.
+            guard tally.shapes.count + 1 < Int(SessionStream.mainSpentShape) else { return }
+            let keptIndex = tally.kept.count
+            shape = UInt32(closeSession(draft, .abandoned))
+            if options.keepSearches { waitingKept[token] = keptIndex }
+        case .spent(nil): break
+        case .spent(.some): return
+        }
+        openTokens[index] = nil
+        freeOpenTokens.append(index)
+        tokenStates[Int(token)] = SessionStream.waitingTag | shape << 2 | flags
+    }
+
+    private mutating func walkToken(_ event: Event) {
+        let token = event.key
+        let state = tokenStates[Int(token)]
+        var open: OpenToken
+        var index: Int?
+        switch state & SessionStream.tagMask {
+        case 0:
+            guard event.isAutocomplete else {
+                // Rule 4: a details call on a token no autocomplete call opened spends it.
+                tally.anomalies.detailsWithoutAutocomplete += 1
+                addBaseCall(event, orphan: true)
+                tokenStates[Int(token)] = SessionStream.spentState
+                return
+            }
+            let draft = Draft(kind: .session, opener: event, clip: options.clip, keep: options.keepSearches)
+            tally.tokenSearches += 1
+            for shadow in tally.alternatives.indices { tally.alternatives[shadow].tokenSearches += 1 }
+            open = OpenToken(start: event.time, main: .open(draft), shadows: ShadowPhases(repeating: .open, count: options.alternativeTimeouts.count))
+            tokenDeadlines.append((event.time + maxTimeout, token))
+        case SessionStream.openTag:
+            index = Int(state & ~SessionStream.tagMask)
+            // Taken out of the table so it is uniquely referenced while it changes (no copy).
+            open = openTokens[index!].take()!
+            stepMain(&open, event)
+            stepShadows(&open, event)
+        case SessionStream.waitingTag:
+            let shape = (state >> 2) & SessionStream.mainSpentShape
+            // Every walk still waiting was past its timeout: this call shows the session expired.
+            if shape != SessionStream.mainSpentShape {
+                tally.anomalies.expired += 1
+                _ = tally.reclassify(Int(shape), as: .expired)
+                if let kept = waitingKept.removeValue(forKey: token) { tally.kept[kept].search.outcome = .expired }
+            }
+            open = OpenToken(start: event.time, main: .spent(run: nil), shadows: ShadowPhases(repeating: .spent(runOpen: false), count: options.alternativeTimeouts.count))
+            for shadow in options.alternativeTimeouts.indices where state & (1 << UInt32(shadow)) != 0 {
+                tally.alternatives[shadow].expired += 1
+            }
+            stepMain(&open, event)
+            stepShadows(&open, event)
+        default:
+            open = OpenToken(start: event.time, main: .spent(run: nil), shadows: ShadowPhases(repeating: .spent(runOpen: false), count: options.alternativeTimeouts.count))
+            stepMain(&open, event)
+            stepShadows(&open, event)
+        }
+        store(open, token: token, at: index)
+    }
+
+    /// Files the token's state: compact when every walk is spent with no run open.
+    private mutating func store(_ open: OpenToken, token: UInt32, at index: Int?) {
+        let idle: Bool
+        if case .spent(nil) = open.main, open.shadows.allSatisfy({ $0 == .spent(runOpen: false) }) {
+            idle = true
+        } else {
+            idle = false
+        }
+        if idle {
+            if let index {
+                openTokens[index] = nil
+                freeOpenTokens.append(index)
+            }
+            tokenStates[Int(token)] = SessionStream.spentState
+            return
+        }
+        let slot: Int
+        if let index {
+            slot = index
+            openTokens[slot] = open
+        } else if let free = freeOpenTokens.popLast() {
+            slot = free
+            openTokens[slot] = open
+        } else {
+            slot = openTokens.count
+            openTokens.append(open)
+        }
+        tokenStates[Int(token)] = SessionStream.openTag | UInt32(slot)
+    }
+
+    /// The main walk (`TokenWalk`): rules 1-5 with searches.
+    private mutating func stepMain(_ open: inout OpenToken, _ event: Event) {
+        switch open.main {
+        case .open(var session):
+            if event.time - session.startedAt > options.timeout.microseconds {
+                tally.anomalies.expired += 1
+                closeSession(session, .expired)
+                open.main = .spent(run: nil)
+                stepAfterSpent(&open, event)
+            } else if event.isAutocomplete {
+                session.add(event, clip: options.clip)
+                open.main = .open(session)
+            } else {
+                closeSession(session, .completed, selection: event)
+                open.main = .spent(run: nil)
+            }
+        case .spent:
+            stepAfterSpent(&open, event)
+        }
+    }
+
+    private mutating func stepAfterSpent(_ open: inout OpenToken, _ event: Event) {
+        tally.anomalies.tokenReused += 1
+        guard case .spent(let run) = open.main else { return }
+        if event.isAutocomplete {
+            if var run {
+                run.add(event, clip: options.clip)
+                open.main = .spent(run: run)
+            } else {
+                tally.tokenSearches += 1
+                open.main = .spent(run: Draft(kind: .spentToken, opener: event, clip: options.clip, keep: options.keepSearches))
+            }
+        } else if let run {
+            emit(run, .completed, selection: event)
+            open.main = .spent(run: nil)
+        } else {
+            addBaseCall(event, orphan: false)  // a standalone details call
+        }
+    }
+
+    /// The compared-timeout walks: the same rules, counting expired sessions and searches.
+    private mutating func stepShadows(_ open: inout OpenToken, _ event: Event) {
+        for index in open.shadows.indices {
+            var phase = open.shadows[index]
+            if phase == .open {
+                if event.time - open.start > options.alternativeTimeouts[index].microseconds {
+                    tally.alternatives[index].expired += 1
+                    phase = .spent(runOpen: false)
+                } else {
+                    open.shadows[index] = event.isAutocomplete ? .open : .spent(runOpen: false)
+                    continue
+                }
+            }
+            if event.isAutocomplete {
+                if phase == .spent(runOpen: false) { tally.alternatives[index].tokenSearches += 1 }
+                phase = .spent(runOpen: true)
+            } else {
+                phase = .spent(runOpen: false)
+            }
+            open.shadows[index] = phase
+        }
+    }
+
+    /// The user walk (`UserWalk`): token-less calls of one user, by the gap rule.
+    private mutating func walkUser(_ event: Event) {
+        let user = event.key
+        let slot = userDrafts[Int(user)]
+        var draft = slot >= 0 ? openUsers[Int(slot)] : nil
+        let withinGap = draft.map { event.time - $0.lastAutocompleteAt <= options.userGap.microseconds } ?? false
+        if event.isAutocomplete {
+            if withinGap {
+                draft!.add(event, clip: options.clip)
+            } else {
+                if let old = draft { emit(old, .abandoned) }
+                draft = Draft(kind: .inferred, opener: event, clip: options.clip, keep: options.keepSearches)
+            }
+            userDeadlines.append((event.time + options.userGap.microseconds, user))
+            if slot >= 0 {
+                openUsers[Int(slot)] = draft
+            } else if let free = freeOpenUsers.popLast() {
+                openUsers[free] = draft
+                userDrafts[Int(user)] = Int32(free)
+            } else {
+                userDrafts[Int(user)] = Int32(openUsers.count)
+                openUsers.append(draft)
+            }
+        } else if withinGap {
+            emit(draft!, .completed, selection: event)
+            freeUser(user)
+        } else {
+            if let old = draft {
+                emit(old, .abandoned)
+                freeUser(user)
+            }
+            addBaseCall(event, orphan: false)
+        }
+    }
+
+    private mutating func freeUser(_ user: UInt32) {
+        let slot = Int(userDrafts[Int(user)])
+        guard slot >= 0 else { return }
+        openUsers[slot] = nil
+        freeOpenUsers.append(slot)
+        userDrafts[Int(user)] = -1
+    }
+
+    // MARK: - Counting
+
+    @discardableResult
+    private mutating func closeSession(_ session: Draft, _ outcome: Search.Outcome, selection: Event? = nil) -> Int {
+        if session.lengths.requests == 1 { tally.anomalies.oneRequestSessions += 1 }
+        return emit(session, outcome, selection: selection)
+    }
+
+    @discardableResult
+    private mutating func emit(_ draft: Draft, _ outcome: Search.Outcome, selection: Event? = nil) -> Int {
+        let generation = draft.generation != 0 ? draft.generation : (selection?.generation ?? 0)
+        let key = SearchTally.ShapeKey(
+            period: calendar.period(of: Timestamp(microseconds: draft.startedAt)), lengths: draft.lengths,
+            selectionFields: selection?.fields ?? 0, kind: draft.kind, outcome: outcome, generation: generation,
+            selectionAPI: selection?.api ?? 0, selectionGeneration: selection?.generation ?? 0
+        )
+        let index = tally.add(key, time: draft.startedAt)
+        if options.keepSearches { tally.kept.append((search(draft, outcome, selection: selection), draft.sequence)) }
+        return index
+    }
+
+    private mutating func addBaseCall(_ event: Event, orphan: Bool) {
+        let key = SearchTally.BaseCallKey(
+            period: calendar.period(of: Timestamp(microseconds: event.time)), fields: event.fields, otherAPI: 0,
+            api: event.api, generation: event.generation, hasToken: event.byToken, orphan: orphan
+        )
+        tally.addBaseCall(key, time: event.time)
+    }
+
+    /// The full search, for `searches.csv`.
+    private func search(_ draft: Draft, _ outcome: Search.Outcome, selection: Event?) -> Search {
+        let selected = selection.map {
+            Selection(api: API(code: $0.api, otherName: ""), time: Timestamp(microseconds: $0.time),
+                      fields: catalogs.fieldMasks.value($0.fields), generation: APIGeneration(code: $0.generation))
+        }
+        let generation = draft.generation != 0 ? draft.generation : (selection?.generation ?? 0)
+        let tokenText: String? = draft.kind == .inferred ? nil : TokenKey.decode(tokens.bytes(draft.key))
+        let userText: String? = draft.user == UInt32.max ? nil : TokenKey.decode(users.bytes(draft.user))
+        return Search(
+            kind: draft.kind, outcome: outcome, requestInputLengths: draft.allLengths ?? draft.lengths.representativeLengths(clip: options.clip),
+            selection: selected, startedAt: Timestamp(microseconds: draft.startedAt),
+            endedAt: Timestamp(microseconds: selection?.time ?? draft.lastAutocompleteAt),
+            generation: APIGeneration(code: generation), sessionToken: tokenText, userID: userText,
+            project: catalogs.labels.value(draft.project),
+            platform: catalogs.labels.value(draft.platform != 0 ? draft.platform : (selection?.platform ?? 0))
+        )
+    }
+}
+
+/// A first-in, first-out queue on an array, for deadlines that arrive in time order.
+struct FIFO<Element> {
+    private var storage: [Element] = []
+    private var head = 0
+
+    var first: Element? { head < storage.count ? storage[head] : nil }
+
+    mutating func append(_ element: Element) {
+        storage.append(element)
+    }
+
+    mutating func removeFirst() {
+        head += 1
+        if head >= 4096, head * 2 >= storage.count {
+            storage.removeFirst(head)
+            head = 0
+        }
+    }
+}
+
+extension Optional {
+    /// The value, leaving `nil` in its place.
+    mutating func take() -> Wrapped? {
+        defer { self = nil }
+        return self
+    }
+}

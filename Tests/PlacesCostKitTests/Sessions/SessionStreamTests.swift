@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+@testable import PlacesCostKit
+
+/// The streaming session walk (`SessionStream` in `CallPipeline`) against its slow twin, the
+/// `SessionBuilder` that holds every call and sorts each token's: same searches, shapes, counts
+/// and costs, for any thread count, window and input order.
+struct Timed: Reorderable {
+    var time: Int64
+    var sequence: Int64
+}
+
+@Suite("Streamed sessions agree with the builder")
+struct SessionStreamTests {
+    /// A random log with token reuse, expiry, orphans, token-less users, other APIs and
+    /// projects, in time order with each call moved up to `disorder` seconds.
+    static func randomLog(seed: UInt64, calls: Int, disorder: Double) -> [TestRecord] {
+        var random = SeededRandom(seed: seed)
+        let tokens = (0..<max(4, calls / 6)).map { _ in random.chance(0.7) ? UUID(uuid: uuid(&random)).uuidString.lowercased() : "tok-\(random.below(1000))" }
+        let users: [String?] = [nil, "u1", "u2", "u3", "u4", "42"]
+        let masks: [[String]?] = [nil, ["formattedAddress"], ["place_id", "geometry"], ["displayName", "formatted_phone_number"], ["rating"]]
+        let apis = ["autocomplete", "autocomplete", "autocomplete", "autocomplete", "place_details", "place_details", "geocoding", "address_validation", "text_search", "AutocompletePlaces", "mystery_api"]
+        var at = 0.0
+        var records: [(order: Double, record: TestRecord)] = []
+        var tokenCursor = 0
+        for _ in 0..<calls {
+            at += random.chance(0.03) ? random.unit() * 900 : random.unit() * 8
+            let token: String? = random.chance(0.15) ? nil : tokens[min(tokens.count - 1, tokenCursor + random.below(3))]
+            if random.chance(0.2) { tokenCursor = min(tokens.count - 1, tokenCursor + 1) }
+            let api = apis[random.below(apis.count)]
+            var record = TestRecord(at: (at * 1000).rounded() / 1000, api: api, token: token)
+            if api == "autocomplete" || api == "AutocompletePlaces" {
+                record.input = random.chance(0.1) ? nil : String(repeating: "é", count: random.below(12))
+            } else if api == "place_details" {
+                record.fields = masks[random.below(masks.count)]
+            }
+            record.user = users[random.below(users.count)]
+            record.project = random.chance(0.2) ? "p\(random.below(2))" : nil
+            record.version = random.chance(0.3) ? (random.chance(0.5) ? "new" : "legacy") : nil
+            records.append((record.at + random.unit() * disorder, record))
+        }
+        return records.sorted { $0.order < $1.order }.map(\.record)
+    }
+
+    static func uuid(_ random: inout SeededRandom) -> uuid_t {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: random.next()) }
+        return (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])
+    }
+
+    /// The slow twin: every call read, each token's sorted and walked, then tallied.
+    static func builderSummary(_ file: String, timeout: Double) throws -> (SearchSummary, [Int]) {
+        let calls = try LogReader().read([file]).calls
+        let options = SessionOptions(timeoutSeconds: timeout)
+        let analysis = SessionBuilder(options: options).build(calls)
+        let calendar = BillingCalendar(ruleStartDays: try PricingPlan.load(nil).ruleStartDays)
+        let summary = SearchSummary(analysis, calendar: calendar, clip: 6, keepSearches: true)
+        let alternatives = Analyzer.comparedTimeouts.filter { $0 != timeout }.map { seconds -> Int in
+            SessionBuilder(options: SessionOptions(timeoutSeconds: seconds)).build(calls).anomalies.expired
+        }
+        return (summary, alternatives)
+    }
+
+    static func streamed(_ file: String, threads: Int, window: Double, timeout: Double, keep: Bool = true) throws -> Analysis {
+        var options = Analyzer.Options()
+        options.threads = threads
+        options.reorderWindowSeconds = window
+        options.keepSearches = keep
+        options.sessions = SessionOptions(timeoutSeconds: timeout)
+        return try Analyzer(options: options).analyze(paths: [file]).0
+    }
+
+    @Test("Random logs, in order and minutes out of order, on 1 to 3 threads, with small and large windows", arguments: 1...12)
+    func agreesWithBuilder(seed: Int) throws {
+        let directory = TemporaryDirectory()
+        let disorder = [0.0, 5, 120, 3_000][seed % 4]
+        let timeout = [180.0, 60, 30][seed % 3]
+        let log = SessionStreamTests.randomLog(seed: UInt64(seed), calls: 400 + seed * 50, disorder: disorder)
+        let file = directory.write("log.jsonl", log.map(\.jsonLine).joined(separator: "\n") + "\n")
+        let (expected, expectedExpired) = try SessionStreamTests.builderSummary(file, timeout: timeout)
+        var reference: Analysis?
+        for (threads, window) in [(1, 600.0), (2, 600), (3, 1), (2, 0.5)] {
+            let analysis = try SessionStreamTests.streamed(file, threads: threads, window: window, timeout: timeout)
+            let streamed = analysis.sessions
+            #expect(streamed.anomalies == expected.anomalies, "threads \(threads), window \(window)")
+            #expect(streamed.searches == expected.searches, "threads \(threads), window \(window)")
+            #expect(streamed.baseCalls == expected.baseCalls, "threads \(threads), window \(window)")
+            #expect(streamed.keptSearches == expected.keptSearches, "threads \(threads), window \(window)")
+            #expect(streamed.alternatives.map(\.expired) == expectedExpired, "threads \(threads), window \(window)")
+            if let reference {
+                #expect(ReportBundle().render(analysis, as: .json) == ReportBundle().render(reference, as: .json))
+                #expect(ReportBundle().render(analysis, as: .md) == ReportBundle().render(reference, as: .md))
+            }
+            reference = analysis
+        }
+        // Without keeping searches the shapes (and so every report figure) are the same.
+        let lean = try SessionStreamTests.streamed(file, threads: 2, window: 600, timeout: timeout, keep: false)
+        #expect(ReportBundle().render(lean, as: .json) == ReportBundle().render(reference!, as: .json))
+    }
+
+    @Test("Searches on the compared timeouts match the builder's")
+    func alternativeSearchCounts() throws {
+        let directory = TemporaryDirectory()
+        let log = SessionStreamTests.randomLog(seed: 99, calls: 800, disorder: 30)
+        let file = directory.write("log.jsonl", log.map(\.jsonLine).joined(separator: "\n") + "\n")
+        let calls = try LogReader().read([file]).calls
+        let analysis = try SessionStreamTests.streamed(file, threads: 2, window: 60, timeout: 180)
+        for alternative in analysis.timeoutSensitivity {
+            let built = SessionBuilder(options: SessionOptions(timeoutSeconds: alternative.timeoutSeconds)).build(calls)
+            #expect(alternative.searches == built.searches.count && alternative.expired == built.anomalies.expired)
+        }
+    }
+
+    @Test("The reorder buffer releases in (time, position) order and reports calls later than its window")
+    func reorderBuffer() {
+        var buffer = ReorderBuffer<Timed>(window: 2_000_000)
+        var released: [Timed] = []
+        let times: [Int64] = [5, 3, 4, 9, 7, 6, 12, 11, 20, 18]
+        for (position, seconds) in times.enumerated() {
+            buffer.insert(Timed(time: seconds * 1_000_000, sequence: Int64(position))) { released.append($0) }
+        }
+        buffer.flush { released.append($0) }
+        #expect(released.map(\.time) == times.sorted().map { $0 * 1_000_000 })
+        #expect(!buffer.isLate && buffer.disorder == 3_000_000)
+        var late = ReorderBuffer<Timed>(window: 1_000_000)
+        for (position, seconds) in [Int64(10), 20, 30, 5].enumerated() {
+            late.insert(Timed(time: seconds * 1_000_000, sequence: Int64(position))) { _ in }
+        }
+        #expect(late.isLate && late.disorder == 25_000_000)
+    }
+
+    @Test("Token keys: UUIDs pack to 18 bytes and unpack to the same text; other tokens are kept as they are")
+    func tokenKeys() {
+        for token in ["7b94d68c-ff83-4f09-8e63-860a076469aa", "6513270e269e0d37f2a74de452e6b438", "7B94D68C-FF83-4F09-8E63-860A076469AA", "tok-1", "", "7b94d68c-ff83-4f09-8e63-860a076469ag"] {
+            var key: [UInt8] = []
+            var text = token
+            text.withUTF8 { TokenKey.encode(project: 300, UnsafeRawBufferPointer($0), into: &key) }
+            #expect(TokenKey.decode(key[...]) == token)
+            if token.count >= 32, token == token.lowercased(), token.allSatisfy(\.isHexDigit) || token.filter({ $0 != "-" }).allSatisfy(\.isHexDigit) {
+                #expect(key.count == 19)  // two bytes of project id, a tag, 16 bytes
+            }
+        }
+    }
+}
