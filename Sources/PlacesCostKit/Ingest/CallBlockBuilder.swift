@@ -192,7 +192,7 @@ struct CallBlockBuilder {
             return nil
         }
         let call = GroupCall(
-            time: time, sequence: 0, keyStart: 0, keyCount: 0, userStart: 0, userCount: -1, project: project,
+            time: time, sequence: 0, keyHash: 0, keyStart: 0, keyCount: 0, userStart: 0, userCount: -1, project: project,
             platform: platform, fields: fields, inputLength: inputLength, api: api, generation: generation, byToken: byToken
         )
         return (call, byToken)
@@ -203,8 +203,9 @@ struct CallBlockBuilder {
         var call = call
         call.sequence = sequence
         sequence += 1
-        let hash = ByteInterner.hash(key) ^ (UInt64(project) &* 0x9E37_79B9_7F4A_7C15) ^ (call.byToken ? 0 : 0x5555)
-        let partition = Int(hash % UInt64(block.partitions.count))
+        call.keyHash = ByteInterner.hash(key)
+        let hash = call.keyHash ^ (UInt64(project) &* 0x9E37_79B9_7F4A_7C15) ^ (call.byToken ? 0 : 0x5555)
+        let partition = Int((hash >> 7) % UInt64(block.partitions.count))
         call.keyStart = Int32(block.partitions[partition].arena.count)
         call.keyCount = Int32(key.count)
         block.partitions[partition].arena.append(contentsOf: key)

@@ -7,6 +7,9 @@ public struct GroupCall: Sendable {
     public var time: Int64
     /// Input order: the block's index in the high half, the call's index in the block below.
     public var sequence: Int64
+    /// `ByteInterner.hash` of the key's bytes (the partition was chosen by it; the walk's cache
+    /// of recent keys reuses it).
+    public var keyHash: UInt64
     /// The token's bytes (grouped by token) or the user id's (grouped by user) in the arena.
     public var keyStart: Int32
     public var keyCount: Int32

@@ -5,15 +5,23 @@ extension CostCalculator {
     public func listCost(of search: Search, strategy: StrategyID = .current, delay: Int = 0) -> Double {
         let table = plan.table(generation: search.generation, monthIndex: month(of: search.startedAt).index)
         let day = Int(search.startedAt.microseconds / 86_400_000_000)
-        let (events, _) = SearchPricer(table: table).events(search, strategy: strategy, delay: delay, day: day)
+        let (events, _) = pricer(for: table).events(search, strategy: strategy, delay: delay, day: day)
         return listCost(events, table: table)
     }
 
     /// A call outside every search, at list prices (times `--scale`).
     public func listCost(of call: Call) -> Double {
         let table = plan.table(generation: call.generation, monthIndex: month(of: call.time).index)
-        let (events, _) = SearchPricer(table: table).baseEvents(call)
+        let (events, _) = pricer(for: table).baseEvents(call)
         return listCost(events, table: table)
+    }
+
+    /// One pricer per table for the calculator's life, so field masks are looked up once.
+    func pricer(for table: PriceTable) -> SearchPricer {
+        if let pricer = pricerCache.pricers[table.id] { return pricer }
+        let pricer = SearchPricer(table: table)
+        pricerCache.pricers[table.id] = pricer
+        return pricer
     }
 
     /// Events at their SKUs' first-tier prices (times `--scale`).

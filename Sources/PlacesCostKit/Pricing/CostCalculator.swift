@@ -35,6 +35,11 @@ public struct CostCalculator {
 
     public var plan: PricingPlan
     public var options: Options
+    let pricerCache = PricerCache()
+
+    final class PricerCache {
+        var pricers: [String: SearchPricer] = [:]
+    }
 
     public init(plan: PricingPlan, options: Options = Options()) {
         self.plan = plan
@@ -67,11 +72,19 @@ public struct CostCalculator {
     public func price(_ summary: SearchSummary) -> PricingResult {
         var items: [Item] = []
         items.reserveCapacity(summary.searches.count + summary.baseCalls.count)
+        // Representatives of one period share a time: each month is worked out once.
+        var months: [Timestamp: Month] = [:]
+        func cachedMonth(_ time: Timestamp) -> Month {
+            if let month = months[time] { return month }
+            let month = month(of: time)
+            months[time] = month
+            return month
+        }
         for entry in summary.searches {
-            items.append(Item(search: entry.search, baseCall: nil, weight: entry.count, month: month(of: entry.search.startedAt)))
+            items.append(Item(search: entry.search, baseCall: nil, weight: entry.count, month: cachedMonth(entry.search.startedAt)))
         }
         for entry in summary.baseCalls {
-            items.append(Item(search: nil, baseCall: entry.call, weight: entry.count, month: month(of: entry.call.time)))
+            items.append(Item(search: nil, baseCall: entry.call, weight: entry.count, month: cachedMonth(entry.call.time)))
         }
         return price(items)
     }
@@ -84,18 +97,17 @@ public struct CostCalculator {
         var tableUse: [String: Int] = [:]
         var tables: [String: PriceTable] = [:]
         var usedTablesByMonth: [Month: Set<String>] = [:]
-        var pricers: [String: SearchPricer] = [:]
 
         for item in items {
             let generation = item.search?.generation ?? item.baseCall?.generation
             let table = plan.table(generation: generation, monthIndex: item.month.index)
-            tables[table.id] = table
+            if tables[table.id] == nil { tables[table.id] = table }
             tableUse[table.id, default: 0] += item.weight
             usedTablesByMonth[item.month, default: []].insert(table.id)
             let key = TallyKey(month: item.month, tableID: table.id)
-            var tally = tallies[key] ?? Tally(counts: Array(repeating: RoleCounts(), count: slots), unpriced: Array(repeating: [:], count: slots))
-            let pricer = pricers[table.id] ?? SearchPricer(table: table)
-            pricers[table.id] = pricer
+            // Taken out while it changes, so its arrays are not copied for every item.
+            var tally = tallies.removeValue(forKey: key) ?? Tally(counts: Array(repeating: RoleCounts(), count: slots), unpriced: Array(repeating: [:], count: slots))
+            let pricer = self.pricer(for: table)
             if let search = item.search {
                 let day = Int(search.startedAt.microseconds / 86_400_000_000)
                 for (strategyIndex, strategy) in strategies.enumerated() {

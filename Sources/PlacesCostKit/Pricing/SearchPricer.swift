@@ -4,6 +4,27 @@ struct SearchPricer {
     let table: PriceTable
     /// Days since the epoch from which the table's terminating-details rule applies.
     private let ruleStartDay: Int?
+    /// SKUs per field list, worked out once: a few masks recur across thousands of shapes.
+    private let memo = FieldMemo()
+
+    private final class FieldMemo {
+        var legacy: [[String]?: Set<FieldCatalog.LegacyCategory>] = [:]
+        var new: [[String]?: FieldCatalog.NewSKU] = [:]
+    }
+
+    private func legacyCategories(_ fields: [String]?) -> Set<FieldCatalog.LegacyCategory> {
+        if let known = memo.legacy[fields] { return known }
+        let categories = FieldCatalog.legacyCategories(fields)
+        memo.legacy[fields] = categories
+        return categories
+    }
+
+    private func newSKU(_ fields: [String]?) -> FieldCatalog.NewSKU {
+        if let known = memo.new[fields] { return known }
+        let sku = FieldCatalog.newSKU(fields)
+        memo.new[fields] = sku
+        return sku
+    }
 
     init(table: PriceTable) {
         self.table = table
@@ -92,7 +113,7 @@ struct SearchPricer {
             counts[.sessionWithDetails] += 1
             addPlainDetails(fields: fields, to: &counts)
         case .new:
-            let sku = FieldCatalog.newSKU(fields)
+            let sku = newSKU(fields)
             let rules = table.sessionRules!
             switch sku {
             case .idsOnly:
@@ -135,9 +156,9 @@ struct SearchPricer {
         switch table.apiVersion {
         case .legacy:
             counts[.placeDetails] += 1
-            for category in FieldCatalog.legacyCategories(fields) { counts[category.role] += 1 }
+            for category in legacyCategories(fields) { counts[category.role] += 1 }
         case .new:
-            counts[FieldCatalog.newSKU(fields).role] += 1
+            counts[newSKU(fields).role] += 1
         }
     }
 }

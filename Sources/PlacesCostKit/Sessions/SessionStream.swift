@@ -153,6 +153,8 @@ struct SessionStream {
     private var freeOpenUsers: [Int] = []
     private var userDeadlines = FIFO<(deadline: Int64, user: UInt32)>()
     private var scratch: [UInt8] = []
+    private var recentTokens = RecentKeys()
+    private var recentUsers = RecentKeys()
 
     init(options: Options, calendar: BillingCalendar, catalogs: CallCatalogs) {
         self.options = options
@@ -183,7 +185,20 @@ struct SessionStream {
                     continue
                 }
                 let key = UnsafeRawBufferPointer(rebasing: arena[Int(call.keyStart) ..< Int(call.keyStart + call.keyCount)])
-                let id = call.byToken ? internToken(project: call.project, key) : internUser(project: call.project, key)
+                let id: UInt32
+                if call.byToken {
+                    if let known = recentTokens.find(project: call.project, key, hash: call.keyHash) {
+                        id = known
+                    } else {
+                        id = internToken(project: call.project, key)
+                        recentTokens.store(project: call.project, key, hash: call.keyHash, id: id)
+                    }
+                } else if let known = recentUsers.find(project: call.project, key, hash: call.keyHash) {
+                    id = known
+                } else {
+                    id = internUser(project: call.project, key)
+                    recentUsers.store(project: call.project, key, hash: call.keyHash, id: id)
+                }
                 var user = UInt32.max
                 if options.keepSearches, call.byToken, call.userCount >= 0 {
                     user = internUser(project: call.project, UnsafeRawBufferPointer(rebasing: arena[Int(call.userStart) ..< Int(call.userStart + call.userCount)]))
@@ -222,15 +237,21 @@ struct SessionStream {
     }
 
     private mutating func internToken(project: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        TokenKey.encode(project: project, bytes, into: &scratch)
-        let (id, inserted) = scratch.withUnsafeBytes { tokens.intern($0) }
+        if scratch.count < bytes.count + 8 { scratch = [UInt8](repeating: 0, count: bytes.count + 64) }
+        let (id, inserted) = scratch.withUnsafeMutableBufferPointer { buffer in
+            let length = TokenKey.encode(project: project, bytes, into: buffer.baseAddress!)
+            return tokens.intern(UnsafeRawBufferPointer(start: buffer.baseAddress!, count: length))
+        }
         if inserted { tokenStates.append(0) }
         return id
     }
 
     private mutating func internUser(project: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        TokenKey.encode(project: project, bytes, into: &scratch)
-        let (id, inserted) = scratch.withUnsafeBytes { users.intern($0) }
+        if scratch.count < bytes.count + 8 { scratch = [UInt8](repeating: 0, count: bytes.count + 64) }
+        let (id, inserted) = scratch.withUnsafeMutableBufferPointer { buffer in
+            let length = TokenKey.encode(project: project, bytes, into: buffer.baseAddress!)
+            return users.intern(UnsafeRawBufferPointer(start: buffer.baseAddress!, count: length))
+        }
         if inserted { userDrafts.append(-1) }
         return id
     }

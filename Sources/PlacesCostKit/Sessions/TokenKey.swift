@@ -9,17 +9,67 @@ enum TokenKey {
     private static let dashedTag: UInt8 = 1
     private static let hexTag: UInt8 = 2
 
-    static func encode(project: UInt32, _ bytes: UnsafeRawBufferPointer, into key: inout [UInt8]) {
-        key.removeAll(keepingCapacity: true)
+    /// The stored form of (`project`, `bytes`).
+    static func encoded(project: UInt32, _ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        var key = [UInt8](repeating: 0, count: bytes.count + 8)
+        let length = key.withUnsafeMutableBufferPointer { encode(project: project, bytes, into: $0.baseAddress!) }
+        key.removeSubrange(length...)
+        return key
+    }
+
+    /// Writes the stored form to `output`, which has room for `bytes.count + 8` bytes.
+    ///
+    /// - Returns: the stored form's length.
+    static func encode(project: UInt32, _ bytes: UnsafeRawBufferPointer, into output: UnsafeMutablePointer<UInt8>) -> Int {
+        var length = 0
         var value = project
         repeat {
-            key.append(UInt8(value & 0x7F) | (value >= 0x80 ? 0x80 : 0))
+            output[length] = UInt8(value & 0x7F) | (value >= 0x80 ? 0x80 : 0)
+            length += 1
             value >>= 7
         } while value != 0
-        if bytes.count == 36, packDashed(bytes, into: &key) { return }
-        if bytes.count == 32, packHex(bytes, into: &key) { return }
-        key.append(rawTag)
-        key.append(contentsOf: bytes)
+        if let source = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) {
+            if bytes.count == 36, source[8] == 0x2D, source[13] == 0x2D, source[18] == 0x2D, source[23] == 0x2D,
+               pack(source, pairsAt: dashedPairs, into: output + length + 1) {
+                output[length] = dashedTag
+                return length + 17
+            }
+            if bytes.count == 32, pack(source, pairsAt: plainPairs, into: output + length + 1) {
+                output[length] = hexTag
+                return length + 17
+            }
+        }
+        output[length] = rawTag
+        if bytes.count > 0 { (output + length + 1).initialize(from: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
+        return length + 1 + bytes.count
+    }
+
+    /// Where each of a UUID's 16 bytes starts, as two hex digits, in its text.
+    private static let dashedPairs: (UInt64, UInt64) = packedOffsets([0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34])
+    private static let plainPairs: (UInt64, UInt64) = packedOffsets(Array(stride(from: 0, to: 32, by: 2)))
+
+    private static func packedOffsets(_ offsets: [Int]) -> (UInt64, UInt64) {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        for (index, offset) in offsets.enumerated() {
+            if index < 8 { low |= UInt64(offset) << UInt64(index * 8) } else { high |= UInt64(offset) << UInt64((index - 8) * 8) }
+        }
+        return (low, high)
+    }
+
+    /// Packs 16 pairs of lowercase hex digits; false (output undefined) if any is not one.
+    @inline(__always)
+    private static func pack(_ source: UnsafePointer<UInt8>, pairsAt offsets: (UInt64, UInt64), into output: UnsafeMutablePointer<UInt8>) -> Bool {
+        var invalid: UInt8 = 0
+        for index in 0..<16 {
+            let word = index < 8 ? offsets.0 : offsets.1
+            let offset = Int((word >> UInt64((index & 7) * 8)) & 0xFF)
+            let high = nibble(source[offset])
+            let low = nibble(source[offset + 1])
+            invalid |= (high | low) & 0xF0
+            output[index] = high << 4 | (low & 0x0F)
+        }
+        return invalid == 0
     }
 
     /// The token or user text of a stored key.
@@ -44,44 +94,13 @@ enum TokenKey {
         }
     }
 
-    private static func packDashed(_ bytes: UnsafeRawBufferPointer, into key: inout [UInt8]) -> Bool {
-        guard bytes[8] == 0x2D, bytes[13] == 0x2D, bytes[18] == 0x2D, bytes[23] == 0x2D else { return false }
-        let start = key.count
-        key.append(dashedTag)
-        var index = 0
-        while index < 36 {
-            if index == 8 || index == 13 || index == 18 || index == 23 { index += 1; continue }
-            guard let high = nibble(bytes[index]), let low = nibble(bytes[index + 1]) else {
-                key.removeSubrange(start...)
-                return false
-            }
-            key.append(high << 4 | low)
-            index += 2
-        }
-        return true
-    }
-
-    private static func packHex(_ bytes: UnsafeRawBufferPointer, into key: inout [UInt8]) -> Bool {
-        let start = key.count
-        key.append(hexTag)
-        var index = 0
-        while index < 32 {
-            guard let high = nibble(bytes[index]), let low = nibble(bytes[index + 1]) else {
-                key.removeSubrange(start...)
-                return false
-            }
-            key.append(high << 4 | low)
-            index += 2
-        }
-        return true
-    }
-
     /// Lowercase hex digits only, so unpacking gives back the same text.
+    /// A digit's value, or 0xF0 or more for anything else.
     @inline(__always)
-    private static func nibble(_ byte: UInt8) -> UInt8? {
+    private static func nibble(_ byte: UInt8) -> UInt8 {
         let digit = byte &- UInt8(ascii: "0")
         if digit < 10 { return digit }
         let letter = byte &- UInt8(ascii: "a")
-        return letter < 6 ? letter + 10 : nil
+        return letter < 6 ? letter + 10 : 0xF0
     }
 }
