@@ -21,6 +21,12 @@ struct CallBlockBuilder {
         var masks = ByteInterner()
         var maskIDs: [UInt32] = []
         var calendar: BillingCalendar
+        /// The previous call's API, mask, project and platform bytes with their ids: consecutive
+        /// calls mostly repeat them, and comparing a few bytes costs less than hashing them.
+        var lastAPI = LastSeen()
+        var lastMask = LastSeen()
+        var lastProject = LastSeen()
+        var lastPlatform = LastSeen()
 
         init(calendar: BillingCalendar) {
             self.calendar = calendar
@@ -51,16 +57,52 @@ struct CallBlockBuilder {
             block.outsideWindow += 1
             return
         }
-        let api = apiInfo(span(line, record.api), caches: &caches)
+        let apiBytes = span(line, record.api)
+        let apiID: UInt32
+        if let known = caches.lastAPI.id(for: apiBytes) {
+            apiID = known
+        } else {
+            apiID = apiInfo(apiBytes, caches: &caches).id
+            caches.lastAPI.remember(apiBytes, id: apiID)
+        }
+        let info = caches.apiInfo[Int(apiID)]
+        let api = (code: info.code, generation: info.generation, otherLabel: info.otherLabel, id: apiID)
         var generation = api.generation
         if let version = record.apiVersion {
             generation = CallBlockBuilder.generation(span(line, version)) ?? api.generation
         }
         let token = record.sessionToken.flatMap { $0.count > 0 ? $0 : nil }
         let user = record.userID.flatMap { $0.count > 0 ? $0 : nil }
-        let fields = record.fields.map { mask(span(line, $0), caches: &caches) } ?? 0
-        let project = record.project.map { label(span(line, $0), caches: &caches) } ?? 0
-        let platform = record.platform.map { label(span(line, $0), caches: &caches) } ?? 0
+        var fields: UInt32 = 0
+        if let value = record.fields {
+            let bytes = span(line, value)
+            if let known = caches.lastMask.id(for: bytes) {
+                fields = known
+            } else {
+                fields = mask(bytes, caches: &caches)
+                caches.lastMask.remember(bytes, id: fields)
+            }
+        }
+        var project: UInt32 = 0
+        if let value = record.project {
+            let bytes = span(line, value)
+            if let known = caches.lastProject.id(for: bytes) {
+                project = known
+            } else {
+                project = label(bytes, caches: &caches)
+                caches.lastProject.remember(bytes, id: project)
+            }
+        }
+        var platform: UInt32 = 0
+        if let value = record.platform {
+            let bytes = span(line, value)
+            if let known = caches.lastPlatform.id(for: bytes) {
+                platform = known
+            } else {
+                platform = label(bytes, caches: &caches)
+                caches.lastPlatform.remember(bytes, id: platform)
+            }
+        }
         // The name is only needed when the API changes from the previous call's (see `lastAPI`).
         let name = api.code == lastAPI.code && api.otherLabel == lastAPI.other ? "" : caches.apiNames[Int(api.id)]
         let routed = route(
@@ -252,5 +294,31 @@ struct CallBlockBuilder {
         platformCounts = []
         block.lineCount = lineCount
         return block
+    }
+}
+
+/// One string's bytes (up to 64) and the id they were given, to skip a lookup when the next
+/// call repeats them.
+struct LastSeen {
+    private var bytes = [UInt8](repeating: 0, count: 64)
+    private var count = -1
+    private var id: UInt32 = 0
+
+    func id(for candidate: UnsafeRawBufferPointer) -> UInt32? {
+        guard candidate.count == count else { return nil }
+        let same = candidate.count == 0 || bytes.withUnsafeBytes { ByteInterner.equal($0.baseAddress!, candidate.baseAddress!, count) }
+        return same ? id : nil
+    }
+
+    mutating func remember(_ candidate: UnsafeRawBufferPointer, id: UInt32) {
+        guard candidate.count <= bytes.count else {
+            count = -1
+            return
+        }
+        if candidate.count > 0 {
+            bytes.withUnsafeMutableBytes { $0.baseAddress!.copyMemory(from: candidate.baseAddress!, byteCount: candidate.count) }
+        }
+        count = candidate.count
+        self.id = id
     }
 }

@@ -8,14 +8,16 @@ public struct ByteInterner: Sendable {
     /// The stored strings back to back; string `id` is `arena[starts[id] ..< starts[id + 1]]`.
     private var arena: [UInt8] = []
     private var starts: [Int] = [0]
-    /// `0` is an empty slot, otherwise `id + 1`.
-    private var slots: [UInt32]
+    /// `0` is an empty slot, otherwise the hash's high 32 bits above `id + 1`: a probe that meets
+    /// another string's slot is told apart without touching the arena (a cache miss, on a table
+    /// of a million tokens).
+    private var slots: [UInt64]
     private var slotMask: Int
 
     public init(capacity: Int = 64) {
         var size = 16
         while size < capacity * 2 { size <<= 1 }
-        slots = [UInt32](repeating: 0, count: size)
+        slots = [UInt64](repeating: 0, count: size)
         slotMask = size - 1
     }
 
@@ -23,33 +25,42 @@ public struct ByteInterner: Sendable {
     public var count: Int { starts.count - 1 }
 
     /// Bytes held by the table and its arena, for the memory figures.
-    public var footprint: Int { arena.capacity + starts.capacity * 8 + slots.count * 4 }
+    public var footprint: Int { arena.capacity + starts.capacity * 8 + slots.count * 8 }
 
     /// The id of `bytes`, storing it when new.
     public mutating func intern(_ bytes: UnsafeRawBufferPointer) -> (id: UInt32, inserted: Bool) {
         let hash = ByteInterner.hash(bytes)
+        let tag = hash & 0xFFFF_FFFF_0000_0000
         var slot = Int(truncatingIfNeeded: hash) & slotMask
         while true {
             let entry = slots[slot]
             if entry == 0 { break }
-            if equals(Int(entry - 1), bytes) { return (entry - 1, false) }
+            if entry & 0xFFFF_FFFF_0000_0000 == tag {
+                let id = UInt32(truncatingIfNeeded: entry) - 1
+                if equals(Int(id), bytes) { return (id, false) }
+            }
             slot = (slot + 1) & slotMask
         }
         let id = UInt32(count)
         arena.append(contentsOf: bytes)
         starts.append(arena.count)
-        slots[slot] = id + 1
+        slots[slot] = tag | UInt64(id + 1)
         if count * 10 > slots.count * 7 { grow() }
         return (id, true)
     }
 
     /// The id of `bytes` when stored.
     public func find(_ bytes: UnsafeRawBufferPointer) -> UInt32? {
-        var slot = Int(truncatingIfNeeded: ByteInterner.hash(bytes)) & slotMask
+        let hash = ByteInterner.hash(bytes)
+        let tag = hash & 0xFFFF_FFFF_0000_0000
+        var slot = Int(truncatingIfNeeded: hash) & slotMask
         while true {
             let entry = slots[slot]
             if entry == 0 { return nil }
-            if equals(Int(entry - 1), bytes) { return entry - 1 }
+            if entry & 0xFFFF_FFFF_0000_0000 == tag {
+                let id = UInt32(truncatingIfNeeded: entry) - 1
+                if equals(Int(id), bytes) { return id }
+            }
             slot = (slot + 1) & slotMask
         }
     }
@@ -65,21 +76,37 @@ public struct ByteInterner: Sendable {
         guard length == bytes.count else { return false }
         guard length > 0 else { return true }
         return arena.withUnsafeBytes { stored in
-            memcmp(stored.baseAddress! + start, bytes.baseAddress!, length) == 0
+            ByteInterner.equal(stored.baseAddress! + start, bytes.baseAddress!, length)
         }
+    }
+
+    /// Byte equality, 8 bytes at a time: keys are short, and `memcmp` through the PLT costs more
+    /// than the comparison.
+    @inline(__always)
+    static func equal(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ count: Int) -> Bool {
+        var offset = 0
+        while offset + 8 <= count {
+            if lhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != rhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
+            offset += 8
+        }
+        while offset < count {
+            if lhs.load(fromByteOffset: offset, as: UInt8.self) != rhs.load(fromByteOffset: offset, as: UInt8.self) { return false }
+            offset += 1
+        }
+        return true
     }
 
     private mutating func grow() {
         let size = slots.count * 2
-        var grown = [UInt32](repeating: 0, count: size)
+        var grown = [UInt64](repeating: 0, count: size)
         let mask = size - 1
         arena.withUnsafeBytes { stored in
             for id in 0..<count {
                 let start = starts[id]
-                let bytes = UnsafeRawBufferPointer(rebasing: stored[start ..< starts[id + 1]])
-                var slot = Int(truncatingIfNeeded: ByteInterner.hash(bytes)) & mask
+                let hash = ByteInterner.hash(UnsafeRawBufferPointer(rebasing: stored[start ..< starts[id + 1]]))
+                var slot = Int(truncatingIfNeeded: hash) & mask
                 while grown[slot] != 0 { slot = (slot + 1) & mask }
-                grown[slot] = UInt32(id + 1)
+                grown[slot] = hash & 0xFFFF_FFFF_0000_0000 | UInt64(id + 1)
             }
         }
         slots = grown

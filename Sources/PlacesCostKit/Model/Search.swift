@@ -11,6 +11,15 @@ public struct Search: Sendable, Hashable {
         case spentToken = "spent_token"
         /// Token-less calls of one user grouped by the user-gap rule.
         case inferred
+
+        /// A small number per kind, for packed keys.
+        var code: UInt8 {
+            switch self {
+            case .session: 0
+            case .spentToken: 1
+            case .inferred: 2
+            }
+        }
     }
 
     public enum Outcome: String, Sendable, Hashable {
@@ -22,6 +31,15 @@ public struct Search: Sendable, Hashable {
         case expired
 
         public var isCompleted: Bool { self == .completed }
+
+        /// A small number per outcome, for packed keys.
+        var code: UInt8 {
+            switch self {
+            case .completed: 0
+            case .abandoned: 1
+            case .expired: 2
+            }
+        }
     }
 
     public var kind: Kind

@@ -16,6 +16,12 @@ public struct LengthProfile: Hashable, Sendable {
 
     public init() {}
 
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(UInt64(UInt32(bitPattern: requests)) << 32 | UInt64(UInt32(bitPattern: last)))
+        hasher.combine(packed)
+        if let spilled { hasher.combine(spilled) }
+    }
+
     /// Adds the next call's input length (`nil` when not recorded).
     public mutating func add(_ length: Int?, clip: Int) {
         if requests > 0 { count(last, clip: clip) }

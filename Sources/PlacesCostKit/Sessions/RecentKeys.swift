@@ -19,7 +19,7 @@ struct RecentKeys {
         let slot = Int(truncatingIfNeeded: hash) & (RecentKeys.capacity - 1)
         guard ids[slot] != 0, hashes[slot] == hash, projects[slot] == project, Int(lengths[slot]) == key.count else { return nil }
         let equal = bytes.withUnsafeBytes { stored in
-            key.count == 0 || memcmp(stored.baseAddress! + slot * RecentKeys.maxLength, key.baseAddress!, key.count) == 0
+            key.count == 0 || ByteInterner.equal(stored.baseAddress! + slot * RecentKeys.maxLength, key.baseAddress!, key.count)
         }
         return equal ? ids[slot] - 1 : nil
     }

@@ -17,6 +17,17 @@ struct SearchTally {
         /// `API.code`; 0 when the search has no selection.
         var selectionAPI: UInt8
         var selectionGeneration: UInt8
+
+        /// Hashes packed words: the synthesized version hashes `Kind` and `Outcome` through their
+        /// `String` raw values, once per search.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(UInt64(UInt32(bitPattern: period.month)) << 32 | UInt64(UInt32(bitPattern: period.ruleEpoch)))
+            lengths.hash(into: &hasher)
+            var small = UInt64(selectionFields) << 32
+            small |= UInt64(kind.code) << 24 | UInt64(outcome.code) << 16
+            small |= UInt64(generation) << 12 | UInt64(selectionAPI) << 4 | UInt64(selectionGeneration)
+            hasher.combine(small)
+        }
     }
 
     /// A call outside every search, reduced to what prices and counts it.

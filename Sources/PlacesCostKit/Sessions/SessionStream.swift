@@ -88,15 +88,22 @@ struct SessionStream {
         case spent(runOpen: Bool)
     }
 
-    enum MainPhase {
-        case open(Draft)
-        case spent(run: Draft?)
-    }
-
+    /// A token that is not idle: its main walk's session or spent-token run, and the compared
+    /// walks' phases. Plain fields rather than an enum with a payload, so a call changes the
+    /// draft in place instead of copying it out and back.
     struct OpenToken {
         var start: Int64
-        var main: MainPhase
+        /// The main walk's session is open (`draft` is it); otherwise the token is spent and
+        /// `draft` is the run on the spent token when `hasRun`.
+        var sessionOpen: Bool
+        var hasRun: Bool
+        var draft: Draft
         var shadows: ShadowPhases
+
+        /// Spent in every walk with no run open: nothing but the spent mark need be kept.
+        var isIdle: Bool {
+            !sessionOpen && !hasRun && shadows.allSatisfy { $0 == .spent(runOpen: false) }
+        }
     }
 
     /// The compared-timeout walks' phases: at most two, stored inline (an array here would be
@@ -222,10 +229,10 @@ struct SessionStream {
         for event in released { walk(event) }
         for index in openTokens.indices {
             guard let open = openTokens[index] else { continue }
-            switch open.main {
-            case .open(let draft): closeSession(draft, .abandoned)
-            case .spent(let run?): emit(run, .abandoned)
-            case .spent(nil): break
+            if open.sessionOpen {
+                closeSession(open.draft, .abandoned)
+            } else if open.hasRun {
+                emit(open.draft, .abandoned)
             }
             openTokens[index] = nil
         }
@@ -297,15 +304,14 @@ struct SessionStream {
             }
         }
         var shape = SessionStream.mainSpentShape
-        switch open.main {
-        case .open(let draft):
+        if open.sessionOpen {
             // A shape index must fit in the state word; past that the token simply stays open.
             guard tally.shapes.count + 1 < Int(SessionStream.mainSpentShape) else { return }
             let keptIndex = tally.kept.count
-            shape = UInt32(closeSession(draft, .abandoned))
+            shape = UInt32(closeSession(open.draft, .abandoned))
             if options.keepSearches { waitingKept[token] = keptIndex }
-        case .spent(nil): break
-        case .spent(.some): return
+        } else if open.hasRun {
+            return
         }
         openTokens[index] = nil
         freeOpenTokens.append(index)
@@ -329,7 +335,7 @@ struct SessionStream {
             let draft = Draft(kind: .session, opener: event, clip: options.clip, keep: options.keepSearches)
             tally.tokenSearches += 1
             for shadow in tally.alternatives.indices { tally.alternatives[shadow].tokenSearches += 1 }
-            open = OpenToken(start: event.time, main: .open(draft), shadows: ShadowPhases(repeating: .open, count: options.alternativeTimeouts.count))
+            open = OpenToken(start: event.time, sessionOpen: true, hasRun: false, draft: draft, shadows: ShadowPhases(repeating: .open, count: options.alternativeTimeouts.count))
             tokenDeadlines.append((event.time + maxTimeout, token))
         case SessionStream.openTag:
             index = Int(state & ~SessionStream.tagMask)
@@ -345,14 +351,14 @@ struct SessionStream {
                 _ = tally.reclassify(Int(shape), as: .expired)
                 if let kept = waitingKept.removeValue(forKey: token) { tally.kept[kept].search.outcome = .expired }
             }
-            open = OpenToken(start: event.time, main: .spent(run: nil), shadows: ShadowPhases(repeating: .spent(runOpen: false), count: options.alternativeTimeouts.count))
+            open = OpenToken(start: event.time, sessionOpen: false, hasRun: false, draft: Draft(kind: .spentToken, opener: event, clip: 0, keep: false), shadows: ShadowPhases(repeating: .spent(runOpen: false), count: options.alternativeTimeouts.count))
             for shadow in options.alternativeTimeouts.indices where state & (1 << UInt32(shadow)) != 0 {
                 tally.alternatives[shadow].expired += 1
             }
             stepMain(&open, event)
             stepShadows(&open, event)
         default:
-            open = OpenToken(start: event.time, main: .spent(run: nil), shadows: ShadowPhases(repeating: .spent(runOpen: false), count: options.alternativeTimeouts.count))
+            open = OpenToken(start: event.time, sessionOpen: false, hasRun: false, draft: Draft(kind: .spentToken, opener: event, clip: 0, keep: false), shadows: ShadowPhases(repeating: .spent(runOpen: false), count: options.alternativeTimeouts.count))
             stepMain(&open, event)
             stepShadows(&open, event)
         }
@@ -361,13 +367,7 @@ struct SessionStream {
 
     /// Files the token's state: compact when every walk is spent with no run open.
     private mutating func store(_ open: OpenToken, token: UInt32, at index: Int?) {
-        let idle: Bool
-        if case .spent(nil) = open.main, open.shadows.allSatisfy({ $0 == .spent(runOpen: false) }) {
-            idle = true
-        } else {
-            idle = false
-        }
-        if idle {
+        if open.isIdle {
             if let index {
                 openTokens[index] = nil
                 freeOpenTokens.append(index)
@@ -391,39 +391,36 @@ struct SessionStream {
 
     /// The main walk (`TokenWalk`): rules 1-5 with searches.
     private mutating func stepMain(_ open: inout OpenToken, _ event: Event) {
-        switch open.main {
-        case .open(var session):
-            if event.time - session.startedAt > options.timeout.microseconds {
-                tally.anomalies.expired += 1
-                closeSession(session, .expired)
-                open.main = .spent(run: nil)
-                stepAfterSpent(&open, event)
-            } else if event.isAutocomplete {
-                session.add(event, clip: options.clip)
-                open.main = .open(session)
-            } else {
-                closeSession(session, .completed, selection: event)
-                open.main = .spent(run: nil)
-            }
-        case .spent:
+        guard open.sessionOpen else {
             stepAfterSpent(&open, event)
+            return
+        }
+        if event.time - open.draft.startedAt > options.timeout.microseconds {
+            tally.anomalies.expired += 1
+            closeSession(open.draft, .expired)
+            open.sessionOpen = false
+            stepAfterSpent(&open, event)
+        } else if event.isAutocomplete {
+            open.draft.add(event, clip: options.clip)
+        } else {
+            closeSession(open.draft, .completed, selection: event)
+            open.sessionOpen = false
         }
     }
 
     private mutating func stepAfterSpent(_ open: inout OpenToken, _ event: Event) {
         tally.anomalies.tokenReused += 1
-        guard case .spent(let run) = open.main else { return }
         if event.isAutocomplete {
-            if var run {
-                run.add(event, clip: options.clip)
-                open.main = .spent(run: run)
+            if open.hasRun {
+                open.draft.add(event, clip: options.clip)
             } else {
                 tally.tokenSearches += 1
-                open.main = .spent(run: Draft(kind: .spentToken, opener: event, clip: options.clip, keep: options.keepSearches))
+                open.draft = Draft(kind: .spentToken, opener: event, clip: options.clip, keep: options.keepSearches)
+                open.hasRun = true
             }
-        } else if let run {
-            emit(run, .completed, selection: event)
-            open.main = .spent(run: nil)
+        } else if open.hasRun {
+            emit(open.draft, .completed, selection: event)
+            open.hasRun = false
         } else {
             addBaseCall(event, orphan: false)  // a standalone details call
         }

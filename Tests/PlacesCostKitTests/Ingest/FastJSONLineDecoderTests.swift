@@ -169,6 +169,9 @@ struct FastJSONLineDecoderTests {
         let strings = [
             "0001-01-01T00:00:00Z", "9999-12-31T23:59:59.999999Z", "2024-02-29T23:59:59.9999999-23:59", "1970-01-01 00:00:00z",
             "2026-10-01T09:00:03.730+00:00", "2000-02-29t12:00:00.5+14:00", "1790845200000", "000000000000000001",
+            // The word-at-a-time shape, and its near misses that the general reader takes.
+            "2026-10-01T00:46:37.450Z", "2024-02-29T23:59:59.999Z", "0001-01-01T00:00:00.000Z", "2026-10-01t00:46:37.450Z",
+            "2026-10-01 00:46:37.450Z", "2026-10-01T00:46:37.450z", "2026-10-01T00:46:37.45Z",
         ]
         for text in strings {
             let line = Array(#"{"timestamp":"\#(text)","api":"a"}"#.utf8)
@@ -179,11 +182,49 @@ struct FastJSONLineDecoderTests {
             let line = Array(#"{"timestamp":\#(number),"api":"a"}"#.utf8)
             #expect(try #require(fastCall(line)) == (try slowCall(line).get()))
         }
+        // The word-at-a-time shape out of range or with a non-digit: the slow path decides.
+        for text in ["2023-02-29T00:00:00.000Z", "2026-13-01T00:00:00.000Z", "0000-01-01T00:00:00.000Z", "2026-10-00T00:00:00.000Z",
+                     "2026-10-01T24:00:00.000Z", "2026-10-01T00:60:00.000Z", "2026-10-01T00:00:60.000Z", "2026-1a-01T00:00:00.000Z",
+                     "2026-10-01T00:00:00.00:Z", "2026/10/01T00:00:00.000Z", "2026-10-01T00:00:00.000+",
+                     "2026-10-01T00:46:37,4500"] {
+            let line = Array(#"{"timestamp":"\#(text)","api":"a"}"#.utf8)
+            #expect(line.withUnsafeBufferPointer { FastJSONLineDecoder.decode($0) } == nil, "\(text)")
+            #expect((try? slowCall(line).get()) == nil, "\(text)")
+        }
         // Out of range or not a plain integer: the slow path decides (and words the error).
         for number in ["253402300800000", "1790845200000.0", "-0", "1e3", "0123"] {
             let line = Array(#"{"timestamp":\#(number),"api":"a"}"#.utf8)
             #expect(line.withUnsafeBufferPointer { FastJSONLineDecoder.decode($0) } == nil, "\(number)")
         }
+    }
+
+    @Test("Keys matched a word at a time: known names, near misses, and keys close to the line's end")
+    func keyWords() {
+        let names = ["timestamp", "api", "session_token", "sessionToken", "input", "place_id", "placeId", "fields", "api_version",
+                     "apiVersion", "user_id", "userId", "project", "platform", "status", "other", "api_versions", "session_tokens"]
+        var accepted = 0
+        for name in names {
+            let bytes = Array(name.utf8)
+            var variants = [name, name + "x", String(name.dropLast()), "x" + name, name + "\\u0041", name + "é"]
+            for index in bytes.indices {
+                var changed = bytes
+                changed[index] ^= 0x20
+                variants.append(String(decoding: changed, as: UTF8.self))
+            }
+            for key in variants {
+                for padding in 0..<18 {
+                    let value = key == "fields" ? #"["a"]"# : #""7""#
+                    let text = #"{"timestamp":0,"api":"a","\#(key)":\#(value)"# + String(repeating: " ", count: padding) + "}"
+                    let line = Array(text.utf8)
+                    let slow = try? slowCall(line).get()
+                    if let fast = fastCall(line) {
+                        accepted += 1
+                        #expect(fast == slow, "\(text)")
+                    }
+                }
+            }
+        }
+        #expect(accepted > 3_000)
     }
 
     @Test("Nesting in unknown keys: 64 levels are read, 65 declined, like JSONLineParser")
