@@ -44,10 +44,10 @@ struct CallBlock {
         }
     }
 
-    init(index: Int, fileIndex: Int, fileName: String, partitions: Int) {
+    init(index: Int, fileIndex: Int, fileName: String, partitions: [PartitionCalls]) {
         self.index = index
         self.fileIndex = fileIndex
         self.fileName = fileName
-        self.partitions = Array(repeating: PartitionCalls(), count: partitions)
+        self.partitions = partitions
     }
 }

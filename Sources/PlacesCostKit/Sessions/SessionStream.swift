@@ -146,16 +146,15 @@ struct SessionStream {
     private(set) var tally: SearchTally
     private var buffer: ReorderBuffer<Event>
 
-    private var tokens = ByteInterner(capacity: 1 << 12)
-    private var tokenStates: [UInt32] = []
+    private var tokens = KeyTable()
     private var openTokens: [OpenToken?] = []
     private var freeOpenTokens: [Int] = []
     private var tokenDeadlines = FIFO<(deadline: Int64, token: UInt32)>()
     /// Kept searches of waiting tokens, to mark them expired if a later call shows it.
     private var waitingKept: [UInt32: Int] = [:]
 
-    private var users = ByteInterner(capacity: 1 << 10)
-    private var userDrafts: [Int32] = []
+    /// Each user's state is its open search's slot in `openUsers` plus one; 0 for none.
+    private var users = KeyTable()
     private var openUsers: [Draft?] = []
     private var freeOpenUsers: [Int] = []
     private var userDeadlines = FIFO<(deadline: Int64, user: UInt32)>()
@@ -245,21 +244,19 @@ struct SessionStream {
 
     private mutating func internToken(project: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
         if scratch.count < bytes.count + 8 { scratch = [UInt8](repeating: 0, count: bytes.count + 64) }
-        let (id, inserted) = scratch.withUnsafeMutableBufferPointer { buffer in
+        let id = scratch.withUnsafeMutableBufferPointer { buffer in
             let length = TokenKey.encode(project: project, bytes, into: buffer.baseAddress!)
             return tokens.intern(UnsafeRawBufferPointer(start: buffer.baseAddress!, count: length))
         }
-        if inserted { tokenStates.append(0) }
         return id
     }
 
     private mutating func internUser(project: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
         if scratch.count < bytes.count + 8 { scratch = [UInt8](repeating: 0, count: bytes.count + 64) }
-        let (id, inserted) = scratch.withUnsafeMutableBufferPointer { buffer in
+        let id = scratch.withUnsafeMutableBufferPointer { buffer in
             let length = TokenKey.encode(project: project, bytes, into: buffer.baseAddress!)
             return users.intern(UnsafeRawBufferPointer(start: buffer.baseAddress!, count: length))
         }
-        if inserted { userDrafts.append(-1) }
         return id
     }
 
@@ -283,15 +280,15 @@ struct SessionStream {
         }
         while let first = userDeadlines.first, first.deadline < time {
             userDeadlines.removeFirst()
-            let slot = userDrafts[Int(first.user)]
-            guard slot >= 0, let draft = openUsers[Int(slot)], draft.lastAutocompleteAt + options.userGap.microseconds == first.deadline else { continue }
+            let slot = Int(users[state: first.user]) - 1
+            guard slot >= 0, let draft = openUsers[slot], draft.lastAutocompleteAt + options.userGap.microseconds == first.deadline else { continue }
             emit(draft, .abandoned)
             freeUser(first.user)
         }
     }
 
     private mutating func retireIfIdle(_ token: UInt32) {
-        let state = tokenStates[Int(token)]
+        let state = tokens[state: token]
         guard state & SessionStream.tagMask == SessionStream.openTag else { return }
         let index = Int(state & ~SessionStream.tagMask)
         guard let open = openTokens[index] else { return }
@@ -315,12 +312,12 @@ struct SessionStream {
         }
         openTokens[index] = nil
         freeOpenTokens.append(index)
-        tokenStates[Int(token)] = SessionStream.waitingTag | shape << 2 | flags
+        tokens[state: token] = SessionStream.waitingTag | shape << 2 | flags
     }
 
     private mutating func walkToken(_ event: Event) {
         let token = event.key
-        let state = tokenStates[Int(token)]
+        let state = tokens[state: token]
         var open: OpenToken
         var index: Int?
         switch state & SessionStream.tagMask {
@@ -329,7 +326,7 @@ struct SessionStream {
                 // Rule 4: a details call on a token no autocomplete call opened spends it.
                 tally.anomalies.detailsWithoutAutocomplete += 1
                 addBaseCall(event, orphan: true)
-                tokenStates[Int(token)] = SessionStream.spentState
+                tokens[state: token] = SessionStream.spentState
                 return
             }
             let draft = Draft(kind: .session, opener: event, clip: options.clip, keep: options.keepSearches)
@@ -372,7 +369,7 @@ struct SessionStream {
                 openTokens[index] = nil
                 freeOpenTokens.append(index)
             }
-            tokenStates[Int(token)] = SessionStream.spentState
+            tokens[state: token] = SessionStream.spentState
             return
         }
         let slot: Int
@@ -386,7 +383,7 @@ struct SessionStream {
             slot = openTokens.count
             openTokens.append(open)
         }
-        tokenStates[Int(token)] = SessionStream.openTag | UInt32(slot)
+        tokens[state: token] = SessionStream.openTag | UInt32(slot)
     }
 
     /// The main walk (`TokenWalk`): rules 1-5 with searches.
@@ -452,8 +449,8 @@ struct SessionStream {
     /// The user walk (`UserWalk`): token-less calls of one user, by the gap rule.
     private mutating func walkUser(_ event: Event) {
         let user = event.key
-        let slot = userDrafts[Int(user)]
-        var draft = slot >= 0 ? openUsers[Int(slot)] : nil
+        let slot = Int(users[state: user]) - 1
+        var draft = slot >= 0 ? openUsers[slot] : nil
         let withinGap = draft.map { event.time - $0.lastAutocompleteAt <= options.userGap.microseconds } ?? false
         if event.isAutocomplete {
             if withinGap {
@@ -464,12 +461,12 @@ struct SessionStream {
             }
             userDeadlines.append((event.time + options.userGap.microseconds, user))
             if slot >= 0 {
-                openUsers[Int(slot)] = draft
+                openUsers[slot] = draft
             } else if let free = freeOpenUsers.popLast() {
                 openUsers[free] = draft
-                userDrafts[Int(user)] = Int32(free)
+                users[state: user] = UInt32(free + 1)
             } else {
-                userDrafts[Int(user)] = Int32(openUsers.count)
+                users[state: user] = UInt32(openUsers.count + 1)
                 openUsers.append(draft)
             }
         } else if withinGap {
@@ -485,11 +482,11 @@ struct SessionStream {
     }
 
     private mutating func freeUser(_ user: UInt32) {
-        let slot = Int(userDrafts[Int(user)])
+        let slot = Int(users[state: user]) - 1
         guard slot >= 0 else { return }
         openUsers[slot] = nil
         freeOpenUsers.append(slot)
-        userDrafts[Int(user)] = -1
+        users[state: user] = 0
     }
 
     // MARK: - Counting
