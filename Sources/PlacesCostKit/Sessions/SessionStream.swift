@@ -243,21 +243,20 @@ struct SessionStream {
     }
 
     private mutating func internToken(project: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        if scratch.count < bytes.count + 8 { scratch = [UInt8](repeating: 0, count: bytes.count + 64) }
-        let id = scratch.withUnsafeMutableBufferPointer { buffer in
-            let length = TokenKey.encode(project: project, bytes, into: buffer.baseAddress!)
-            return tokens.intern(UnsafeRawBufferPointer(start: buffer.baseAddress!, count: length))
-        }
-        return id
+        SessionStream.intern(project: project, bytes, in: &tokens, scratch: &scratch)
     }
 
     private mutating func internUser(project: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        SessionStream.intern(project: project, bytes, in: &users, scratch: &scratch)
+    }
+
+    /// The id of (`project`, `bytes`) in `table`, stored in `TokenKey`'s packed form.
+    private static func intern(project: UInt32, _ bytes: UnsafeRawBufferPointer, in table: inout KeyTable, scratch: inout [UInt8]) -> UInt32 {
         if scratch.count < bytes.count + 8 { scratch = [UInt8](repeating: 0, count: bytes.count + 64) }
-        let id = scratch.withUnsafeMutableBufferPointer { buffer in
+        return scratch.withUnsafeMutableBufferPointer { buffer in
             let length = TokenKey.encode(project: project, bytes, into: buffer.baseAddress!)
-            return users.intern(UnsafeRawBufferPointer(start: buffer.baseAddress!, count: length))
+            return table.intern(UnsafeRawBufferPointer(start: buffer.baseAddress!, count: length))
         }
-        return id
     }
 
     // MARK: - Walks
