@@ -22,6 +22,10 @@ public struct Analyzer: Sendable {
         public var keepSearches = false
         /// Called with the bytes read so far, from the reading thread.
         public var progress: (@Sendable (Int) -> Void)?
+        /// JSON Lines block size and line limit: fixed in use; tests make them small to cut
+        /// small logs into many blocks.
+        var blockSize = 4 << 20
+        var maxLineLength = 16 << 20
 
         public init() {}
     }
@@ -57,7 +61,7 @@ public struct Analyzer: Sendable {
                 window: paths.contains("-") ? nil : Int64(options.reorderWindowSeconds * 1_000_000)
             ),
             calendar: BillingCalendar(timeZone: costOptions.timeZone, ruleStartDays: plan.ruleStartDays),
-            progress: options.progress
+            progress: options.progress, blockSize: options.blockSize, maxLineLength: options.maxLineLength
         )
         var streamed = try CallPipeline(options: pipelineOptions, catalogs: catalogs).run(paths)
         if streamed.late {

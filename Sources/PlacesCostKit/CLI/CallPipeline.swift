@@ -20,6 +20,9 @@ final class CallPipeline: @unchecked Sendable {
         var calendar: BillingCalendar
         /// Called from the reading thread with the bytes read so far.
         var progress: (@Sendable (Int) -> Void)?
+        /// Bytes per JSON Lines block, and the longest line read (tests make them small).
+        var blockSize = 4 << 20
+        var maxLineLength = 16 << 20
     }
 
     struct Result {
@@ -123,7 +126,10 @@ final class CallPipeline: @unchecked Sendable {
             }
             defer { input.close() }
             if input.format == .jsonl {
-                var splitter = BlockSplitter(descriptor: input.descriptor, prefix: input.reader.takeBuffered())
+                var splitter = BlockSplitter(
+                    descriptor: input.descriptor, prefix: input.reader.takeBuffered(),
+                    blockSize: options.blockSize, maxLineLength: options.maxLineLength
+                )
                 while let (bytes, overlong) = try splitter.next() {
                     submit(raw: RawBlock(index: 0, fileIndex: fileIndex, fileName: input.displayName, bytes: bytes, followsOverlongLine: overlong))
                     options.progress?(readBefore + splitter.bytesRead)
@@ -234,7 +240,7 @@ final class CallPipeline: @unchecked Sendable {
                     block: CallBlock(index: raw.index, fileIndex: raw.fileIndex, fileName: raw.fileName, partitions: takePartitions()),
                     catalogs: catalogs, window: options.reader.window, keepUsers: options.sessions.keepSearches
                 )
-                let lines = JSONLinesBlockParser.parse(raw, into: &builder, caches: &caches)
+                let lines = JSONLinesBlockParser.parse(raw, maxLineLength: options.maxLineLength, into: &builder, caches: &caches)
                 let block = builder.finish(lineCount: lines)
                 condition.lock()
                 parsed[raw.index] = block

@@ -13,7 +13,9 @@ import Darwin
 struct JSONLinesBlockParser {
     static let overlongReason = "the line is longer than 16 MiB"
 
-    static func parse(_ raw: RawBlock, into builder: inout CallBlockBuilder, caches: inout CallBlockBuilder.Caches) -> Int {
+    /// - Parameter maxLineLength: a line this long or longer is rejected unread, as the line
+    ///   reader of the other formats does.
+    static func parse(_ raw: RawBlock, maxLineLength: Int, into builder: inout CallBlockBuilder, caches: inout CallBlockBuilder.Caches) -> Int {
         var lineNumber = 0
         if raw.followsOverlongLine {
             lineNumber = 1
@@ -34,7 +36,12 @@ struct JSONLinesBlockParser {
                 var last = end
                 if last > start, bytes[last - 1] == 0x0D { last -= 1 }
                 let line = UnsafeBufferPointer(rebasing: bytes[start..<last])
+                let rawLength = end - start
                 start = end + 1
+                if rawLength >= maxLineLength {
+                    builder.reject(overlongReason, line: lineNumber)
+                    continue
+                }
                 if let record = FastJSONLineDecoder.decode(line) {
                     builder.add(record, line: line, caches: &caches)
                     continue

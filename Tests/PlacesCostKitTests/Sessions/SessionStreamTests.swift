@@ -142,3 +142,50 @@ struct SessionStreamTests {
         }
     }
 }
+
+/// Cutting JSON Lines into blocks must not move a diagnostic's line or lose a record.
+@Suite("JSON Lines cut into blocks")
+struct BlockIngestTests {
+    /// A log with malformed records, blank and CRLF lines, escapes and a line over the limit.
+    static func log() -> String {
+        var lines: [String] = []
+        for index in 0..<400 {
+            switch index % 37 {
+            case 5: lines.append("{\"timestamp\":\"2026-10-01T09:00:00Z\",\"api\":")  // cut off
+            case 11: lines.append("")
+            case 17: lines.append("not json at all")
+            case 23: lines.append("{\"timestamp\":\"yesterday\",\"api\":\"autocomplete\"}")
+            case 29: lines.append("{\"timestamp\":\(1_790_845_200_000 + index * 1000),\"api\":\"autocomplete\",\"session_token\":\"t\\u0041\(index / 9)\",\"input\":\"caf\\u00e9\"}\r")
+            case 31: lines.append("{\"timestamp\":\(1_790_845_200_000 + index * 1000),\"api\":\"autocomplete\",\"input\":\"" + String(repeating: "x", count: 300) + "\"}")
+            default:
+                lines.append(ac(Double(index), "tok-\(index / 9)", String(repeating: "a", count: index % 9), user: "u\(index % 5)").jsonLine)
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test("Block sizes from 40 bytes to 4 MB give the line reader's diagnostics and the same report", arguments: [40, 333, 4096, 4 << 20])
+    func blocks(blockSize: Int) throws {
+        let directory = TemporaryDirectory()
+        let file = directory.write("log.jsonl", BlockIngestTests.log())
+        var reference = LogReader(options: LogReader.Options())
+        reference.options.strict = false
+        let read = try reference.read([file])
+        var options = Analyzer.Options()
+        options.blockSize = blockSize
+        options.maxLineLength = 200
+        let (analysis, diagnostics) = try Analyzer(options: options).analyze(paths: [file])
+        // The line reader's limit is 16 MiB; the 300-character lines are over this test's 200.
+        let expectedOverlong = Array(stride(from: 32, through: 400, by: 37))
+        let overlong = diagnostics.diagnostics.filter { $0.reason == JSONLinesBlockParser.overlongReason }.map(\.location.line)
+        #expect(overlong == Array(expectedOverlong.prefix(overlong.count)))
+        let others = diagnostics.diagnostics.filter { $0.reason != JSONLinesBlockParser.overlongReason }
+        #expect(others == Array(read.diagnostics.prefix(others.count)))
+        #expect(diagnostics.diagnosticCount == read.diagnosticCount + expectedOverlong.count)
+        #expect(analysis.input.records == read.calls.count - expectedOverlong.count)
+        var whole = Analyzer.Options()
+        whole.maxLineLength = 200
+        let baseline = try Analyzer(options: whole).analyze(paths: [file]).0
+        #expect(ReportBundle().render(analysis, as: .json) == ReportBundle().render(baseline, as: .json))
+    }
+}
