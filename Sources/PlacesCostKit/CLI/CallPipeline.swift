@@ -125,7 +125,17 @@ final class CallPipeline: @unchecked Sendable {
                 continue
             }
             defer { input.close() }
-            if input.format == .jsonl {
+            if input.format == .jsonl, let file = MappedFile(descriptor: input.descriptor) {
+                var splitter = MappedFile.Splitter(file: file, blockSize: options.blockSize, maxLineLength: options.maxLineLength)
+                while let (range, overlong) = splitter.next() {
+                    var raw = RawBlock(index: 0, fileIndex: fileIndex, fileName: input.displayName, bytes: [], followsOverlongLine: overlong)
+                    raw.mapped = (file, range)
+                    file.willRead(range)
+                    submit(raw: raw)
+                    options.progress?(readBefore + splitter.position)
+                }
+                readBefore += file.count
+            } else if input.format == .jsonl {
                 var splitter = BlockSplitter(
                     descriptor: input.descriptor, prefix: input.reader.takeBuffered(),
                     blockSize: options.blockSize, maxLineLength: options.maxLineLength
@@ -241,6 +251,7 @@ final class CallPipeline: @unchecked Sendable {
                     catalogs: catalogs, window: options.reader.window, keepUsers: options.sessions.keepSearches
                 )
                 let lines = JSONLinesBlockParser.parse(raw, maxLineLength: options.maxLineLength, into: &builder, caches: &caches)
+                if let mapped = raw.mapped { mapped.file.release(mapped.range) }
                 let block = builder.finish(lineCount: lines)
                 condition.lock()
                 parsed[raw.index] = block

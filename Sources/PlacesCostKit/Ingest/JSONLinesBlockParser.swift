@@ -22,7 +22,7 @@ struct JSONLinesBlockParser {
             builder.reject(overlongReason, line: 1)
         }
         let decoder = CallDecoder(fieldsAsDelimitedCell: false)
-        raw.bytes.withUnsafeBufferPointer { bytes in
+        raw.withLines { bytes in
             var start = 0
             let count = bytes.count
             while start < count {

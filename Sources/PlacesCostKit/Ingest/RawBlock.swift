@@ -7,4 +7,14 @@ struct RawBlock: Sendable {
     var bytes: [UInt8]
     /// The block starts after a line longer than the limit, which was skipped unread.
     var followsOverlongLine = false
+    /// Where the lines are when the file is mapped (then `bytes` is empty).
+    var mapped: (file: MappedFile, range: Range<Int>)?
+
+    /// Calls `body` with the block's lines.
+    func withLines<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let mapped {
+            return body(UnsafeBufferPointer(start: mapped.file.base + mapped.range.lowerBound, count: mapped.range.count))
+        }
+        return bytes.withUnsafeBufferPointer(body)
+    }
 }

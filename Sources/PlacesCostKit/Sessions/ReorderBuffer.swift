@@ -37,7 +37,7 @@ struct ReorderBuffer<Element: Reorderable> {
         }
     }
 
-    mutating func insert(_ element: Element, release: (Element) -> Void) {
+    mutating func insert(_ element: Element, releasing released: inout [Element]) {
         let microseconds = element.time
         let isNewest = microseconds >= newest
         if isNewest {
@@ -54,7 +54,7 @@ struct ReorderBuffer<Element: Reorderable> {
         if baseSecond == .min { baseSecond = second - windowSeconds }
         if isNewest {
             // Everything more than the window before the newest call can no longer be preceded.
-            advance(to: second - windowSeconds, release: release)
+            advance(to: second - windowSeconds, releasing: &released)
         }
         guard second >= baseSecond else {
             isLate = true
@@ -65,39 +65,39 @@ struct ReorderBuffer<Element: Reorderable> {
         buffered += 1
     }
 
-    /// Releases every held call, in order.
-    mutating func flush(release: (Element) -> Void) {
+    /// Releases every held call, in order, onto `released`.
+    mutating func flush(releasing released: inout [Element]) {
         if windowSeconds == nil {
             var all = buckets[0]
             buckets[0] = []
             buffered = 0
             all.sort(by: Element.precedes)
-            for element in all { release(element) }
+            released += all
             return
         }
         while buffered > 0 {
-            releaseBase(release)
+            releaseBase(&released)
         }
     }
 
     /// Releases the buckets of seconds before `second`.
-    private mutating func advance(to second: Int64, release: (Element) -> Void) {
+    private mutating func advance(to second: Int64, releasing released: inout [Element]) {
         while baseSecond < second {
             if buffered == 0 {
                 baseSecond = second
                 return
             }
-            releaseBase(release)
+            releaseBase(&released)
         }
     }
 
-    private mutating func releaseBase(_ release: (Element) -> Void) {
+    private mutating func releaseBase(_ released: inout [Element]) {
         var bucket = buckets[baseIndex]
         buckets[baseIndex] = []
         if !bucket.isEmpty {
             buffered -= bucket.count
             if !isSorted(bucket) { bucket.sort(by: Element.precedes) }
-            for element in bucket { release(element) }
+            released += bucket
             bucket.removeAll(keepingCapacity: true)
         }
         buckets[baseIndex] = bucket

@@ -214,7 +214,7 @@ struct SessionStream {
                     platform: call.platform, fields: call.fields, inputLength: call.inputLength, api: call.api,
                     generation: call.generation, byToken: call.byToken
                 )
-                buffer.insert(event) { released.append($0) }
+                buffer.insert(event, releasing: &released)
                 for event in released { walk(event) }
                 released.removeAll(keepingCapacity: true)
             }
@@ -224,7 +224,7 @@ struct SessionStream {
     /// Walks what is still held and closes what is open (rule 5); returns the counts.
     mutating func finish() -> SearchTally {
         var released: [Event] = []
-        buffer.flush { released.append($0) }
+        buffer.flush(releasing: &released)
         for event in released { walk(event) }
         for index in openTokens.indices {
             guard let open = openTokens[index] else { continue }
