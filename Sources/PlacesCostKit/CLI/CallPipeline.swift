@@ -38,8 +38,6 @@ final class CallPipeline: @unchecked Sendable {
         var late: Bool
         /// The largest lateness seen, in microseconds.
         var disorder: Int64
-        /// Tokens remembered at the end, over all partitions.
-        var tokens: Int
     }
 
     private let options: Options
@@ -52,7 +50,8 @@ final class CallPipeline: @unchecked Sendable {
     private var submitted = 0
     private var completed = 0
     private var inputDone = false
-    private var streams: [SessionStream?]
+    /// Each worker's counts when it is done, and how out of order its calls came.
+    private var walked: [(tally: SearchTally, late: Bool, disorder: Int64)?]
     /// Finished blocks' partitions, reused so their arrays are not grown again for every block.
     private var partitionPool: [PartitionCalls] = []
     private let maxInFlight: Int
@@ -61,7 +60,7 @@ final class CallPipeline: @unchecked Sendable {
     init(options: Options, catalogs: CallCatalogs) {
         self.options = options
         self.catalogs = catalogs
-        self.streams = Array(repeating: nil, count: options.threads)
+        self.walked = Array(repeating: nil, count: options.threads)
         self.maxInFlight = options.threads + 2
     }
 
@@ -261,9 +260,9 @@ final class CallPipeline: @unchecked Sendable {
                 break loop
             }
         }
-        _ = stream.finish()
+        let tally = stream.finish()
         condition.lock()
-        streams[partition] = stream
+        walked[partition] = (tally, stream.isLate, stream.disorder)
         condition.unlock()
     }
 
@@ -304,7 +303,7 @@ final class CallPipeline: @unchecked Sendable {
         read.files = readerOutput.files
         var result = Result(
             tally: SearchTally(alternatives: options.sessions.alternativeTimeouts.count), read: read, records: 0,
-            byAPI: [:], byPlatform: [:], firstCall: nil, lastCall: nil, late: false, disorder: 0, tokens: 0
+            byAPI: [:], byPlatform: [:], firstCall: nil, lastCall: nil, late: false, disorder: 0
         )
         var lineOffsets: [Int: Int] = [:]
         for block in headers.sorted(by: { $0.index < $1.index }) {
@@ -328,12 +327,10 @@ final class CallPipeline: @unchecked Sendable {
             if let last = block.lastCall { result.lastCall = max(result.lastCall ?? last, last) }
             result.tally.merge(block.tally)
         }
-        for stream in streams {
-            guard var stream else { continue }
-            result.tally.merge(stream.finish())
-            result.late = result.late || stream.isLate
-            result.disorder = max(result.disorder, stream.disorder)
-            result.tokens += stream.tokenCount
+        for case let (tally, late, disorder)? in walked {
+            result.tally.merge(tally)
+            result.late = result.late || late
+            result.disorder = max(result.disorder, disorder)
         }
         return result
     }

@@ -4,10 +4,10 @@ import Glibc
 import Darwin
 #endif
 
-/// Cuts a JSON Lines input into blocks of whole lines, so threads can parse them apart.
+/// Cuts a JSON Lines stream that cannot be mapped (standard input, a pipe) into blocks of whole
+/// lines, so threads can parse them apart; files are mapped instead (`MappedFile`).
 ///
-/// Reads `blockSize` bytes at a time with `read(2)` (the page cache serves a 1.4 GB log at
-/// several GB/s, so one thread reading keeps two parsing), ends each block after its last
+/// Reads `blockSize` bytes at a time with `read(2)`, ends each block after its last
 /// newline and carries the partial line to the next. A line longer than `maxLineLength` is
 /// dropped as it streams past and reported by the next block (`followsOverlongLine`).
 struct BlockSplitter {

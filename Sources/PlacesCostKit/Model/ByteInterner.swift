@@ -24,8 +24,6 @@ public struct ByteInterner: Sendable {
     /// Strings stored.
     public var count: Int { starts.count - 1 }
 
-    /// Bytes held by the table and its arena, for the memory figures.
-    public var footprint: Int { arena.capacity + starts.capacity * 8 + slots.count * 8 }
 
     /// The id of `bytes`, storing it when new.
     public mutating func intern(_ bytes: UnsafeRawBufferPointer) -> (id: UInt32, inserted: Bool) {
@@ -47,22 +45,6 @@ public struct ByteInterner: Sendable {
         slots[slot] = tag | UInt64(id + 1)
         if count * 10 > slots.count * 7 { grow() }
         return (id, true)
-    }
-
-    /// The id of `bytes` when stored.
-    public func find(_ bytes: UnsafeRawBufferPointer) -> UInt32? {
-        let hash = ByteInterner.hash(bytes)
-        let tag = hash & 0xFFFF_FFFF_0000_0000
-        var slot = Int(truncatingIfNeeded: hash) & slotMask
-        while true {
-            let entry = slots[slot]
-            if entry == 0 { return nil }
-            if entry & 0xFFFF_FFFF_0000_0000 == tag {
-                let id = UInt32(truncatingIfNeeded: entry) - 1
-                if equals(Int(id), bytes) { return id }
-            }
-            slot = (slot + 1) & slotMask
-        }
     }
 
     /// The bytes stored under `id`.

@@ -28,9 +28,6 @@ struct KeyTable {
     /// Keys stored.
     var count: Int { keyCount + other.count }
 
-    /// Bytes held, for the memory figures.
-    var footprint: Int { keyCount * KeyTable.width + slots.count * 5 + (fixedStates.count + otherStates.count) * 4 + other.footprint }
-
     /// The id of `key`, storing it (with state 0) when new.
     mutating func intern(_ key: UnsafeRawBufferPointer) -> UInt32 {
         guard key.count == KeyTable.width else {

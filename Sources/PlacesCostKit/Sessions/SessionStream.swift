@@ -175,8 +175,6 @@ struct SessionStream {
     var isLate: Bool { buffer.isLate }
     /// How far out of order the calls came, in microseconds.
     var disorder: Int64 { buffer.disorder }
-    /// Tokens remembered, and bytes held by the token table (for the memory figures).
-    var tokenCount: Int { tokens.count }
 
     // MARK: - Input
 
