@@ -213,10 +213,9 @@ final class CallPipeline: @unchecked Sendable {
     private func submit(parsed block: CallBlock) {
         var block = block
         let index = waitForRoom()
-        if block.index != index {
-            // Blocks built before a raw block was queued take the next free index.
-            block.reindex(index)
-        }
+        // Only this thread submits, and a reader's builder took `submitted` when it began, so its
+        // calls' positions already carry this index; a statistics block has no calls.
+        block.index = index
         parsed[index] = block
         condition.broadcast()
         condition.unlock()

@@ -33,17 +33,6 @@ struct CallBlock {
         var generation: UInt8
     }
 
-    /// Gives the block another place in the input, renumbering its calls' positions.
-    mutating func reindex(_ newIndex: Int) {
-        index = newIndex
-        for partition in partitions.indices {
-            for call in partitions[partition].calls.indices {
-                let position = partitions[partition].calls[call].sequence & 0xFFFF_FFFF
-                partitions[partition].calls[call].sequence = Int64(newIndex) << 32 | position
-            }
-        }
-    }
-
     init(index: Int, fileIndex: Int, fileName: String, partitions: [PartitionCalls]) {
         self.index = index
         self.fileIndex = fileIndex

@@ -25,9 +25,6 @@ struct ReorderBuffer<Element: Reorderable> {
         self.buckets = Array(repeating: [], count: windowSeconds.map { Int($0) + 2 } ?? 1)
     }
 
-    /// Calls held now.
-    var count: Int { buffered }
-
     /// Notes a call's time for `disorder` without holding it (once the walk is known not exact).
     mutating func observe(_ microseconds: Int64) {
         if microseconds >= newest {

@@ -36,9 +36,6 @@ public struct SearchSummary: Sendable {
     /// `searches.csv`; empty otherwise.
     public var keptSearches: [Search]
 
-    /// Searches in all.
-    public var searchCount: Int { searches.reduce(0) { $0 + $1.count } }
-
     /// Details calls on a fresh token.
     public var detailsWithoutAutocomplete: [WeightedCall] { baseCalls.filter(\.orphan) }
 
