@@ -25,7 +25,7 @@ public struct Analyzer: Sendable {
         /// JSON Lines block size and line limit: fixed in use; tests make them small to cut
         /// small logs into many blocks.
         var blockSize = 4 << 20
-        var maxLineLength = 16 << 20
+        var maxLineLength = LineReader.maxRecordLength
 
         public init() {}
     }

@@ -22,7 +22,7 @@ final class CallPipeline: @unchecked Sendable {
         var progress: (@Sendable (Int) -> Void)?
         /// Bytes per JSON Lines block, and the longest line read (tests make them small).
         var blockSize = 4 << 20
-        var maxLineLength = 16 << 20
+        var maxLineLength = LineReader.maxRecordLength
     }
 
     struct Result {

@@ -21,7 +21,7 @@ struct BlockSplitter {
     /// Bytes read so far (for progress).
     private(set) var bytesRead = 0
 
-    init(descriptor: Int32, prefix: [UInt8], blockSize: Int = 4 << 20, maxLineLength: Int = 16 << 20) {
+    init(descriptor: Int32, prefix: [UInt8], blockSize: Int = 4 << 20, maxLineLength: Int = LineReader.maxRecordLength) {
         self.descriptor = descriptor
         self.blockSize = blockSize
         self.maxLineLength = maxLineLength

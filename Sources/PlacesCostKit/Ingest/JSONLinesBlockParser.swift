@@ -11,7 +11,7 @@ import Darwin
 /// strict `JSONLineParser` + `CallDecoder`, which decides and words any diagnostic. The fast
 /// path is tested to agree with the slow one wherever it answers.
 struct JSONLinesBlockParser {
-    static let overlongReason = "the line is longer than 16 MiB"
+    static let overlongReason = LineReader.overlongReason
 
     /// - Parameter maxLineLength: a line this long or longer is rejected unread, as the line
     ///   reader of the other formats does.

@@ -27,7 +27,14 @@ public struct LineReader {
     private var checkedByteOrderMark = false
     private let maxLineLength: Int
 
-    public init(fileDescriptor: Int32, chunkSize: Int = 1 << 20, maxLineLength: Int = 16 << 20) {
+    /// The longest line a log record may take. No API call's record comes near it (Places inputs
+    /// and URLs are a few kilobytes at most), so a longer line is damage (a missing newline, a
+    /// binary blob, runaway padding) and is rejected without being buffered.
+    public static let maxRecordLength = 1 << 20
+    /// The diagnostic for a line over `maxRecordLength`.
+    public static let overlongReason = "the line is longer than 1 MiB, longer than any log record"
+
+    public init(fileDescriptor: Int32, chunkSize: Int = 1 << 20, maxLineLength: Int = LineReader.maxRecordLength) {
         self.fileDescriptor = fileDescriptor
         self.buffer = [UInt8](repeating: 0, count: max(chunkSize, 16))
         self.maxLineLength = maxLineLength

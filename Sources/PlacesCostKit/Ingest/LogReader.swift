@@ -183,7 +183,7 @@ public struct LogReader {
                     case .failure(let failure): try sink.reject(failure.reason, line: number, into: &output)
                     }
                 case .overlong(let number):
-                    try sink.reject("the line is longer than 16 MiB", line: number, into: &output)
+                    try sink.reject(LineReader.overlongReason, line: number, into: &output)
                 }
             }
         case .csv:
@@ -199,7 +199,7 @@ public struct LogReader {
                 try reader.forEachLine { event in
                     switch event {
                     case .line(let line, let number): try parser.feed(line, number: number, handle)
-                    case .overlong(let number): try sink.reject("the line is longer than 16 MiB", line: number, into: &output)
+                    case .overlong(let number): try sink.reject(LineReader.overlongReason, line: number, into: &output)
                     }
                 }
                 try parser.finish(handle)
@@ -233,7 +233,7 @@ public struct LogReader {
                     case .malformed(let reason): try sink.reject(reason, line: number, into: &output)
                     }
                 case .overlong(let number):
-                    try sink.reject("the line is longer than 16 MiB", line: number, into: &output)
+                    try sink.reject(LineReader.overlongReason, line: number, into: &output)
                 }
             }
         }

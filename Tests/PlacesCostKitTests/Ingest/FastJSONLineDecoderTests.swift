@@ -290,50 +290,12 @@ struct FastJSONLineDecoderTests {
 
 // MARK: - The two paths
 
-/// The slow, obviously-correct path: the whole line parsed into a `RawRecord`, then decoded.
 private func slowCall(_ line: [UInt8]) -> Result<Call, DecodeFailure> {
-    switch line.withUnsafeBufferPointer({ JSONLineParser.parse($0) }) {
-    case .failure(let failure): .failure(DecodeFailure(reason: failure.reason))
-    case .success(let record): CallDecoder(fieldsAsDelimitedCell: false).decode(record)
-    }
+    line.withUnsafeBufferPointer { JSONLineTwins.slowCall($0) }
 }
 
-/// The fast path as a caller uses it: the spans turned into a `Call` by `CallDecoder`'s rules.
 private func fastCall(_ line: [UInt8]) -> Call? {
-    line.withUnsafeBufferPointer { buffer in
-        guard let record = FastJSONLineDecoder.decode(buffer) else { return nil }
-        func text(_ span: ByteSpan) -> String {
-            String(decoding: UnsafeBufferPointer(rebasing: buffer[Int(span.start)..<Int(span.start + span.count)]), as: UTF8.self)
-        }
-        func label(_ span: ByteSpan?) -> String? {
-            span.map(text).flatMap { $0.isEmpty ? nil : $0 }
-        }
-        let (api, impliedGeneration) = API.parse(text(record.api))
-        return Call(
-            time: record.time,
-            api: api,
-            sessionToken: label(record.sessionToken),
-            inputLength: record.inputLength.map(Int.init),
-            fields: record.fields.flatMap { fieldNames(arrayText: text($0)) },
-            generation: record.apiVersion.flatMap { APIGeneration(rawValue: text($0).lowercased()) } ?? impliedGeneration,
-            userID: label(record.userID),
-            project: label(record.project),
-            platform: label(record.platform),
-            status: label(record.status)
-        )
-    }
-}
-
-/// The names of a `fields` array's text, trimmed, empties dropped, `nil` when none is left.
-private func fieldNames(arrayText: String) -> [String]? {
-    guard case .success(let record) = JSONLineParser.parse("{\"fields\":\(arrayText)}"),
-          case .array(let elements)? = record[.fields]
-    else { return ["<the fields span is not an array: \(arrayText)>"] }
-    let names = elements.map { element -> String in
-        guard case .string(let name) = element else { return "<not a string>" }
-        return name.trimmingSpaces()
-    }.filter { !$0.isEmpty }
-    return names.isEmpty ? nil : names
+    line.withUnsafeBufferPointer { JSONLineTwins.fastCall($0) }
 }
 
 /// Counts of the comparison, and every line where the fast path is wrong.

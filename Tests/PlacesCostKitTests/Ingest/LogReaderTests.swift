@@ -120,17 +120,18 @@ struct LogReaderTests {
         #expect(output.diagnostics.map(\.reason) == ["missing required key `timestamp`"])
     }
 
-    @Test("A 5 MB line is read; a 17 MB line is rejected as overlong and the next line is kept")
+    @Test("A line of 1 MiB or more (a 5 MB record, 17 MB of junk) is rejected as overlong; a line just under is read")
     func hugeLines() throws {
         let directory = TemporaryDirectory()
-        let big = String(repeating: "a", count: 5_000_000)
+        let big = valid(1, input: String(repeating: "a", count: 5_000_000))
         let garbage = [UInt8](repeating: UInt8(ascii: "x"), count: 17_000_000)
-        let bytes = Array((valid(1, input: big) + "\n").utf8) + garbage + [0x0A] + Array((valid(3) + "\n").utf8)
+        let justUnder = valid(4, input: String(repeating: "b", count: LineReader.maxRecordLength - 200))
+        let bytes = Array((big + "\n").utf8) + garbage + [0x0A] + Array((valid(3) + "\n" + justUnder).utf8)
         let file = directory.write("log.jsonl", bytes: bytes)
         let output = try LogReader().read([file])
-        #expect(output.calls.map(\.inputLength) == [5_000_000, 1])
-        #expect(output.rejected == 1)
-        #expect(output.diagnostics == [Diagnostic(location: SourceLocation(file: file, line: 2), reason: "the line is longer than 16 MiB")])
+        #expect(output.calls.map(\.inputLength) == [1, LineReader.maxRecordLength - 200])
+        #expect(output.rejected == 2)
+        #expect(output.diagnostics == [1, 2].map { Diagnostic(location: SourceLocation(file: file, line: $0), reason: LineReader.overlongReason) })
     }
 
     @Test("An empty file gets a diagnostic but no rejection")

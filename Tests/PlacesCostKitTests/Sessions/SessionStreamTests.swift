@@ -176,7 +176,7 @@ struct BlockIngestTests {
         options.blockSize = blockSize
         options.maxLineLength = 200
         let (analysis, diagnostics) = try Analyzer(options: options).analyze(paths: [file])
-        // The line reader's limit is 16 MiB; the 300-character lines are over this test's 200.
+        // The line reader's limit is 1 MiB; the 300-character lines are over this test's 200.
         let expectedOverlong = Array(stride(from: 32, through: 400, by: 37))
         let overlong = diagnostics.diagnostics.filter { $0.reason == JSONLinesBlockParser.overlongReason }.map(\.location.line)
         #expect(overlong == Array(expectedOverlong.prefix(overlong.count)))

@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+@testable import PlacesCostKit
+
+/// The malformed-input corpus (`Fixtures/Malformed/manifest.json`, written by
+/// `scripts/make_malformed_corpus.py`): every malformed record is skipped and counted at its
+/// FILE:LINE, and everything else about the analysis equals the clean log's.
+@Suite("Malformed input corpus")
+struct MalformedCorpusTests {
+    static let folder = packageRoot + "/Tests/PlacesCostKitTests/Fixtures/Malformed"
+
+    struct Case: Decodable, CustomTestStringConvertible, Sendable {
+        struct Rejection: Decodable, Sendable {
+            var line: Int?
+            var entry: Int?
+            var kind: String
+            /// Where the diagnostic points: the line, or for a HAR the entry's index.
+            var position: Int? { line ?? entry }
+        }
+
+        var file: String
+        var format: String
+        var clean: String
+        var rejected: [Rejection]
+        var note: String
+        var testDescription: String { "\(file): \(note)" }
+    }
+
+    struct Manifest: Decodable {
+        var schema: String
+        var cases: [Case]
+    }
+
+    static let cases: [Case] = {
+        let data = FileManager.default.contents(atPath: folder + "/manifest.json") ?? Data()
+        guard let manifest = try? JSONDecoder().decode(Manifest.self, from: data), manifest.schema == "placescost.malformed-corpus/1" else {
+            return []
+        }
+        return manifest.cases
+    }()
+
+    @Test("The manifest lists cases for every format")
+    func manifestCoversEveryFormat() {
+        #expect(Set(Self.cases.map(\.format)) == Set(InputFormat.allCases.map(\.rawValue)))
+        #expect(Self.cases.count >= 15)
+    }
+
+    @Test("Each malformed record is skipped and counted at its position; every other figure equals the clean log's", arguments: cases)
+    func skippedAndCounted(_ corpusCase: Case) throws {
+        let path = Self.folder + "/" + corpusCase.file
+        let run = runCLI(["analyze", path, "--format", corpusCase.format, "--pricing", "legacy-list", "--report", "json", "--threads", "2"])
+        #expect(run.code == .success)
+        let clean = runCLI(["analyze", Self.folder + "/" + corpusCase.clean, "--format", corpusCase.format, "--pricing", "legacy-list", "--report", "json", "--quiet"])
+        let report = try Self.object(run.stdout)
+        let input = try #require(report["input"] as? [String: Any])
+        #expect(input["rejected"] as? Int == corpusCase.rejected.count)
+        #expect(Self.withoutInputFiles(report) == Self.withoutInputFiles(try Self.object(clean.stdout)))
+        let warned = run.stderr.split(separator: "\n").compactMap { line -> Int? in
+            let prefix = path + ":"
+            guard line.hasPrefix(prefix) else { return nil }
+            return Int(line.dropFirst(prefix.count).prefix { $0.isNumber })
+        }
+        let positioned = corpusCase.rejected.compactMap(\.position).filter { $0 > 0 }
+        // A HAR cut off mid-entry is one warning for the file, without a position.
+        let expected = corpusCase.format == "har" ? positioned.filter { _ in !corpusCase.note.contains("ends inside") } : positioned
+        #expect(warned == expected, "warnings at \(warned), expected \(expected): \(run.stderr)")
+    }
+
+    @Test("--strict exits 65 at the first malformed record of each case, naming FILE:LINE", arguments: cases.filter { !$0.rejected.isEmpty && $0.rejected[0].line != nil })
+    func strict(_ corpusCase: Case) throws {
+        let path = Self.folder + "/" + corpusCase.file
+        let run = runCLI(["analyze", path, "--format", corpusCase.format, "--strict", "--report", "json"])
+        #expect(run.code == .dataError)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.hasPrefix("placescost: error: \(path):\(corpusCase.rejected[0].line!): malformed record: "))
+        #expect(run.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test("A 5 MB line among clean records is skipped and counted; the rest equals the clean log", arguments: [0x78 as UInt8, 0x7B])
+    func fiveMegabyteLine(_ filler: UInt8) throws {
+        let directory = TemporaryDirectory()
+        let cleanPath = Self.folder + "/jsonl/clean.jsonl"
+        var lines = try String(contentsOfFile: cleanPath, encoding: .utf8).split(separator: "\n").map { Array($0.utf8) }
+        // Junk, or a record padded to 5 MB with a huge input: neither is a log record.
+        let huge: [UInt8] = filler == 0x78
+            ? [UInt8](repeating: filler, count: 5 << 20)
+            : Array(#"{"timestamp":"2026-10-02T03:48:40.000Z","api":"autocomplete","input":""#.utf8) + [UInt8](repeating: 0x61, count: 5 << 20) + Array(#""}"#.utf8)
+        lines.insert(huge, at: 10)
+        let path = directory.write("huge.jsonl", bytes: Array(lines.joined(separator: [0x0A])) + [0x0A])
+        let run = runCLI(["analyze", path, "--report", "json", "--pricing", "legacy-list"])
+        let clean = runCLI(["analyze", cleanPath, "--report", "json", "--pricing", "legacy-list"])
+        let report = try Self.object(run.stdout)
+        #expect((report["input"] as? [String: Any])?["rejected"] as? Int == 1)
+        #expect(run.stderr.hasPrefix("\(path):11: warning: \(LineReader.overlongReason)"))
+        #expect(Self.withoutInputFiles(report) == Self.withoutInputFiles(try Self.object(clean.stdout)))
+    }
+
+    @Test("An unknown api name is not malformed: counted under its name, reported as unpriced, no part in sessions")
+    func unknownAPI() throws {
+        let directory = TemporaryDirectory()
+        let cleanPath = Self.folder + "/jsonl/clean.jsonl"
+        let clean = try String(contentsOfFile: cleanPath, encoding: .utf8)
+        let path = directory.write("unknown.jsonl", clean + #"{"timestamp":"2026-10-02T03:49:00.000Z","api":"nearby_search","session_token":"t-1"}"# + "\n")
+        let run = runCLI(["analyze", path, "--report", "json", "--pricing", "legacy-list"])
+        let report = try Self.object(run.stdout)
+        let input = try #require(report["input"] as? [String: Any])
+        #expect(input["rejected"] as? Int == 0)
+        #expect((input["by_api"] as? [String: Any])?["nearby_search"] as? Int == 1)
+        let cleanReport = try Self.object(runCLI(["analyze", cleanPath, "--report", "json", "--pricing", "legacy-list"]).stdout)
+        #expect(Self.json(report["searches"]) == Self.json(cleanReport["searches"]))
+        #expect(Self.json(report["anomalies"]) == Self.json(cleanReport["anomalies"]))
+        #expect(run.stdout.contains("\"nearby_search (not priced)\": 1"))
+    }
+
+    // MARK: - Helpers
+
+    static func object(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    /// The report as canonical JSON text without `input.files` and `input.rejected`, which name
+    /// and count what the clean log lacks.
+    static func withoutInputFiles(_ report: [String: Any]) -> String {
+        var report = report
+        if var input = report["input"] as? [String: Any] {
+            input["files"] = nil
+            input["rejected"] = nil
+            report["input"] = input
+        }
+        return json(report)
+    }
+
+    static func json(_ value: Any?) -> String {
+        guard let value, let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed]) else { return "null" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

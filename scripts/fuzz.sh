@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Builds PlacesCost's libFuzzer targets and runs one of them.
+#
+#   scripts/fuzz.sh build                      # builds .build-fuzz/placescost-fuzz
+#   scripts/fuzz.sh TARGET [SECONDS] [ARGS...] # runs TARGET (default 600 s) on its corpus
+#
+# Targets (scripts/fuzz/FuzzTargets.swift): jsonl-line jsonl csv access-log har billing pricing.
+# The corpus of TARGET is Tests/PlacesCostKitTests/Fixtures/Malformed/<format> (read only) plus
+# .build-fuzz/corpus/TARGET (where libFuzzer adds what it finds); crashes land in
+# .build-fuzz/findings/TARGET/. Needs the Swift toolchain's libFuzzer (Linux).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=.build-fuzz
+binary=$out/placescost-fuzz
+
+build() {
+    mkdir -p "$out"
+    local sources
+    sources=$(find Sources/PlacesCostKit -name '*.swift' | sort)
+    # One module: the targets reach the library's internal types. Release-optimized with the
+    # address sanitizer and coverage instrumentation for libFuzzer.
+    # shellcheck disable=SC2086
+    swiftc -module-name PlacesCostKit -parse-as-library -O -g \
+        -sanitize=fuzzer,address -enable-testing \
+        $sources scripts/fuzz/FuzzTargets.swift -o "$binary.tmp"
+    mv "$binary.tmp" "$binary"
+}
+
+corpus_folder() {
+    case "$1" in
+        jsonl-line|jsonl) echo jsonl ;;
+        *) echo "$1" ;;
+    esac
+}
+
+if [[ $# -lt 1 ]]; then
+    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+    exit 64
+fi
+if [[ $1 == build ]]; then
+    build
+    exit 0
+fi
+target=$1
+seconds=${2:-600}
+shift $(( $# >= 2 ? 2 : 1 ))
+[[ -x $binary ]] && [[ -z $(find Sources/PlacesCostKit scripts/fuzz -newer "$binary" -name '*.swift' | head -1) ]] || build
+seeds=Tests/PlacesCostKitTests/Fixtures/Malformed/$(corpus_folder "$target")
+mkdir -p "$out/corpus/$target" "$out/findings/$target"
+PLACESCOST_FUZZ_TARGET=$target exec "$binary" \
+    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
+    -artifact_prefix="$out/findings/$target/" -print_final_stats=1 \
+    "$@" "$out/corpus/$target" "$seeds"
