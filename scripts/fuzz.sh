@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds PlacesCost's libFuzzer targets and runs one of them.
 #
-#   scripts/fuzz.sh build                      # builds .build-fuzz/placescost-fuzz
+#   scripts/fuzz.sh build                      # (re)builds .build-fuzz/placescost-fuzz
 #   scripts/fuzz.sh TARGET [SECONDS] [ARGS...] # runs TARGET (default 600 s) on its corpus
 #
 # Targets (scripts/fuzz/FuzzTargets.swift): jsonl-line jsonl csv access-log har billing pricing.
@@ -44,7 +44,8 @@ fi
 target=$1
 seconds=${2:-600}
 shift $(( $# >= 2 ? 2 : 1 ))
-[[ -x $binary ]] && [[ -z $(find Sources/PlacesCostKit scripts/fuzz -newer "$binary" -name '*.swift' | head -1) ]] || build
+# Built once; run `scripts/fuzz.sh build` again after changing the sources.
+[[ -x $binary ]] || build
 seeds=Tests/PlacesCostKitTests/Fixtures/Malformed/$(corpus_folder "$target")
 mkdir -p "$out/corpus/$target" "$out/findings/$target"
 PLACESCOST_FUZZ_TARGET=$target exec "$binary" \

@@ -2,12 +2,12 @@
 /// commands read the same logs the same way (`reconcile` must price exactly what `analyze` prices).
 struct AnalysisOptionsParser {
     /// `--format`, `--log-format`, `--pricing`, `--since`, `--until`, `--timezone`, `--scale`,
-    /// `--strict`, `--quiet`, `--threads`, `--no-progress`, `--reorder-window`.
+    /// `--strict`, `--dedupe`, `--quiet`, `--threads`, `--no-progress`, `--reorder-window`.
     static let options: [ArgumentScanner.Option] = [
         .init("format", value: "FORMAT"), .init("log-format", value: "STRING"), .init("pricing", value: "ID|FILE"),
         .init("since", value: "DATE"), .init("until", value: "DATE"),
         .init("timezone", value: "TZ"), .init("scale", value: "X"),
-        .init("strict"), .init("quiet"), .init("threads", value: "N"), .init("no-progress"),
+        .init("strict"), .init("dedupe"), .init("quiet"), .init("threads", value: "N"), .init("no-progress"),
         .init("reorder-window", value: "SECONDS"),
     ]
 
@@ -23,6 +23,7 @@ struct AnalysisOptionsParser {
     /// Sets the reader, pricing, time zone and scale options from `parsed`.
     func apply(_ parsed: ArgumentScanner.Parsed, to options: inout Analyzer.Options) throws {
         options.reader.strict = parsed.has("strict")
+        options.reader.dedupe = parsed.has("dedupe")
         options.reader.format = try parseFormat(parsed["format"])
         if let logFormat = parsed["log-format"] {
             do {
@@ -65,6 +66,11 @@ struct AnalysisOptionsParser {
         guard !parsed.has("quiet") else { return }
         for diagnostic in read.diagnostics {
             context.standardError.write("\(diagnostic)\n")
+        }
+        if read.duplicatesDropped > 0 {
+            context.note("--dedupe dropped \(read.duplicatesDropped) records that repeated an earlier record exactly (same time, same content).")
+        } else if read.duplicates > 0 {
+            context.note("\(read.duplicates) records repeat an earlier record exactly (same time, same content), as exporters that retry write them; they are counted as calls. --dedupe drops them.")
         }
         if read.bodiesUnknown > 0 {
             context.note("\(read.bodiesUnknown) Places API (New) calls in access logs carry their session token and input in a body the log does not show: they count as autocomplete calls without a token. A HAR capture shows the bodies.")

@@ -1,6 +1,6 @@
 /// `placescost analyze [PATH|-]... [options]`: logs -> sessions -> searches -> report.
 struct AnalyzeCommand {
-    static let usage = "placescost analyze [PATH|-]... [--format auto|jsonl|csv|access-log|har] [--log-format STRING] [--report md|csv|json] [--json] [--out DIR] [--session-timeout SECONDS] [--user-gap SECONDS] [--needs-details auto|yes|no] [--pricing ID|FILE] [--delays K,...] [--max-delay K] [--since DATE] [--until DATE] [--timezone TZ] [--scale X] [--strict] [--quiet] [--threads N] [--no-progress] [--reorder-window SECONDS]"
+    static let usage = "placescost analyze [PATH|-]... [--format auto|jsonl|csv|access-log|har] [--log-format STRING] [--report md|csv|json] [--json] [--out DIR] [--session-timeout SECONDS] [--user-gap SECONDS] [--needs-details auto|yes|no] [--pricing ID|FILE] [--delays K,...] [--max-delay K] [--since DATE] [--until DATE] [--timezone TZ] [--scale X] [--strict] [--dedupe] [--quiet] [--threads N] [--no-progress] [--reorder-window SECONDS]"
 
     static let help = """
     placescost analyze: read request logs, group the calls into searches, price every strategy and
@@ -44,6 +44,8 @@ struct AnalyzeCommand {
                                before an RFC 3339 time.
       --strict                 Stop at the first malformed record (exit 65) instead of
                                skipping it.
+      --dedupe                 Drop records that repeat an earlier record exactly (same time,
+                               same content); without it they are counted, and reported.
       --quiet                  Print no warnings or notes on standard error (errors still).
       --threads N              Parse and build sessions on N threads (default: the cores).
                                The report is the same for any N.

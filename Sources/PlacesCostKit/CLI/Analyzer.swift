@@ -58,7 +58,8 @@ public struct Analyzer: Sendable {
                 timeout: options.sessions.timeout, alternativeTimeouts: alternatives, userGap: options.sessions.userGap,
                 clip: clip, keepSearches: options.keepSearches,
                 // Standard input cannot be read twice, so it is held whole: exact for any order.
-                window: paths.contains("-") ? nil : Int64(options.reorderWindowSeconds * 1_000_000)
+                window: paths.contains("-") ? nil : Int64(options.reorderWindowSeconds * 1_000_000),
+                dedupe: options.reader.dedupe
             ),
             calendar: BillingCalendar(timeZone: costOptions.timeZone, ruleStartDays: plan.ruleStartDays),
             progress: options.progress, blockSize: options.blockSize, maxLineLength: options.maxLineLength
@@ -104,6 +105,7 @@ public struct Analyzer: Sendable {
             input: .init(
                 files: read.files, records: streamed.records, rejected: read.rejected, outsideWindow: read.outsideWindow,
                 skippedRequests: read.skippedRequests, bodiesUnknown: read.bodiesUnknown,
+                duplicates: read.duplicates, duplicatesDropped: read.duplicatesDropped,
                 byAPI: streamed.byAPI.keys.sorted().map { ($0, streamed.byAPI[$0]!) }, usedSampleLogs: usedSampleLogs,
                 platforms: platforms, firstCall: streamed.firstCall.map(Timestamp.init(microseconds:)),
                 lastCall: streamed.lastCall.map(Timestamp.init(microseconds:))

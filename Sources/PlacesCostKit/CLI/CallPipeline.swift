@@ -114,7 +114,7 @@ final class CallPipeline: @unchecked Sendable {
 
     private func produce(_ paths: [String], output: inout LogReader.Output) throws {
         let reader = LogReader(options: options.reader)
-        var caches = CallBlockBuilder.Caches(calendar: options.calendar)
+        var caches = CallBlockBuilder.Caches()
         var readBefore = 0
         for (fileIndex, (path, listed)) in try LogReader.expand(paths).enumerated() {
             var fileOutput = LogReader.Output()
@@ -148,8 +148,8 @@ final class CallPipeline: @unchecked Sendable {
                 let name = input.displayName
                 var builder = newBuilder(fileIndex: fileIndex, fileName: name)
                 var pending = 0
-                try reader.readRecords(&input, into: &fileOutput) { call in
-                    builder.add(call, caches: &caches)
+                try reader.readRecords(&input, into: &fileOutput) { call, fingerprint in
+                    builder.add(call, fingerprint: fingerprint, caches: &caches)
                     pending += 1
                     if pending >= CallPipeline.callsPerReaderBlock {
                         submit(parsed: builder.finish(lineCount: 0))
@@ -231,7 +231,7 @@ final class CallPipeline: @unchecked Sendable {
 
     private func work(partition: Int) {
         var stream = SessionStream(options: options.sessions, calendar: options.calendar, catalogs: catalogs)
-        var caches = CallBlockBuilder.Caches(calendar: options.calendar)
+        var caches = CallBlockBuilder.Caches()
         var nextWalk = 0
         loop: while true {
             switch nextTask(partition: partition, nextWalk: nextWalk) {
@@ -330,6 +330,17 @@ final class CallPipeline: @unchecked Sendable {
             result.tally.merge(tally)
             result.late = result.late || late
             result.disorder = max(result.disorder, disorder)
+        }
+        result.read.duplicates = result.tally.duplicates
+        for (call, count) in result.tally.dropped {
+            result.read.duplicatesDropped += count
+            result.records -= count
+            let name = API(code: call.api, otherName: catalogs.labels.value(call.otherAPI) ?? "").name
+            result.byAPI[name, default: 0] -= count
+            if result.byAPI[name] == 0 { result.byAPI[name] = nil }
+            let platform = CallBlock.PlatformCount(platform: call.platform, generation: call.generation)
+            result.byPlatform[platform, default: 0] -= count
+            if result.byPlatform[platform] == 0 { result.byPlatform[platform] = nil }
         }
         return result
     }

@@ -1,6 +1,6 @@
 /// `placescost reconcile [PATH]... --billing FILE`: the estimate against the real bill.
 struct ReconcileCommand {
-    static let usage = "placescost reconcile [PATH|-]... --billing FILE [--format auto|jsonl|csv] [--pricing ID|FILE] [--since DATE] [--until DATE] [--timezone TZ] [--scale X] [--report md|json] [--json] [--out DIR] [--strict] [--quiet]"
+    static let usage = "placescost reconcile [PATH|-]... --billing FILE [--format auto|jsonl|csv] [--pricing ID|FILE] [--since DATE] [--until DATE] [--timezone TZ] [--scale X] [--report md|json] [--json] [--out DIR] [--strict] [--dedupe] [--quiet]"
 
     static let help = """
     placescost reconcile: set the estimate for your logs against a Cloud Billing export, SKU by
@@ -27,6 +27,7 @@ struct ReconcileCommand {
       --json                   Same as --report json.
       --out DIR                Write reconciliation.md and reconciliation.json into DIR.
       --strict                 Stop at the first malformed log record (exit 65).
+      --dedupe                 Drop log records that repeat an earlier record exactly.
       --quiet                  Print no warnings or notes on standard error (errors still).
       -h, --help               Show this help.
 

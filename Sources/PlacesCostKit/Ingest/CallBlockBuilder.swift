@@ -20,17 +20,12 @@ struct CallBlockBuilder {
         var labelIDs: [UInt32] = []
         var masks = ByteInterner()
         var maskIDs: [UInt32] = []
-        var calendar: BillingCalendar
         /// The previous call's API, mask, project and platform bytes with their ids: consecutive
         /// calls mostly repeat them, and comparing a few bytes costs less than hashing them.
         var lastAPI = LastSeen()
         var lastMask = LastSeen()
         var lastProject = LastSeen()
         var lastPlatform = LastSeen()
-
-        init(calendar: BillingCalendar) {
-            self.calendar = calendar
-        }
     }
 
     let catalogs: CallCatalogs
@@ -109,7 +104,7 @@ struct CallBlockBuilder {
             time: time.microseconds, api: api.code, otherLabel: api.otherLabel, apiName: name,
             generation: generation, fields: fields, project: project, platform: platform,
             inputLength: record.inputLength ?? -1, hasToken: token != nil, hasUser: user != nil,
-            calendar: &caches.calendar
+            fingerprint: Fingerprint.of(line)
         )
         guard let routed else { return }
         if routed.byToken {
@@ -173,8 +168,8 @@ struct CallBlockBuilder {
 
     // MARK: - Slow path
 
-    /// Adds a call another reader made.
-    mutating func add(_ call: Call, caches: inout Caches) {
+    /// Adds a call another reader made, with its record's `Fingerprint`.
+    mutating func add(_ call: Call, fingerprint: UInt64, caches: inout Caches) {
         guard window.contains(call.time) else {
             block.outsideWindow += 1
             return
@@ -186,7 +181,7 @@ struct CallBlockBuilder {
             time: call.time.microseconds, api: call.api.code, otherLabel: other, apiName: call.api.name,
             generation: APIGeneration.code(call.generation), fields: catalogs.fieldMasks.id(for: call.fields),
             project: project, platform: platform, inputLength: call.inputLength.map { Int32(clamping: $0) } ?? -1,
-            hasToken: call.sessionToken != nil, hasUser: call.userID != nil, calendar: &caches.calendar
+            hasToken: call.sessionToken != nil, hasUser: call.userID != nil, fingerprint: fingerprint
         )
         guard let routed else { return }
         var keyText = routed.byToken ? call.sessionToken! : call.userID!
@@ -203,11 +198,11 @@ struct CallBlockBuilder {
 
     // MARK: - Routing
 
-    /// Counts a kept call, and returns it when a walk takes it.
+    /// Counts a kept call, and returns it when a walk takes it; a call outside every search goes
+    /// to the partition its fingerprint picks.
     private mutating func route(
         time: Int64, api: UInt8, otherLabel: UInt32, apiName: String, generation: UInt8, fields: UInt32,
-        project: UInt32, platform: UInt32, inputLength: Int32, hasToken: Bool, hasUser: Bool,
-        calendar: inout BillingCalendar
+        project: UInt32, platform: UInt32, inputLength: Int32, hasToken: Bool, hasUser: Bool, fingerprint: UInt64
     ) -> (call: GroupCall, byToken: Bool)? {
         block.records += 1
         if api == lastAPI.code, otherLabel == lastAPI.other {
@@ -226,16 +221,19 @@ struct CallBlockBuilder {
         let byToken = hasToken && (api == API.autocompleteCode || api == API.placeDetailsCode || api == API.addressValidationCode)
         let byUser = !hasToken && hasUser && (api == API.autocompleteCode || api == API.placeDetailsCode || api == API.geocodingCode)
         guard byToken || byUser else {
-            let key = SearchTally.BaseCallKey(
-                period: calendar.period(of: Timestamp(microseconds: time)), fields: fields, otherAPI: otherLabel,
-                api: api, generation: generation, hasToken: hasToken, orphan: false
+            let call = GroupCall(
+                time: time, sequence: sequence, keyHash: fingerprint, keyStart: 0, keyCount: 0, userStart: 0, userCount: -1,
+                project: otherLabel, platform: platform, fields: fields, inputLength: inputLength, fingerprint: fingerprint,
+                api: api, generation: generation, byToken: hasToken, base: true
             )
-            block.tally.addBaseCall(key, time: time)
+            sequence += 1
+            block.partitions[Int((fingerprint >> 7) % UInt64(block.partitions.count))].calls.append(call)
             return nil
         }
         let call = GroupCall(
             time: time, sequence: 0, keyHash: 0, keyStart: 0, keyCount: 0, userStart: 0, userCount: -1, project: project,
-            platform: platform, fields: fields, inputLength: inputLength, api: api, generation: generation, byToken: byToken
+            platform: platform, fields: fields, inputLength: inputLength, fingerprint: fingerprint, api: api,
+            generation: generation, byToken: byToken, base: false
         )
         return (call, byToken)
     }

@@ -19,12 +19,16 @@ public struct LogReader {
         public var window: TimeWindow
         /// The access-log line format (`--log-format`); `nil` reads nginx/Apache combined or common.
         public var logFormat: AccessLogFormat?
+        /// Drop exact duplicates (`--dedupe`): a record with the time and fingerprint of an
+        /// earlier one. They are counted either way.
+        public var dedupe: Bool
 
-        public init(format: InputFormat? = nil, strict: Bool = false, window: TimeWindow = TimeWindow(), logFormat: AccessLogFormat? = nil) {
+        public init(format: InputFormat? = nil, strict: Bool = false, window: TimeWindow = TimeWindow(), logFormat: AccessLogFormat? = nil, dedupe: Bool = false) {
             self.format = format
             self.strict = strict
             self.window = window
             self.logFormat = logFormat
+            self.dedupe = dedupe
         }
     }
 
@@ -47,6 +51,10 @@ public struct LogReader {
         /// Places API (New) calls whose body the source does not show (an access log's
         /// `POST places:autocomplete`): their token and input are unknown.
         public var bodiesUnknown = 0
+        /// Records that repeat an earlier record exactly (same time, same content), and how many
+        /// of them `dedupe` dropped.
+        public var duplicates = 0
+        public var duplicatesDropped = 0
     }
 
     public static let maxStoredDiagnostics = 20
@@ -63,10 +71,17 @@ public struct LogReader {
     ///   `strict`) the first malformed record.
     public func read(_ paths: [String]) throws -> Output {
         var output = Output()
+        var seen = Set<DuplicateKey>()
         for (path, listedInDirectory) in try LogReader.expand(paths) {
-            try readOne(path, listedInDirectory: listedInDirectory, into: &output)
+            try readOne(path, listedInDirectory: listedInDirectory, seen: &seen, into: &output)
         }
         return output
+    }
+
+    /// What makes two records exact duplicates.
+    private struct DuplicateKey: Hashable {
+        var time: Int64
+        var fingerprint: UInt64
     }
 
     /// Files named by `paths`, with directories replaced by their log files sorted by name, each
@@ -118,11 +133,24 @@ public struct LogReader {
         }
     }
 
-    private func readOne(_ path: String, listedInDirectory: Bool, into output: inout Output) throws {
+    /// Reads one input, keeping every call in memory: the obviously-correct twin of the streamed
+    /// pipeline (`CallPipeline`), duplicates included.
+    private func readOne(_ path: String, listedInDirectory: Bool, seen: inout Set<DuplicateKey>, into output: inout Output) throws {
         guard var input = try open(path, listedInDirectory: listedInDirectory, into: &output) else { return }
         defer { input.close() }
         var calls: [Call] = []
-        try readRecords(&input, into: &output) { calls.append($0) }
+        var duplicates = 0
+        var known = seen
+        defer { seen = known }
+        try readRecords(&input, into: &output) { call, fingerprint in
+            if !known.insert(DuplicateKey(time: call.time.microseconds, fingerprint: fingerprint)).inserted {
+                duplicates += 1
+                if options.dedupe { return }
+            }
+            calls.append(call)
+        }
+        output.duplicates += duplicates
+        if options.dedupe { output.duplicatesDropped += duplicates }
         output.calls += calls
     }
 
@@ -158,14 +186,15 @@ public struct LogReader {
         return input
     }
 
-    /// Reads an opened input's records, handing each call kept to `deliver`.
-    func readRecords(_ input: inout OpenedInput, into output: inout Output, deliver: (Call) -> Void) throws {
+    /// Reads an opened input's records, handing each call kept to `deliver` with its record's
+    /// `Fingerprint`.
+    func readRecords(_ input: inout OpenedInput, into output: inout Output, deliver: (Call, UInt64) -> Void) throws {
         try withoutActuallyEscaping(deliver) { deliver in
             try readRecords(&input, into: &output, escapingDeliver: deliver)
         }
     }
 
-    private func readRecords(_ input: inout OpenedInput, into output: inout Output, escapingDeliver deliver: @escaping (Call) -> Void) throws {
+    private func readRecords(_ input: inout OpenedInput, into output: inout Output, escapingDeliver deliver: @escaping (Call, UInt64) -> Void) throws {
         let displayName = input.displayName
         let format = input.format
         let descriptor = input.descriptor
@@ -179,7 +208,7 @@ public struct LogReader {
                 case .line(let line, let number):
                     if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
                     switch JSONLineParser.parse(line) {
-                    case .success(let record): try sink.accept(record, line: number, into: &output)
+                    case .success(let record): try sink.accept(record, line: number, fingerprint: Fingerprint.of(line), into: &output)
                     case .failure(let failure): try sink.reject(failure.reason, line: number, into: &output)
                     }
                 case .overlong(let number):
@@ -191,7 +220,7 @@ public struct LogReader {
             func handle(_ event: CSVRecordParser.Event) throws {
                 switch event {
                 case .header: break
-                case .record(let record, let line): try sink.accept(record, line: line, into: &output)
+                case .record(let record, let line): try sink.accept(record, line: line, fingerprint: record.fingerprint, into: &output)
                 case .malformed(let reason, let line): try sink.reject(reason, line: line, into: &output)
                 }
             }
@@ -254,13 +283,13 @@ private struct RecordSink {
     let file: String
     let decoder: CallDecoder
     let reader: LogReader
-    let deliver: (Call) -> Void
+    let deliver: (Call, UInt64) -> Void
 
-    func accept(_ record: RawRecord, line: Int, into output: inout LogReader.Output) throws {
+    func accept(_ record: RawRecord, line: Int, fingerprint: UInt64, into output: inout LogReader.Output) throws {
         switch decoder.decode(record) {
         case .success(let call):
             if reader.options.window.contains(call.time) {
-                deliver(call)
+                deliver(call, fingerprint)
             } else {
                 output.outsideWindow += 1
             }
@@ -275,7 +304,7 @@ private struct RecordSink {
         case .call(let call, let bodyUnknown):
             if bodyUnknown { output.bodiesUnknown += 1 }
             if reader.options.window.contains(call.time) {
-                deliver(call)
+                deliver(call, request.fingerprint)
             } else {
                 output.outsideWindow += 1
             }

@@ -9,6 +9,10 @@ public struct Analysis: Sendable {
         public var skippedRequests: Int = 0
         /// New-API calls whose body (token, input) the source does not show.
         public var bodiesUnknown: Int = 0
+        /// Records repeating an earlier record exactly, and how many `--dedupe` dropped (then
+        /// not in `records`).
+        public var duplicates: Int = 0
+        public var duplicatesDropped: Int = 0
         /// Calls per canonical API name (unknown names under their own), sorted by name.
         public var byAPI: [(api: String, count: Int)]
         /// Whether the bundled sample logs were read because no path was given.

@@ -1,8 +1,8 @@
-/// A call that takes part in a token walk or a user walk, as ingest hands it to the Sessions
-/// stage: fixed size, with strings as catalog ids or as bytes in its block's arena.
+/// A call as ingest hands it to the Sessions stage: fixed size, with strings as catalog ids or
+/// as bytes in its block's arena. Most take part in a token walk or a user walk; a call outside
+/// every search (`base`) travels too, only to be checked for duplicates in time order.
 ///
-/// Everything else about a call (its API count, platform, a call outside every search) is
-/// counted while reading, so only these travel on.
+/// Everything else about a call (its API count, platform) is counted while reading.
 public struct GroupCall: Sendable {
     public var time: Int64
     /// Input order: the block's index in the high half, the call's index in the block below.
@@ -23,12 +23,17 @@ public struct GroupCall: Sendable {
     public var fields: UInt32
     /// Characters typed; -1 when not recorded.
     public var inputLength: Int32
+    /// `Fingerprint` of the record's content: with `time`, what tells an exact duplicate.
+    public var fingerprint: UInt64
     /// `API.code`.
     public var api: UInt8
     /// `APIGeneration.code`.
     public var generation: UInt8
-    /// Grouped by (project, token); otherwise by (project, user).
+    /// Grouped by (project, token); otherwise by (project, user). For a `base` call: whether it
+    /// carried a token.
     public var byToken: Bool
+    /// A call outside every search: no key; `project` holds the label id of an `other` API's name.
+    public var base: Bool
 }
 
 /// The group calls of one partition of one block, with the bytes their keys point into.

@@ -22,6 +22,8 @@ public struct JSONReportRenderer: Sendable {
                 ("outside_period", .int(input.outsideWindow)),
                 ("skipped_requests", .int(input.skippedRequests)),
                 ("bodies_unknown", .int(input.bodiesUnknown)),
+                ("duplicates", .int(input.duplicates)),
+                ("duplicates_dropped", .int(input.duplicatesDropped)),
                 ("by_api", .object(input.byAPI.map { ($0.api, .int($0.count)) })),
                 ("platforms", .array(input.platforms.map { use in
                     .object([("platform", .string(use.platform.rawValue)), ("api_version", .string(use.generation.rawValue)), ("calls", .int(use.calls))])

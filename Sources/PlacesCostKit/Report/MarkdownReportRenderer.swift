@@ -246,6 +246,11 @@ public struct MarkdownReportRenderer: Sendable {
         if input.outsideWindow > 0 {
             lines.append("- Calls outside the chosen period: \(Money.count(input.outsideWindow))")
         }
+        if input.duplicatesDropped > 0 {
+            lines.append("- Exact duplicate records dropped (`--dedupe`): \(Money.count(input.duplicatesDropped))")
+        } else if input.duplicates > 0 {
+            lines.append("- Records repeating an earlier record exactly: \(Money.count(input.duplicates)), counted as calls (`--dedupe` drops them)")
+        }
         if input.skippedRequests > 0 {
             lines.append("- Requests that are not Places calls, skipped: \(Money.count(input.skippedRequests))")
         }

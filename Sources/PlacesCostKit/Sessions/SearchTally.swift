@@ -43,6 +43,15 @@ struct SearchTally {
         var orphan: Bool
     }
 
+    /// A duplicate `--dedupe` dropped after ingest had counted it, by what it was counted under.
+    struct DroppedCall: Hashable {
+        var api: UInt8
+        /// The label id of an `other` API's name; 0 otherwise.
+        var otherAPI: UInt32
+        var platform: UInt32
+        var generation: UInt8
+    }
+
     private(set) var shapeIDs: [ShapeKey: Int] = [:]
     private(set) var shapes: [ShapeKey] = []
     private(set) var shapeCounts: [Int] = []
@@ -56,6 +65,10 @@ struct SearchTally {
     var tokenSearches = 0
     /// Every search with its first call's position, when asked to keep them (`searches.csv`).
     var kept: [(search: Search, sequence: Int64)] = []
+    /// Records that repeat an earlier record exactly.
+    var duplicates = 0
+    /// The duplicates dropped (`--dedupe`), to take out of the counts made while reading.
+    var dropped: [DroppedCall: Int] = [:]
 
     init(alternatives: Int = 0) {
         self.alternatives = Array(repeating: (0, 0), count: alternatives)
@@ -110,5 +123,7 @@ struct SearchTally {
         }
         tokenSearches += other.tokenSearches
         kept += other.kept
+        duplicates += other.duplicates
+        dropped.merge(other.dropped, uniquingKeysWith: +)
     }
 }

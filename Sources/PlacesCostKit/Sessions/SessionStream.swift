@@ -24,6 +24,8 @@ struct SessionStream {
         var keepSearches = false
         /// How far out of time order calls may arrive, in microseconds; `nil` holds every call.
         var window: Int64?
+        /// Drop exact duplicates (`--dedupe`); they are counted either way.
+        var dedupe = false
     }
 
     /// A call after interning, as the walks read it.
@@ -40,7 +42,11 @@ struct SessionStream {
         var inputLength: Int32
         var api: UInt8
         var generation: UInt8
+        /// For a `base` call: whether it carried a token.
         var byToken: Bool
+        var fingerprint: UInt64
+        /// A call outside every search; `key` is then its `other` API's label id.
+        var base: Bool
 
         var isAutocomplete: Bool { api == API.autocompleteCode }
     }
@@ -188,6 +194,17 @@ struct SessionStream {
                     buffer.observe(call.time)
                     continue
                 }
+                if call.base {
+                    let event = Event(
+                        time: call.time, sequence: call.sequence, key: call.project, user: UInt32.max, project: 0,
+                        platform: call.platform, fields: call.fields, inputLength: call.inputLength, api: call.api,
+                        generation: call.generation, byToken: call.byToken, fingerprint: call.fingerprint, base: true
+                    )
+                    buffer.insert(event, releasing: &released)
+                    for event in released { walk(event) }
+                    released.removeAll(keepingCapacity: true)
+                    continue
+                }
                 let key = UnsafeRawBufferPointer(rebasing: arena[Int(call.keyStart) ..< Int(call.keyStart + call.keyCount)])
                 let id: UInt32
                 if call.byToken {
@@ -210,7 +227,7 @@ struct SessionStream {
                 let event = Event(
                     time: call.time, sequence: call.sequence, key: id, user: user, project: call.project,
                     platform: call.platform, fields: call.fields, inputLength: call.inputLength, api: call.api,
-                    generation: call.generation, byToken: call.byToken
+                    generation: call.generation, byToken: call.byToken, fingerprint: call.fingerprint, base: false
                 )
                 buffer.insert(event, releasing: &released)
                 for event in released { walk(event) }
@@ -260,6 +277,17 @@ struct SessionStream {
     // MARK: - Walks
 
     private mutating func walk(_ event: Event) {
+        if isDuplicate(event) {
+            tally.duplicates += 1
+            if options.dedupe {
+                drop(event)
+                return
+            }
+        }
+        if event.base {
+            addBaseCall(event, otherAPI: event.key, orphan: false)
+            return
+        }
         sweep(before: event.time)
         if event.byToken {
             walkToken(event)
@@ -507,9 +535,45 @@ struct SessionStream {
         return index
     }
 
-    private mutating func addBaseCall(_ event: Event, orphan: Bool) {
+    // MARK: - Duplicates
+
+    /// The instant of the calls in `instantFingerprints`: calls come in time order, so an exact
+    /// duplicate (same time, same fingerprint) is among the calls of the current instant.
+    private var instant: Int64 = .min
+    private var instantFingerprints: [UInt64] = []
+    private var instantSet: Set<UInt64> = []
+
+    /// Whether `event` repeats an earlier call of its instant; remembers it if not.
+    private mutating func isDuplicate(_ event: Event) -> Bool {
+        if event.time != instant {
+            instant = event.time
+            instantFingerprints.removeAll(keepingCapacity: true)
+            instantSet.removeAll(keepingCapacity: true)
+        }
+        // A linear scan while an instant holds few calls; a set once it holds many (logs with
+        // whole-second times).
+        if instantFingerprints.count < 32 {
+            if instantFingerprints.contains(event.fingerprint) { return true }
+            instantFingerprints.append(event.fingerprint)
+            if instantFingerprints.count == 32 { instantSet = Set(instantFingerprints) }
+            return false
+        }
+        return !instantSet.insert(event.fingerprint).inserted
+    }
+
+    /// Takes a dropped duplicate out of the counts made while reading.
+    private mutating func drop(_ event: Event) {
+        let dropped = SearchTally.DroppedCall(
+            api: event.api, otherAPI: event.base ? event.key : 0, platform: event.platform, generation: event.generation
+        )
+        tally.dropped[dropped, default: 0] += 1
+        if event.api == API.autocompleteCode, !event.byToken { tally.anomalies.noTokenRequests -= 1 }
+        if event.api == API.placeDetailsCode, event.fields == 0 { tally.anomalies.fieldsUnspecified -= 1 }
+    }
+
+    private mutating func addBaseCall(_ event: Event, otherAPI: UInt32 = 0, orphan: Bool) {
         let key = SearchTally.BaseCallKey(
-            period: calendar.period(of: Timestamp(microseconds: event.time)), fields: event.fields, otherAPI: 0,
+            period: calendar.period(of: Timestamp(microseconds: event.time)), fields: event.fields, otherAPI: otherAPI,
             api: event.api, generation: event.generation, hasToken: event.byToken, orphan: orphan
         )
         tally.addBaseCall(key, time: event.time)

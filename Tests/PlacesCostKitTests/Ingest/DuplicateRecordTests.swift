@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+@testable import PlacesCostKit
+
+/// Exact duplicates (`--dedupe`): a record with the time and content of an earlier one is counted,
+/// and with `--dedupe` dropped so that every figure equals the log without the repeats.
+@Suite("Duplicate records")
+struct DuplicateRecordTests {
+    static let corpus = MalformedCorpusTests.folder
+
+    /// The clean log of `format` with `copies` of its lines repeated, some right after the
+    /// original, some far later (a retried export page), by a seeded choice.
+    static func withRepeats(_ format: String, copies: Int, seed: UInt64) throws -> (path: String, directory: TemporaryDirectory) {
+        let file = ["jsonl": "clean.jsonl", "csv": "clean.csv", "access-log": "clean.log"][format]!
+        let text = try String(contentsOfFile: corpus + "/\(format)/" + file, encoding: .utf8)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        var random = SeededRandom(seed: seed)
+        let first = format == "csv" ? 1 : 0  // not the header
+        for _ in 0..<copies {
+            let source = Int.random(in: first...(lines.count - 1), using: &random)
+            let target = Bool.random(using: &random) ? source + 1 : Int.random(in: (source + 1)...lines.count, using: &random)
+            lines.insert(lines[source], at: target)
+        }
+        let directory = TemporaryDirectory()
+        return (directory.write("repeated.\(format)", lines.joined(separator: "\n") + "\n"), directory)
+    }
+
+    static func report(_ path: String, _ extra: [String] = []) throws -> [String: Any] {
+        let run = runCLI(["analyze", path, "--report", "json", "--pricing", "legacy-list", "--quiet"] + extra)
+        #expect(run.code == .success, "\(run.stderr)")
+        return try MalformedCorpusTests.object(run.stdout)
+    }
+
+    static func withoutDuplicateCounts(_ report: [String: Any]) -> String {
+        var report = report
+        if var input = report["input"] as? [String: Any] {
+            input["duplicates"] = nil
+            input["duplicates_dropped"] = nil
+            report["input"] = input
+        }
+        return MalformedCorpusTests.withoutInputFiles(report)
+    }
+
+    @Test("Repeats are counted; --dedupe drops them and the report equals the clean log's, on 1 and 2 threads",
+          arguments: ["jsonl", "csv", "access-log"], [1 as UInt64, 2, 3])
+    func dedupe(_ format: String, seed: UInt64) throws {
+        let copies = 9
+        let (path, directory) = try Self.withRepeats(format, copies: copies, seed: seed)
+        defer { _ = directory }
+        let clean = ["jsonl": "clean.jsonl", "csv": "clean.csv", "access-log": "clean.log"][format]!
+        let cleanReport = try Self.report(Self.corpus + "/\(format)/" + clean)
+        let counted = try Self.report(path)
+        let countedInput = try #require(counted["input"] as? [String: Any])
+        #expect(countedInput["duplicates"] as? Int == copies)
+        #expect(countedInput["duplicates_dropped"] as? Int == 0)
+        #expect(countedInput["records"] as? Int == ((cleanReport["input"] as? [String: Any])?["records"] as? Int ?? 0) + copies)
+        for threads in ["1", "2"] {
+            let deduped = try Self.report(path, ["--dedupe", "--threads", threads])
+            let input = try #require(deduped["input"] as? [String: Any])
+            #expect(input["duplicates"] as? Int == copies)
+            #expect(input["duplicates_dropped"] as? Int == copies)
+            #expect(Self.withoutDuplicateCounts(deduped) == Self.withoutDuplicateCounts(cleanReport))
+        }
+        // The slow twin (every call in memory, one set of every record) finds the same repeats.
+        var options = LogReader.Options(format: InputFormat(rawValue: format))
+        #expect(try LogReader(options: options).read([path]).duplicates == copies)
+        options.dedupe = true
+        let slow = try LogReader(options: options).read([path])
+        #expect(slow.duplicatesDropped == copies)
+        #expect(slow.calls.count == (cleanReport["input"] as? [String: Any])?["records"] as? Int)
+    }
+
+    @Test("HAR entries repeated are duplicates too")
+    func harEntries() throws {
+        let text = try String(contentsOfFile: Self.corpus + "/har/clean.har", encoding: .utf8)
+        var lines = text.split(separator: "\n").map(String.init)
+        // Entries are one per line, each but the last followed by a comma.
+        lines.insert(lines[3], at: 4)
+        lines.insert(lines[7], at: 20)
+        let directory = TemporaryDirectory()
+        let path = directory.write("repeated.har", lines.joined(separator: "\n") + "\n")
+        let cleanReport = try Self.report(Self.corpus + "/har/clean.har")
+        let deduped = try Self.report(path, ["--dedupe"])
+        #expect((deduped["input"] as? [String: Any])?["duplicates_dropped"] as? Int == 2)
+        #expect(Self.withoutDuplicateCounts(deduped) == Self.withoutDuplicateCounts(cleanReport))
+    }
+
+    @Test("Same time, other content is not a duplicate; the same content at another time is not either")
+    func nearMisses() throws {
+        let base = #"{"timestamp":"2026-10-02T03:48:40.000Z","api":"autocomplete","session_token":"t-1","input":"Ga"}"#
+        let lines = [
+            base,
+            #"{"timestamp":"2026-10-02T03:48:40.000Z","api":"autocomplete","session_token":"t-1","input":"Gb"}"#,
+            #"{"timestamp":"2026-10-02T03:48:40.001Z","api":"autocomplete","session_token":"t-1","input":"Ga"}"#,
+            base,
+            #"{"timestamp":"2026-10-02T03:48:41.000Z","api":"geocoding","place_id":"p"}"#,
+            #"{"timestamp":"2026-10-02T03:48:41.000Z","api":"geocoding","place_id":"p"}"#,
+            #"{"timestamp":"2026-10-02T03:48:41.000Z","api":"geocoding","place_id":"q"}"#,
+        ]
+        let directory = TemporaryDirectory()
+        let path = directory.write("near.jsonl", lines.joined(separator: "\n") + "\n")
+        let run = runCLI(["analyze", path, "--report", "json", "--dedupe"])
+        let input = try #require(try MalformedCorpusTests.object(run.stdout)["input"] as? [String: Any])
+        #expect(input["duplicates_dropped"] as? Int == 2)
+        #expect(input["records"] as? Int == 5)
+        #expect((input["by_api"] as? [String: Any])?["geocoding"] as? Int == 2)
+        #expect(run.stderr.contains("--dedupe dropped 2 records"))
+        let counted = runCLI(["analyze", path, "--report", "json"])
+        #expect(counted.stderr.contains("2 records repeat an earlier record exactly"))
+    }
+
+    @Test("Many calls in one instant (whole-second access logs) are compared through a set")
+    func crowdedInstant() throws {
+        let lines = (0..<200).map { #"{"timestamp":"2026-10-02T03:48:40Z","api":"geocoding","place_id":"p\#($0 % 150)"}"# }
+        let directory = TemporaryDirectory()
+        let path = directory.write("crowded.jsonl", lines.joined(separator: "\n") + "\n")
+        let input = try #require(try Self.report(path, ["--dedupe"])["input"] as? [String: Any])
+        #expect(input["duplicates_dropped"] as? Int == 50)
+        #expect(input["records"] as? Int == 150)
+    }
+
+    @Test("Fingerprints: the same bytes give the same value; a changed byte, a moved boundary or a longer run another")
+    func fingerprints() {
+        func of(_ text: String) -> UInt64 {
+            var text = text
+            return text.withUTF8 { Fingerprint.of($0) }
+        }
+        let line = String(repeating: "abcdefghij", count: 7)
+        #expect(of(line) == of(line))
+        var values: Set<UInt64> = []
+        for length in 0...line.utf8.count { values.insert(of(String(line.prefix(length)))) }
+        #expect(values.count == line.utf8.count + 1)
+        var split = Fingerprint()
+        split.combine("ab")
+        split.combine("c")
+        var other = Fingerprint()
+        other.combine("a")
+        other.combine("bc")
+        #expect(split.value != other.value)
+        #expect(of(line) != of(line.replacingOccurrences(of: "j", with: "k")))
+    }
+}
