@@ -111,7 +111,7 @@ struct AnalyzeCommand {
         let (analysis, read) = try Analyzer(options: options).analyze(paths: paths, usedSampleLogs: usedSampleLogs)
         progress?.finish()
         shared.reportDiagnostics(read, parsed: parsed, context: context)
-        let bundle = ReportBundle()
+        let bundle = ReportBundle(hashKey: context.environment[Pseudonymizer.keyVariable])
         if let out {
             let files = bundle.files(analysis)
             try ReportDirectoryWriter(directory: out.path).write(files)

@@ -14,7 +14,7 @@ public enum CLIError: Error, Equatable, CustomStringConvertible {
         case .sampleLogsNotFound:
             "no input given, and the bundled SampleLogs/ folder was not found in the current directory or beside the executable. Pass a log file, a directory, or - for standard input."
         case .cannotCreate(let path, let reason):
-            "cannot write \(path): \(reason)."
+            "cannot write \(path): \(reason). Choose an --out directory you can create and write to."
         }
     }
 }

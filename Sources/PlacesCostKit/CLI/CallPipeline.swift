@@ -117,49 +117,54 @@ final class CallPipeline: @unchecked Sendable {
         var caches = CallBlockBuilder.Caches()
         var readBefore = 0
         for (fileIndex, (path, listed)) in try LogReader.expand(paths).enumerated() {
-            var fileOutput = LogReader.Output()
-            defer { output.files += fileOutput.files }
-            guard var input = try reader.open(path, listedInDirectory: listed, into: &fileOutput) else {
-                submitStatistics(fileOutput, fileIndex: fileIndex, fileName: path == "-" ? "<stdin>" : path)
-                continue
-            }
-            defer { input.close() }
-            if input.format == .jsonl, let file = MappedFile(descriptor: input.descriptor) {
-                var splitter = MappedFile.Splitter(file: file, blockSize: options.blockSize, maxLineLength: options.maxLineLength)
-                while let (range, overlong) = splitter.next() {
-                    var raw = RawBlock(index: 0, fileIndex: fileIndex, fileName: input.displayName, bytes: [], followsOverlongLine: overlong)
-                    raw.mapped = (file, range)
-                    file.willRead(range)
-                    submit(raw: raw)
-                    options.progress?(readBefore + splitter.position)
+            do {
+                var fileOutput = LogReader.Output()
+                defer { output.files += fileOutput.files }
+                guard var input = try reader.open(path, listedInDirectory: listed, into: &fileOutput) else {
+                    submitStatistics(fileOutput, fileIndex: fileIndex, fileName: path == "-" ? "<stdin>" : path)
+                    continue
                 }
-                readBefore += file.count
-            } else if input.format == .jsonl {
-                var splitter = BlockSplitter(
-                    descriptor: input.descriptor, prefix: input.reader.takeBuffered(),
-                    blockSize: options.blockSize, maxLineLength: options.maxLineLength
-                )
-                while let (bytes, overlong) = try splitter.next() {
-                    submit(raw: RawBlock(index: 0, fileIndex: fileIndex, fileName: input.displayName, bytes: bytes, followsOverlongLine: overlong))
-                    options.progress?(readBefore + splitter.bytesRead)
-                }
-                readBefore += splitter.bytesRead
-            } else {
-                let name = input.displayName
-                var builder = newBuilder(fileIndex: fileIndex, fileName: name)
-                var pending = 0
-                try reader.readRecords(&input, into: &fileOutput) { call, fingerprint in
-                    builder.add(call, fingerprint: fingerprint, caches: &caches)
-                    pending += 1
-                    if pending >= CallPipeline.callsPerReaderBlock {
-                        submit(parsed: builder.finish(lineCount: 0))
-                        builder = newBuilder(fileIndex: fileIndex, fileName: name)
-                        pending = 0
+                defer { input.close() }
+                if input.format == .jsonl, let file = MappedFile(descriptor: input.descriptor) {
+                    var splitter = MappedFile.Splitter(file: file, blockSize: options.blockSize, maxLineLength: options.maxLineLength)
+                    while let (range, overlong) = splitter.next() {
+                        var raw = RawBlock(index: 0, fileIndex: fileIndex, fileName: input.displayName, bytes: [], followsOverlongLine: overlong)
+                        raw.mapped = (file, range)
+                        file.willRead(range)
+                        submit(raw: raw)
+                        options.progress?(readBefore + splitter.position)
                     }
+                    readBefore += file.count
+                } else if input.format == .jsonl {
+                    var splitter = BlockSplitter(
+                        descriptor: input.descriptor, prefix: input.reader.takeBuffered(),
+                        blockSize: options.blockSize, maxLineLength: options.maxLineLength
+                    )
+                    while let (bytes, overlong) = try splitter.next() {
+                        submit(raw: RawBlock(index: 0, fileIndex: fileIndex, fileName: input.displayName, bytes: bytes, followsOverlongLine: overlong))
+                        options.progress?(readBefore + splitter.bytesRead)
+                    }
+                    readBefore += splitter.bytesRead
+                } else {
+                    let name = input.displayName
+                    var builder = newBuilder(fileIndex: fileIndex, fileName: name)
+                    var pending = 0
+                    try reader.readRecords(&input, into: &fileOutput) { call, fingerprint in
+                        builder.add(call, fingerprint: fingerprint, caches: &caches)
+                        pending += 1
+                        if pending >= CallPipeline.callsPerReaderBlock {
+                            submit(parsed: builder.finish(lineCount: 0))
+                            builder = newBuilder(fileIndex: fileIndex, fileName: name)
+                            pending = 0
+                        }
+                    }
+                    submit(parsed: builder.finish(lineCount: 0))
                 }
-                submit(parsed: builder.finish(lineCount: 0))
+                submitStatistics(fileOutput, fileIndex: fileIndex, fileName: input.displayName)
+            } catch let error as IngestError {
+                // Readers of a stream do not know its name; a read failure names the file.
+                throw error.naming(path == "-" ? "<stdin>" : path)
             }
-            submitStatistics(fileOutput, fileIndex: fileIndex, fileName: input.displayName)
         }
     }
 

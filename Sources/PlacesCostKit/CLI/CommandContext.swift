@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a command needs from its environment, passed in so tests can run commands in-process.
 public struct CommandContext {
     public var standardOutput: OutputSink
@@ -6,12 +8,18 @@ public struct CommandContext {
     public var workingDirectory: String
     /// The running executable's path, when known (for finding files shipped beside it).
     public var executablePath: String?
+    /// Environment variables (`PLACESCOST_HASH_KEY`).
+    public var environment: [String: String]
 
-    public init(standardOutput: OutputSink, standardError: OutputSink, workingDirectory: String, executablePath: String? = nil) {
+    public init(
+        standardOutput: OutputSink, standardError: OutputSink, workingDirectory: String, executablePath: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.standardOutput = standardOutput
         self.standardError = standardError
         self.workingDirectory = workingDirectory
         self.executablePath = executablePath
+        self.environment = environment
     }
 
     /// Writes `placescost: note: ...` to standard error.

@@ -87,7 +87,7 @@ struct BlockSplitter {
                 let got = Glibc.read(descriptor, buffer.baseAddress! + count, target - count)
                 if got < 0 {
                     if errno == EINTR { continue }
-                    failure = .readFailed(reason: String(cString: strerror(errno)))
+                    failure = .readFailed(path: "", reason: String(cString: strerror(errno)))
                     return
                 }
                 if got == 0 {

@@ -66,7 +66,7 @@ struct HARByteStream {
             }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw IngestError.readFailed(reason: String(cString: strerror(errno)))
+                throw IngestError.readFailed(path: "", reason: String(cString: strerror(errno)))
             }
             if count == 0 {
                 atEndOfInput = true

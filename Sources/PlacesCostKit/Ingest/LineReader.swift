@@ -131,7 +131,7 @@ public struct LineReader {
         }
         if count < 0 {
             if errno == EINTR { return }
-            throw IngestError.readFailed(reason: String(cString: strerror(errno)))
+            throw IngestError.readFailed(path: "", reason: String(cString: strerror(errno)))
         }
         if count == 0 {
             atEndOfInput = true

@@ -73,7 +73,11 @@ public struct LogReader {
         var output = Output()
         var seen = Set<DuplicateKey>()
         for (path, listedInDirectory) in try LogReader.expand(paths) {
-            try readOne(path, listedInDirectory: listedInDirectory, seen: &seen, into: &output)
+            do {
+                try readOne(path, listedInDirectory: listedInDirectory, seen: &seen, into: &output)
+            } catch let error as IngestError {
+                throw error.naming(path == "-" ? "<stdin>" : path)
+            }
         }
         return output
     }

@@ -10,6 +10,26 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
 
     /// `FILE:LINE: warning: reason`, the form compilers use, so editors can jump to it.
     public var description: String {
-        "\(location): warning: \(reason)"
+        "\(location): warning: \(printableReason)"
     }
+
+    /// The reason on one line of bounded length: a reason may quote a value from the input (a
+    /// timestamp that does not parse), which may hold line breaks, escapes or a megabyte of text.
+    public var printableReason: String {
+        var text = ""
+        for scalar in reason.unicodeScalars {
+            if text.unicodeScalars.count >= Diagnostic.maxReasonLength {
+                text += "…"
+                break
+            }
+            if scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}" {
+                text += scalar.escaped(asASCII: true)
+            } else {
+                text.unicodeScalars.append(scalar)
+            }
+        }
+        return text
+    }
+
+    static let maxReasonLength = 300
 }

@@ -10,7 +10,7 @@ public enum PricingError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unreadable(let path, let reason):
-            "cannot read the price table \(path): \(reason)."
+            "cannot read the price table \(path): \(reason). Check the --pricing path, or pass a bundled table id (`placescost pricing list`)."
         case .invalidTable(let source, let keyPath, let reason):
             keyPath.isEmpty ? "\(source): \(reason)." : "\(source): at `\(keyPath)`: \(reason)."
         case .unknownTable(let id, let known):

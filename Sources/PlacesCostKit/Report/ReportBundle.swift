@@ -14,7 +14,12 @@ public struct ReportBundle: Sendable {
         }
     }
 
-    public init() {}
+    /// `PLACESCOST_HASH_KEY`, the key of `searches.csv`'s pseudonyms (`Pseudonymizer`).
+    public var hashKey: String?
+
+    public init(hashKey: String? = nil) {
+        self.hashKey = hashKey
+    }
 
     /// What `--report format` prints: the same text `--out` writes to `format.fileName`.
     public func render(_ analysis: Analysis, as format: Format) -> String {
@@ -30,7 +35,7 @@ public struct ReportBundle: Sendable {
         var files: [(String, String)] = [
             ("report.md", render(analysis, as: .md)),
             ("report.json", render(analysis, as: .json)),
-            ("searches.csv", SearchesCSVRenderer().render(analysis.sessions.keptSearches, listCosts: analysis.searchListCosts)),
+            ("searches.csv", SearchesCSVRenderer(hashKey: hashKey).render(analysis.sessions.keptSearches, listCosts: analysis.searchListCosts)),
             ("costs.csv", render(analysis, as: .csv)),
         ]
         let renderer = SVGChartRenderer()

@@ -112,6 +112,27 @@ struct MalformedCorpusTests {
         #expect(run.stdout.contains("\"nearby_search (not priced)\": 1"))
     }
 
+    @Test("Every warning and error is one line of bounded length, whatever text the record quotes")
+    func oneLineDiagnostics() throws {
+        let directory = TemporaryDirectory()
+        let long = String(repeating: "9", count: 5000)
+        let lines = [
+            #"{"timestamp":"2026-10-01\nT09:00:00Z","api":"autocomplete"}"#,
+            #"{"timestamp":"\u2028\u001b[31m","api":"autocomplete"}"#,
+            #"{"timestamp":"\#(long)","api":"autocomplete"}"#,
+            #"{"timestamp":"2026-10-01T09:00:00Z","api":"autocomplete"}"#,
+        ]
+        let path = directory.write("quoted.jsonl", lines.joined(separator: "\n") + "\n")
+        let run = runCLI(["analyze", path, "--report", "json"])
+        let warnings = run.stderr.split(separator: "\n", omittingEmptySubsequences: false).filter { $0.hasPrefix(path) }
+        #expect(warnings.count == 3)
+        #expect(warnings.allSatisfy { $0.count < 400 && !$0.contains("\u{1B}") && !$0.contains("\u{2028}") })
+        let strict = runCLI(["analyze", path, "--strict"])
+        #expect(strict.code == .dataError)
+        #expect(strict.stderr.split(separator: "\n").count == 1)
+        #expect(strict.stderr.hasPrefix("placescost: error: \(path):1: malformed record: "))
+    }
+
     // MARK: - Helpers
 
     static func object(_ text: String) throws -> [String: Any] {

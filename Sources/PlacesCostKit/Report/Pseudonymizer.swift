@@ -1,0 +1,56 @@
+/// Turns session tokens and user ids into pseudonyms for `searches.csv`: the first 16 hex digits
+/// of HMAC-SHA256 (RFC 2104) under a secret key.
+///
+/// A plain hash of a user id is no secret: anyone can hash the likely ids (`u-1`, an email
+/// address) and look them up. Keyed, the pseudonyms group a user's or a token's rows and join
+/// reports made with the same key, while the ids cannot be recovered without it. The key is
+/// `PLACESCOST_HASH_KEY` when set (the same key gives the same pseudonyms in every report);
+/// otherwise it is derived from the searches' own tokens and user ids, which only holders of the
+/// log know: the same log then gives the same file, and pseudonyms differ between logs.
+public struct Pseudonymizer: Sendable {
+    /// The environment variable holding the key.
+    public static let keyVariable = "PLACESCOST_HASH_KEY"
+
+    private let innerPad: [UInt8]
+    private let outerPad: [UInt8]
+
+    /// - Parameter key: any bytes; a key longer than a block is hashed first, as RFC 2104 says.
+    public init(key: [UInt8]) {
+        var block = key.count > 64 ? SHA256.digest(key) : key
+        block += [UInt8](repeating: 0, count: 64 - block.count)
+        innerPad = block.map { $0 ^ 0x36 }
+        outerPad = block.map { $0 ^ 0x5C }
+    }
+
+    /// The key from `PLACESCOST_HASH_KEY` when it is set and not empty, else one derived from
+    /// the tokens and user ids of `searches`.
+    public init(environmentKey: String?, searches: [Search]) {
+        if let environmentKey, !environmentKey.isEmpty {
+            self.init(key: Array(environmentKey.utf8))
+            return
+        }
+        var material = Array("placescost pseudonym key/1".utf8)
+        for search in searches {
+            material += [0] + Array((search.sessionToken ?? "").utf8) + [1] + Array((search.userID ?? "").utf8)
+        }
+        self.init(key: SHA256.digest(material))
+    }
+
+    /// The full HMAC-SHA256 of `message`.
+    public func authenticationCode(_ message: [UInt8]) -> [UInt8] {
+        SHA256.digest(outerPad + SHA256.digest(innerPad + message))
+    }
+
+    /// The pseudonym of `value`: 16 lowercase hex digits (64 bits).
+    public func pseudonym(_ value: String) -> String {
+        let code = authenticationCode(Array(value.utf8))
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(16)
+        for byte in code.prefix(8) {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import PlacesCostKit
+
+/// `--out` is all or nothing, reports are the same bytes on every run, and no output carries a
+/// secret.
+@Suite("Safe outputs")
+struct OutputSafetyTests {
+    let log = [ac(0, "a", "12"), ac(1, "a", "123"), details(2, "a"), ac(100, nil, "9", user: "u-1")].map(\.jsonLine).joined(separator: "\n")
+
+    /// Every path under `root`, relative, sorted.
+    func listing(_ root: String) -> [String] {
+        (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []).sorted()
+    }
+
+    @Test("An --out directory that cannot be created exits 73 and leaves nothing behind", arguments: [
+        "blocker/reports", "blocker/reports/nested", "new/" + String(repeating: "x", count: 300), "new/deeper/" + String(repeating: "y", count: 300) + "/z",
+    ])
+    func cannotCreate(_ relative: String) {
+        let directory = TemporaryDirectory()
+        let file = directory.write("log.jsonl", log)
+        _ = directory.write("blocker", "a file where a folder should be")
+        let before = listing(directory.path)
+        let run = runCLI(["analyze", file, "--out", directory.path + "/" + relative])
+        #expect(run.code == .cannotCreate)
+        #expect(run.stderr.hasPrefix("placescost: error: cannot write "))
+        #expect(run.stderr.split(separator: "\n").count == 1)
+        #expect(listing(directory.path) == before)
+    }
+
+    @Test("A failure part-way keeps the earlier report whole, and leaves no staging folder")
+    func earlierReportSurvives() throws {
+        let directory = TemporaryDirectory()
+        let file = directory.write("log.jsonl", log)
+        let out = directory.path + "/out"
+        #expect(runCLI(["analyze", file, "--out", out, "--quiet"]).code == .success)
+        let earlier = try listing(out).filter { !$0.hasPrefix("charts") }.map { try String(contentsOfFile: out + "/" + $0, encoding: .utf8) }
+        // `charts` becomes a file: the new charts cannot be written, so nothing may be replaced.
+        try FileManager.default.removeItem(atPath: out + "/charts")
+        _ = directory.write("out/charts", "in the way")
+        let other = directory.write("other.jsonl", [ac(0, "b", "1"), ac(5, "c", "2")].map(\.jsonLine).joined(separator: "\n"))
+        let run = runCLI(["analyze", other, "--out", out])
+        #expect(run.code == .cannotCreate)
+        let after = try listing(out).filter { !$0.hasPrefix("charts") }.map { try String(contentsOfFile: out + "/" + $0, encoding: .utf8) }
+        #expect(after == earlier)
+        #expect(!listing(out).contains { $0.contains(".placescost-") })
+    }
+
+    @Test("Two runs on the same input write byte-identical report files, on any thread count")
+    func deterministic() throws {
+        let directory = TemporaryDirectory()
+        let first = directory.path + "/first"
+        let second = directory.path + "/second"
+        let sample = packageRoot + "/SampleLogs/ios-app.jsonl"
+        #expect(runCLI(["analyze", sample, "--out", first, "--quiet", "--threads", "1"]).code == .success)
+        #expect(runCLI(["analyze", sample, "--out", second, "--quiet", "--threads", "2"]).code == .success)
+        let names = listing(first).filter { !$0.hasSuffix("charts") }
+        #expect(names == listing(second).filter { !$0.hasSuffix("charts") })
+        #expect(names.count == 4 + ReportCharts.files.count)
+        for name in names {
+            let one = try #require(FileManager.default.contents(atPath: first + "/" + name))
+            let two = try #require(FileManager.default.contents(atPath: second + "/" + name))
+            #expect(one == two, "\(name) differs between runs")
+        }
+    }
+
+    @Test("PLACESCOST_HASH_KEY keys searches.csv's pseudonyms; no output holds a raw id, token or input")
+    func keyedPseudonyms() throws {
+        let directory = TemporaryDirectory()
+        let file = directory.write("log.jsonl", log)
+        let out = directory.path + "/out"
+        let context = CommandContext(
+            standardOutput: StringSink(), standardError: StringSink(), workingDirectory: directory.path,
+            environment: [Pseudonymizer.keyVariable: "team secret"]
+        )
+        #expect(CLI(arguments: ["analyze", file, "--out", out, "--quiet"], context: context).run() == .success)
+        let searches = try String(contentsOfFile: out + "/searches.csv", encoding: .utf8)
+        #expect(searches.contains(Pseudonymizer(key: Array("team secret".utf8)).pseudonym("u-1")))
+        for name in listing(out) where !name.hasSuffix("charts") {
+            let text = try String(contentsOfFile: out + "/" + name, encoding: .utf8)
+            for secret in ["u-1", "\"a\"", ",a,", "123"] where !(name.hasSuffix(".svg") && secret == "123") {
+                #expect(!text.contains(secret), "\(secret) in \(name)")
+            }
+        }
+    }
+}
