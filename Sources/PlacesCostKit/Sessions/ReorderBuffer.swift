@@ -19,9 +19,16 @@ struct ReorderBuffer<Element: Reorderable> {
     /// The largest amount, in microseconds, by which a call was older than the newest before it.
     private(set) var disorder: Int64 = 0
 
+    /// The widest window kept in per-second buckets (a week); a wider one, as a log with a
+    /// timestamp years off asks for, holds everything instead, which is exact for any order.
+    static var maxBucketedSeconds: Int64 { 7 * 86_400 }
+
     /// - Parameter window: microseconds; `nil` holds everything until `flush`.
     init(window: Int64?) {
-        self.windowSeconds = window.map { max(0, $0) / 1_000_000 + 1 }
+        self.windowSeconds = window.flatMap { window in
+            let seconds = max(0, window) / 1_000_000 + 1
+            return seconds <= ReorderBuffer.maxBucketedSeconds ? seconds : nil
+        }
         self.buckets = Array(repeating: [], count: windowSeconds.map { Int($0) + 2 } ?? 1)
     }
 

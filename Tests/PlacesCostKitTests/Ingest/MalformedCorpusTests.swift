@@ -133,6 +133,32 @@ struct MalformedCorpusTests {
         #expect(strict.stderr.hasPrefix("placescost: error: \(path):1: malformed record: "))
     }
 
+    @Test("Inputs the fuzzers found (fuzz-*) are read to the end with a documented exit code, in any format", arguments: InputFormat.allCases)
+    func fuzzFindings(_ format: InputFormat) throws {
+        let folders = ["jsonl", "csv", "access-log", "har"]
+        let findings = folders.flatMap { folder in
+            ((try? FileManager.default.contentsOfDirectory(atPath: Self.folder + "/" + folder)) ?? [])
+                .filter { $0.hasPrefix("fuzz-") }.map { Self.folder + "/" + folder + "/" + $0 }
+        }
+        #expect(findings.count >= 3)
+        for path in findings.sorted() {
+            let run = runCLI(["analyze", path, "--format", format.rawValue, "--report", "json", "--quiet"])
+            #expect([ExitCode.success, .dataError].contains(run.code), "\(path) as \(format): \(run.code) \(run.stderr)")
+            #expect(run.stderr.split(separator: "\n").count <= 1)
+        }
+    }
+
+    @Test("A timestamp years from the rest: the walk holds every call instead of a bucket per second, and stays exact")
+    func farOutlier() throws {
+        let path = Self.folder + "/jsonl/fuzz-far-future-timestamp.jsonl"
+        let streamed = try Analyzer(options: Analyzer.Options()).analyze(paths: [path]).0
+        var options = Analyzer.Options()
+        options.reorderWindowSeconds = 1e9
+        let heldWhole = try Analyzer(options: options).analyze(paths: [path]).0
+        #expect(ReportBundle().render(streamed, as: .json) == ReportBundle().render(heldWhole, as: .json))
+        #expect(streamed.input.lastCall?.rfc3339.hasPrefix("4052-") == true)
+    }
+
     // MARK: - Helpers
 
     static func object(_ text: String) throws -> [String: Any] {
