@@ -540,24 +540,30 @@ struct SessionStream {
     /// The instant of the calls in `instantFingerprints`: calls come in time order, so an exact
     /// duplicate (same time, same fingerprint) is among the calls of the current instant.
     private var instant: Int64 = .min
-    private var instantFingerprints: [UInt64] = []
+    /// The first fingerprints of the instant, in `instantFingerprints[..<instantCount]`; past
+    /// `instantScanLimit` they go to `instantSet` as well (logs with whole-second times).
+    private var instantFingerprints = [UInt64](repeating: 0, count: SessionStream.instantScanLimit)
+    private var instantCount = 0
     private var instantSet: Set<UInt64> = []
+    private static let instantScanLimit = 32
 
     /// Whether `event` repeats an earlier call of its instant; remembers it if not.
     private mutating func isDuplicate(_ event: Event) -> Bool {
         if event.time != instant {
             instant = event.time
-            instantFingerprints.removeAll(keepingCapacity: true)
-            instantSet.removeAll(keepingCapacity: true)
-        }
-        // A linear scan while an instant holds few calls; a set once it holds many (logs with
-        // whole-second times).
-        if instantFingerprints.count < 32 {
-            if instantFingerprints.contains(event.fingerprint) { return true }
-            instantFingerprints.append(event.fingerprint)
-            if instantFingerprints.count == 32 { instantSet = Set(instantFingerprints) }
+            instantFingerprints[0] = event.fingerprint
+            if instantCount >= SessionStream.instantScanLimit { instantSet.removeAll(keepingCapacity: true) }
+            instantCount = 1
             return false
         }
+        if instantCount < SessionStream.instantScanLimit {
+            for index in 0..<instantCount where instantFingerprints[index] == event.fingerprint { return true }
+            instantFingerprints[instantCount] = event.fingerprint
+            instantCount += 1
+            if instantCount == SessionStream.instantScanLimit { instantSet = Set(instantFingerprints) }
+            return false
+        }
+        instantCount += 1
         return !instantSet.insert(event.fingerprint).inserted
     }
 
