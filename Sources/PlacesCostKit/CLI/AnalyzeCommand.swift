@@ -1,6 +1,8 @@
+import Foundation
+
 /// `placescost analyze [PATH|-]... [options]`: logs -> sessions -> searches -> report.
 struct AnalyzeCommand {
-    static let usage = "placescost analyze [PATH|-]... [--format auto|jsonl|csv|access-log|har] [--log-format STRING] [--report md|csv|json] [--json] [--out DIR] [--session-timeout SECONDS] [--user-gap SECONDS] [--needs-details auto|yes|no] [--pricing ID|FILE] [--delays K,...] [--max-delay K] [--since DATE] [--until DATE] [--timezone TZ] [--scale X] [--strict] [--dedupe] [--quiet] [--threads N] [--no-progress] [--reorder-window SECONDS]"
+    static let usage = "placescost analyze [PATH|-]... [--format auto|jsonl|csv|access-log|har] [--log-format STRING] [--report md|csv|json] [--json] [--out DIR] [--session-timeout SECONDS] [--user-gap SECONDS] [--needs-details auto|yes|no] [--pricing ID|FILE] [--delays K,...] [--max-delay K] [--since DATE] [--until DATE] [--timezone TZ] [--scale X] [--strict] [--dedupe] [--timestamp] [--quiet] [--threads N] [--no-progress] [--reorder-window SECONDS]"
 
     static let help = """
     placescost analyze: read request logs, group the calls into searches, price every strategy and
@@ -44,6 +46,8 @@ struct AnalyzeCommand {
                                before an RFC 3339 time.
       --strict                 Stop at the first malformed record (exit 65) instead of
                                skipping it.
+      --timestamp              Put the time the report was made in it (reports otherwise hold
+                               no wall-clock time: the same input gives the same bytes).
       --dedupe                 Drop records that repeat an earlier record exactly (same time,
                                same content); without it they are counted, and reported.
       --quiet                  Print no warnings or notes on standard error (errors still).
@@ -62,6 +66,7 @@ struct AnalyzeCommand {
         .init("report", value: "md|csv|json"), .init("json"), .init("out", value: "DIR"),
         .init("session-timeout", value: "SECONDS"), .init("user-gap", value: "SECONDS"),
         .init("needs-details", value: "auto|yes|no"), .init("delays", value: "K,..."), .init("max-delay", value: "K"),
+        .init("timestamp"),
         .init("help"),
     ], usage: usage)
 
@@ -108,7 +113,8 @@ struct AnalyzeCommand {
             options.progress = { @Sendable bytes in progress.update(bytes) }
         }
         defer { progress?.finish() }
-        let (analysis, read) = try Analyzer(options: options).analyze(paths: paths, usedSampleLogs: usedSampleLogs)
+        var (analysis, read) = try Analyzer(options: options).analyze(paths: paths, usedSampleLogs: usedSampleLogs)
+        if parsed.has("timestamp") { analysis.generatedAt = Timestamp(epochMilliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded())) }
         progress?.finish()
         shared.reportDiagnostics(read, parsed: parsed, context: context)
         let bundle = ReportBundle(hashKey: context.environment[Pseudonymizer.keyVariable])

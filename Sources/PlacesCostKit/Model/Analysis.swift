@@ -43,4 +43,7 @@ public struct Analysis: Sendable {
     /// Each search's cost as made (`current`, delay 0) at list prices, in `sessions.keptSearches` order (empty unless kept).
     public var searchListCosts: [Double]
     public var recommendation: Recommendation
+    /// When the report was made, only when `--timestamp` asks: otherwise reports hold no
+    /// wall-clock time, and the same input gives the same bytes.
+    public var generatedAt: Timestamp? = nil
 }

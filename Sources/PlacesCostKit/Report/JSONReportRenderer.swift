@@ -13,6 +13,7 @@ public struct JSONReportRenderer: Sendable {
         let input = analysis.input
         return .object([
             ("schema", .string(JSONReportRenderer.schema)),
+        ] + (analysis.generatedAt.map { [("generated_at", JSONValue.string($0.rfc3339))] } ?? []) + [
             ("pricing", pricingObject(analysis.pricing, choice: analysis.pricingChoice)),
             ("input", .object([
                 ("files", .array(input.files.map { .string($0) })),

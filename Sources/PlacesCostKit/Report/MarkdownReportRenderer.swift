@@ -242,6 +242,9 @@ public struct MarkdownReportRenderer: Sendable {
         let input = analysis.input
         var lines = ["## Input", ""]
         lines.append("- Files: \(input.files.map { "`\($0)`" }.joined(separator: ", "))")
+        if let generatedAt = analysis.generatedAt {
+            lines.append("- Report made at \(generatedAt.rfc3339)")
+        }
         lines.append("- Calls read: \(Money.count(input.records))" + (input.rejected > 0 ? "; malformed records skipped: \(Money.count(input.rejected))" : ""))
         if input.outsideWindow > 0 {
             lines.append("- Calls outside the chosen period: \(Money.count(input.outsideWindow))")

@@ -64,6 +64,18 @@ struct OutputSafetyTests {
         }
     }
 
+    @Test("--timestamp puts the time the report was made in report.json and report.md; without it there is none")
+    func timestamp() throws {
+        let directory = TemporaryDirectory()
+        let file = directory.write("log.jsonl", log)
+        let stamped = runCLI(["analyze", file, "--json", "--timestamp"])
+        let object = try MalformedCorpusTests.object(stamped.stdout)
+        let made = try #require(object["generated_at"] as? String)
+        #expect(made.hasPrefix("20") && made.hasSuffix("Z"))
+        #expect(runCLI(["analyze", file, "--timestamp"]).stdout.contains("- Report made at 20"))
+        #expect(!runCLI(["analyze", file, "--json"]).stdout.contains("generated_at"))
+    }
+
     @Test("PLACESCOST_HASH_KEY keys searches.csv's pseudonyms; no output holds a raw id, token or input")
     func keyedPseudonyms() throws {
         let directory = TemporaryDirectory()
