@@ -27,7 +27,7 @@ def write(relative, data):
         f.write(data)
 
 
-def lines_case(fmt, name, clean, injected, ext, header=False, note=""):
+def lines_case(fmt, name, clean, injected, ext, note=""):
     """`injected`: [(after clean line index, bad line bytes, kind)]; lines are 1-based in the output."""
     out = []
     rejected = []
@@ -42,6 +42,14 @@ def lines_case(fmt, name, clean, injected, ext, header=False, note=""):
     relative = f"{fmt}/{name}.{ext}"
     write(relative, b"\n".join(out) + b"\n")
     cases.append({"file": relative, "format": fmt, "clean": f"{fmt}/clean.{ext}", "rejected": rejected, "note": note})
+
+
+def tail_case(fmt, name, clean, tail, kind, ext, note):
+    """The clean log followed by one malformed last record (`tail`, written as is)."""
+    relative = f"{fmt}/{name}.{ext}"
+    write(relative, b"\n".join(clean) + b"\n" + tail)
+    cases.append({"file": relative, "format": fmt, "clean": f"{fmt}/clean.{ext}",
+                  "rejected": [{"line": len(clean) + 1, "kind": kind}], "note": note})
 
 
 def quirk_case(fmt, name, data, ext, note):
@@ -86,14 +94,8 @@ def jsonl(engine):
     quirk_case("jsonl", "no-final-newline", b"\n".join(clean), "jsonl", "the last line has no newline")
     quirk_case("jsonl", "blank-lines", b"\n\n".join(clean) + b"\n  \n", "jsonl", "blank lines between records")
     # A file cut off mid-record, as a crashed exporter leaves it: the partial last line is rejected.
-    relative = "jsonl/cut-off.jsonl"
-    write(relative, b"\n".join(clean) + b"\n" + clean[0][:37])
-    cases.append({"file": relative, "format": "jsonl", "clean": "jsonl/clean.jsonl",
-                  "rejected": [{"line": len(clean) + 1, "kind": "truncated JSON"}], "note": "the file ends mid-record"})
-    relative = "jsonl/nul-padding.jsonl"
-    write(relative, b"\n".join(clean) + b"\n" + b"\x00" * 4096)
-    cases.append({"file": relative, "format": "jsonl", "clean": "jsonl/clean.jsonl",
-                  "rejected": [{"line": len(clean) + 1, "kind": "NUL bytes"}], "note": "NUL padding after a crash"})
+    tail_case("jsonl", "cut-off", clean, clean[0][:37], "truncated JSON", "jsonl", "the file ends mid-record")
+    tail_case("jsonl", "nul-padding", clean, b"\x00" * 4096, "NUL bytes", "jsonl", "NUL padding after a crash")
     write("jsonl/empty.jsonl", b"")
 
 
@@ -111,15 +113,13 @@ def csv(engine):
         (15, b"2026-10-02T03:48:40.000Z,,,Ga,,,legacy,u-000006,android,OK", "missing api"),
         (17, b'2026-10-02T03:48:40.000Z,autocomplete,,"Ga"x,,,legacy,u-000006,android,OK', "text after a quoted cell"),
     ]
-    lines_case("csv", "injected", clean, bad, "csv", header=True, note="nine kinds of malformed row among clean ones")
+    lines_case("csv", "injected", clean, bad, "csv", note="nine kinds of malformed row among clean ones")
     quirk_case("csv", "bom", b"\xef\xbb\xbf" + b"\n".join(clean) + b"\n", "csv", "a byte-order mark before the header, as Excel writes")
     quirk_case("csv", "crlf", b"\r\n".join(clean) + b"\r\n", "csv", "CRLF line ends")
     quirk_case("csv", "no-final-newline", b"\n".join(clean), "csv", "the last line has no newline")
     # An unbalanced quote in the last row: reported where it opens, nothing else lost.
-    relative = "csv/open-quote-at-end.csv"
-    write(relative, b"\n".join(clean) + b'\n2026-10-02T03:48:40.000Z,autocomplete,,"Gar\n')
-    cases.append({"file": relative, "format": "csv", "clean": "csv/clean.csv",
-                  "rejected": [{"line": len(clean) + 1, "kind": "unbalanced quote"}], "note": "a quote still open at the end of the file"})
+    tail_case("csv", "open-quote-at-end", clean, b'2026-10-02T03:48:40.000Z,autocomplete,,"Gar\n', "unbalanced quote", "csv",
+              "a quote still open at the end of the file")
     write("csv/empty.csv", b"")
 
 
