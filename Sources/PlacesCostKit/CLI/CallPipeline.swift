@@ -50,6 +50,9 @@ final class CallPipeline: @unchecked Sendable {
     private var submitted = 0
     private var completed = 0
     private var inputDone = false
+    /// Set under `--strict` once a parsed block holds a malformed record: reading stops, and the
+    /// merge reports the first one in input order (every block before it was submitted).
+    private var malformedSeen = false
     /// Each worker's counts when it is done, and how out of order its calls came.
     private var walked: [(tally: SearchTally, late: Bool, disorder: Int64)?]
     /// Finished blocks' partitions, reused so their arrays are not grown again for every block.
@@ -127,7 +130,7 @@ final class CallPipeline: @unchecked Sendable {
                 defer { input.close() }
                 if input.format == .jsonl, let file = MappedFile(descriptor: input.descriptor) {
                     var splitter = MappedFile.Splitter(file: file, blockSize: options.blockSize, maxLineLength: options.maxLineLength)
-                    while let (range, overlong) = splitter.next() {
+                    while !stopsForMalformed, let (range, overlong) = splitter.next() {
                         var raw = RawBlock(index: 0, fileIndex: fileIndex, fileName: input.displayName, bytes: [], followsOverlongLine: overlong)
                         raw.mapped = (file, range)
                         file.willRead(range)
@@ -140,7 +143,7 @@ final class CallPipeline: @unchecked Sendable {
                         descriptor: input.descriptor, prefix: input.reader.takeBuffered(),
                         blockSize: options.blockSize, maxLineLength: options.maxLineLength
                     )
-                    while let (bytes, overlong) = try splitter.next() {
+                    while !stopsForMalformed, let (bytes, overlong) = try splitter.next() {
                         submit(raw: RawBlock(index: 0, fileIndex: fileIndex, fileName: input.displayName, bytes: bytes, followsOverlongLine: overlong))
                         options.progress?(readBefore + splitter.bytesRead)
                     }
@@ -166,6 +169,13 @@ final class CallPipeline: @unchecked Sendable {
                 throw error.naming(path == "-" ? "<stdin>" : path)
             }
         }
+    }
+
+    /// Whether `--strict` has met a malformed record, so reading may stop.
+    private var stopsForMalformed: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return malformedSeen
     }
 
     /// Empty partitions for a new block, from finished blocks where possible.
@@ -257,6 +267,7 @@ final class CallPipeline: @unchecked Sendable {
                 if let mapped = raw.mapped { mapped.file.release(mapped.range) }
                 let block = builder.finish(lineCount: lines)
                 condition.lock()
+                if options.reader.strict, block.diagnosticCount > 0 { malformedSeen = true }
                 parsed[raw.index] = block
                 condition.broadcast()
                 condition.unlock()

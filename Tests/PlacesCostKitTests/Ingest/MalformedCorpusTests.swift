@@ -159,6 +159,32 @@ struct MalformedCorpusTests {
         #expect(streamed.input.lastCall?.rfc3339.hasPrefix("4052-") == true)
     }
 
+    @Test("--strict stops reading at the first malformed record instead of reading the whole log")
+    func strictStopsEarly() throws {
+        let directory = TemporaryDirectory()
+        let clean = try String(contentsOfFile: Self.folder + "/jsonl/clean.jsonl", encoding: .utf8)
+        let text = "{broken\n" + String(repeating: clean, count: 200)
+        let path = directory.write("long.jsonl", text)
+        var options = Analyzer.Options()
+        options.reader.strict = true
+        options.blockSize = 4096
+        options.threads = 2
+        let furthest = Furthest()
+        options.progress = { furthest.note($0) }
+        #expect(throws: IngestError.malformedRecord(Diagnostic(location: SourceLocation(file: path, line: 1), reason: "invalid JSON: expected a key at column 2"))) {
+            try Analyzer(options: options).analyze(paths: [path])
+        }
+        #expect(furthest.value < text.utf8.count / 10, "read \(furthest.value) of \(text.utf8.count) bytes")
+    }
+
+    /// The largest byte count the progress callback saw.
+    final class Furthest: @unchecked Sendable {
+        private let lock = NSLock()
+        private var bytes = 0
+        var value: Int { lock.withLock { bytes } }
+        func note(_ count: Int) { lock.withLock { bytes = max(bytes, count) } }
+    }
+
     // MARK: - Helpers
 
     static func object(_ text: String) throws -> [String: Any] {
