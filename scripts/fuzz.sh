@@ -18,14 +18,18 @@ binary=$out/placescost-fuzz
 
 build() {
     mkdir -p "$out"
+    # Compile a snapshot, so that editing the sources during the build cannot fail it.
+    rm -rf "$out/src"
+    mkdir -p "$out/src"
+    cp -R Sources/PlacesCostKit scripts/fuzz "$out/src/"
     local sources
-    sources=$(find Sources/PlacesCostKit -name '*.swift' | sort)
+    sources=$(find "$out/src/PlacesCostKit" -name '*.swift' | sort)
     # One module: the targets reach the library's internal types. Release-optimized with the
     # address sanitizer and coverage instrumentation for libFuzzer.
     # shellcheck disable=SC2086
     swiftc -module-name PlacesCostKit -parse-as-library -O -g \
         -sanitize=fuzzer,address -enable-testing \
-        $sources scripts/fuzz/FuzzTargets.swift -o "$binary.tmp"
+        $sources "$out/src/fuzz/FuzzTargets.swift" -o "$binary.tmp"
     mv "$binary.tmp" "$binary"
 }
 
