@@ -4,7 +4,7 @@
 #   scripts/fuzz.sh build                      # (re)builds .build-fuzz/placescost-fuzz
 #   scripts/fuzz.sh TARGET [SECONDS] [ARGS...] # runs TARGET (default 600 s) on its corpus
 #
-# Targets (scripts/fuzz/FuzzTargets.swift): jsonl-line jsonl csv access-log har billing pricing.
+# Targets (scripts/fuzz/FuzzTargets.swift): jsonl-line jsonl csv access-log har billing pricing analyze.
 # The corpus of TARGET is Tests/PlacesCostKitTests/Fixtures/Malformed/<format> (read only) plus
 # .build-fuzz/corpus/TARGET (where libFuzzer adds what it finds); crashes land in
 # .build-fuzz/findings/TARGET/; copy a finding into the corpus folder as fuzz-WHAT.EXT once it is
@@ -35,7 +35,7 @@ build() {
 
 corpus_folder() {
     case "$1" in
-        jsonl-line|jsonl) echo jsonl ;;
+        jsonl-line|jsonl|analyze) echo jsonl ;;
         *) echo "$1" ;;
     esac
 }

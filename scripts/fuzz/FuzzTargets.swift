@@ -5,10 +5,12 @@
 // chosen by the environment variable `PLACESCOST_FUZZ_TARGET`:
 //
 //   jsonl-line   one JSON Lines record: the fast decoder must agree with the slow parser
-//   jsonl        a whole JSON Lines log through `analyze` (blocks, sessions, pricing, reports)
-//   csv          a canonical CSV log through `analyze`
-//   access-log   an nginx/Apache access log through `analyze`
-//   har          an HTTP Archive through `analyze`
+//   jsonl        a whole JSON Lines log: the line reader and the streamed pipeline (blocks, fast
+//                decoder, sessions on two threads) must read the same records
+//   csv          the same for a canonical CSV log
+//   access-log   the same for an nginx/Apache access log
+//   har          the same for an HTTP Archive
+//   analyze      a log of any format through the whole of `analyze` (pricing, advice, reports)
 //   billing      a Cloud Billing export through `BillingExportReader`
 //   pricing      a user price table through `simulate --pricing FILE`
 //
@@ -26,6 +28,7 @@ enum FuzzTarget: String, CaseIterable {
     case har
     case billing
     case pricing
+    case analyze
 }
 
 private let target: FuzzTarget = {
@@ -51,14 +54,10 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
     case .jsonl, .csv, .accessLog, .har:
         write(bytes)
-        run(["analyze", scratchPath, "--format", target.rawValue, "--threads", "1", "--report", "json", "--quiet"])
-        // A second run cut into tiny blocks on two threads must give the same report.
-        var options = Analyzer.Options()
-        options.threads = 2
-        options.blockSize = 64
-        options.maxLineLength = 4096
-        options.reader.format = InputFormat(rawValue: target.rawValue)
-        _ = try? Analyzer(options: options).analyze(paths: [scratchPath])
+        readBothWays(format: InputFormat(rawValue: target.rawValue)!)
+    case .analyze:
+        write(bytes)
+        run(["analyze", scratchPath, "--threads", "2", "--report", "json", "--quiet", "--out", scratchPath + "-out"])
     case .billing:
         _ = try? BillingExportReader().parse(String(decoding: bytes, as: UTF8.self), file: "fuzz.csv")
     case .pricing:
@@ -67,6 +66,25 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         run(["simulate", "--pricing", scratchPath, "--chars", "12", "--delay", "2", "--completion-rate", "0.3", "--months", "3", "--searches", "5000000"])
     }
     return 0
+}
+
+/// Reads the scratch file with the line reader (every call in memory) and with the streamed
+/// pipeline cut into 64-byte blocks on two threads: they must count the same records, rejections
+/// and (when the walk was exact) duplicates.
+private func readBothWays(format: InputFormat) {
+    let readerOptions = LogReader.Options(format: format)
+    guard let slow = try? LogReader(options: readerOptions).read([scratchPath]) else { return }
+    let options = CallPipeline.Options(
+        threads: 2, reader: readerOptions,
+        sessions: SessionStream.Options(timeout: Duration64(seconds: 180), userGap: Duration64(seconds: 60), clip: 6, window: 600_000_000),
+        calendar: BillingCalendar(), progress: nil, blockSize: 64, maxLineLength: LineReader.maxRecordLength
+    )
+    guard let streamed = try? CallPipeline(options: options, catalogs: CallCatalogs()).run([scratchPath]) else {
+        fatalError("the streamed pipeline failed where the line reader did not")
+    }
+    precondition(streamed.records == slow.calls.count, "records: streamed \(streamed.records), line reader \(slow.calls.count)")
+    precondition(streamed.read.rejected == slow.rejected, "rejected: streamed \(streamed.read.rejected), line reader \(slow.rejected)")
+    precondition(streamed.late || streamed.read.duplicates == slow.duplicates, "duplicates differ")
 }
 
 private func write(_ bytes: UnsafeBufferPointer<UInt8>) {

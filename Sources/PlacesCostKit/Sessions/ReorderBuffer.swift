@@ -19,9 +19,10 @@ struct ReorderBuffer<Element: Reorderable> {
     /// The largest amount, in microseconds, by which a call was older than the newest before it.
     private(set) var disorder: Int64 = 0
 
-    /// The widest window kept in per-second buckets (a week); a wider one, as a log with a
-    /// timestamp years off asks for, holds everything instead, which is exact for any order.
-    static var maxBucketedSeconds: Int64 { 7 * 86_400 }
+    /// The widest window kept in per-second buckets (a day: merged server logs are minutes out
+    /// of order); a wider one, as a log with a timestamp years off asks for, holds everything
+    /// instead, which is exact for any order.
+    static var maxBucketedSeconds: Int64 { 86_400 }
 
     /// - Parameter window: microseconds; `nil` holds everything until `flush`.
     init(window: Int64?) {
