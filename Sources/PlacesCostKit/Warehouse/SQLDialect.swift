@@ -90,6 +90,15 @@ public enum SQLDialect: String, Sendable, CaseIterable {
         }
     }
 
+    /// A value that tells field lists apart exactly and can be grouped and joined on: DuckDB
+    /// compares lists themselves; BigQuery cannot group by an array, so its JSON text stands in.
+    func maskKey(_ fields: String) -> String {
+        switch self {
+        case .bigquery: "TO_JSON_STRING(\(fields))"
+        case .duckdb: fields
+        }
+    }
+
     /// `YYYY-MM` of an instant given in epoch microseconds, in an IANA time zone.
     func monthLabel(microseconds: String, timeZone: String) -> String {
         let zone = stringLiteral(timeZone)

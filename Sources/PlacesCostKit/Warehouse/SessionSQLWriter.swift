@@ -87,7 +87,7 @@ public struct SessionSQLWriter: Sendable {
     /// The whole statement, ending with a newline.
     public func statement() -> String {
         var blocks: [[String]] = [
-            callsRead(), callsMasked(),
+            callsRead(), masks(), callsMasked(),
             tokenCalls(), tokenEnds(), tokenRoles(), tokenRuns(), sessions(), spentRuns(),
             userCalls(), userSearches(), inferredSearches(),
             searchRows(), searches(), baseCalls(),
@@ -108,30 +108,31 @@ public struct SessionSQLWriter: Sendable {
 
     private func header() -> [String] {
         let rules = table.apiVersion == .legacy
-            ? "legacy API: an abandoned session costs one session charge"
-            : "Places API (New): the \(table.sessionRules?.essentialsRequestCap ?? 12)-request cap and the terminating-SKU rule apply"
+            ? "legacy API: an abandoned session is one per-session charge"
+            : "Places API (New): the \(table.sessionRules?.essentialsRequestCap ?? 12)-request cap and the terminating-SKU rule"
+        let delays = pricedDelays.filter { $0 > 0 }.map(String.init).joined(separator: ",")
         var lines = [
             "-- placescost \(CLI.version): the analysis of `placescost analyze` as one \(dialect.title) statement.",
-            "-- Table \(options.table.quoted(in: dialect)): canonical calls, one row each, with the columns timestamp, api,",
-            "--   session_token, input, fields (a list of strings), user_id and project (these two may be all NULL).",
-            "-- Prices: `\(table.id)` (\(rules)), inlined below; USD rounded to 1e-6 as report.json.",
-            "-- Rules of sessions.md: session timeout \(seconds(options.sessions.timeout)) s from the session's start, user gap",
-            "--   \(seconds(options.sessions.userGap)) s, delays \(pricedDelays.map(String.init).joined(separator: ",")) (characters in Unicode code points).",
+            "-- Reads \(options.table.quoted(in: dialect)): one row per call with the canonical columns timestamp, api,",
+            "--   session_token, input, fields (a list of strings), user_id and project (the last two may be all NULL).",
+            "-- Rules of sessions.md: session timeout \(seconds(options.sessions.timeout)) s from the session's start, user gap \(seconds(options.sessions.userGap)) s,",
+            "--   delays \(delays.isEmpty ? "none" : delays) (characters counted in Unicode code points).",
+            "-- Prices of `\(table.id)` (\(rules)), inlined below.",
         ]
         if let column = options.orderColumn {
             lines.append("-- Calls at the same time keep the order of column \(column.quoted(in: dialect)) (the log's order).")
         } else if dialect == .duckdb {
-            lines.append("-- Calls at the same time keep the table's row order (the log's order when it was loaded in one go).")
+            lines.append("-- Calls at the same time keep the table's row order (the log's order when loaded as the README shows).")
         } else {
             lines.append("-- A BigQuery table has no row order: calls of one token or user at the same microsecond are taken")
-            lines.append("--   autocomplete first, then by api name, input length and fields; give --order-column for the log's order.")
+            lines.append("--   autocomplete first, then by api, input length and fields (--order-column gives the log's order).")
         }
         if options.byMonth {
-            lines.append("-- Returns one row per calendar month (\(options.timeZone)): month (YYYY-MM) and cost_<strategy>_d<delay>, the bill")
-            lines.append("--   after free caps, tiers and credit (cost_usd), as costs.csv.")
+            lines.append("-- Returns one row per calendar month (\(options.timeZone)): month (YYYY-MM) and cost_<strategy>_d<delay>,")
+            lines.append("--   the bill after free caps, tiers and credit (costs.csv's cost_usd), USD rounded to 1e-6.")
         } else {
-            lines.append("-- Returns one row: searches_total, searches_completed, searches_abandoned, avg_requests, the anomaly counts")
-            lines.append("--   of report.json, and cost_<strategy>_d<delay> holding that strategy's list_cost_usd.")
+            lines.append("-- Returns one row: searches_total, searches_completed, searches_abandoned, avg_requests, the anomaly")
+            lines.append("--   counts of report.json, and cost_<strategy>_d<delay>: list_cost_usd, USD rounded to 1e-6.")
         }
         return lines
     }
@@ -247,21 +248,24 @@ public struct SessionSQLWriter: Sendable {
         }
     }
 
-    private func callsMasked() -> [String] {
+    /// The distinct field masks of place_details calls, each classified once (a log holds a few
+    /// dozen): classifying every call in place costs DuckDB seconds per million calls.
+    private func masks() -> [String] {
         let whitespace = "' ' || CHR(9)"
         let sku = fieldSKU("field")
         let aggregate = table.apiVersion == .legacy ? "BIT_OR" : "MAX"
         var lines = [
-            "-- Each call's field mask as the engine bills it (FieldCatalog): names trimmed of spaces and tabs,",
-            "-- blank names dropped; has_mask = 0 when none is left. A name is looked up without case, a path",
-            "-- (geometry/location) by its first part, `places.` dropped; an unknown name bills as \(table.apiVersion == .legacy ? "Basic" : "Pro").",
+            "-- The distinct field masks of place_details calls, classified as the engine bills them",
+            "-- (FieldCatalog): names trimmed of spaces and tabs, blank names dropped (has_mask = 0 when none",
+            "-- is left); a name is looked up without case, a path (geometry/location) by its first part,",
+            "-- `places.` dropped; an unknown name bills as \(table.apiVersion == .legacy ? "Basic" : "Pro").",
             table.apiVersion == .legacy
                 ? "-- mask_sku: the legacy data SKUs billed, as bits 1 Basic, 2 Contact, 4 Atmosphere (7 with no mask or `*`)."
                 : "-- mask_sku: the New details SKU, 0 IDs Only, 1 Essentials, 2 Pro, 3 Enterprise, 4 Enterprise + Atmosphere\n--   (the highest of its fields; 4 with no mask or `*`).",
-            "calls_masked AS (",
+            "masks AS (",
             "  SELECT",
-            "    c.*,",
-            "    CASE WHEN (SELECT COUNT(*) FROM \(dialect.unnest("c.fields", as: "f")) WHERE TRIM(f, \(whitespace)) <> '') > 0",
+            "    mask_key,",
+            "    CASE WHEN (SELECT COUNT(*) FROM \(dialect.unnest("d.fields", as: "f")) WHERE TRIM(f, \(whitespace)) <> '') > 0",
             "      THEN 1 ELSE 0 END AS has_mask,",
             "    (SELECT CASE WHEN COUNT(*) = 0 OR MAX(CASE WHEN name = '*' THEN 1 ELSE 0 END) = 1 THEN \(allFieldsSKU)",
             "       ELSE \(aggregate)(",
@@ -270,12 +274,30 @@ public struct SessionSQLWriter: Sendable {
         lines += [
             "       ) END",
             "     FROM (SELECT name, REGEXP_REPLACE(REGEXP_REPLACE(LOWER(name), '(?s)/.*', ''), '^places[.]', '') AS field",
-            "           FROM (SELECT TRIM(f, \(whitespace)) AS name FROM \(dialect.unnest("c.fields", as: "f"))) AS trimmed",
+            "           FROM (SELECT TRIM(f, \(whitespace)) AS name FROM \(dialect.unnest("d.fields", as: "f"))) AS trimmed",
             "           WHERE name <> '') AS named) AS mask_sku",
-            "  FROM calls_read AS c",
+            "  FROM (",
+            "    SELECT \(dialect.maskKey("fields")) AS mask_key, ANY_VALUE(fields) AS fields",
+            "    FROM calls_read WHERE api = 'place_details' AND fields IS NOT NULL",
+            "    GROUP BY 1",
+            "  ) AS d",
             ")",
         ]
         return lines
+    }
+
+    private func callsMasked() -> [String] {
+        [
+            "-- Each call with its mask: no field mask (NULL, or no name left) bills every field.",
+            "calls_masked AS (",
+            "  SELECT",
+            "    c.*,",
+            "    COALESCE(m.has_mask, 0) AS has_mask,",
+            "    COALESCE(m.mask_sku, \(allFieldsSKU)) AS mask_sku",
+            "  FROM calls_read AS c",
+            "  LEFT JOIN masks AS m ON c.api = 'place_details' AND \(dialect.maskKey("c.fields")) = m.mask_key",
+            ")",
+        ]
     }
 
     // MARK: - The token walk (TokenWalk)
@@ -791,8 +813,11 @@ public struct SessionSQLWriter: Sendable {
             for tier in sku.tiers {
                 defer { lower = tier.upTo ?? lower }
                 guard tier.usdPer1000 != 0 else { continue }
+                // The engine bills min(volume, tier top) - max(free, tier bottom) when positive.
                 let top = tier.upTo.map { "LEAST(\(volume(sku)), \($0))" } ?? volume(sku)
-                parts.append("GREATEST(\(top) - \(max(free, lower)), 0) * \(literal(tier.usdPer1000)) / 1000")
+                let bottom = max(free, lower)
+                let billed = bottom == 0 ? top : "GREATEST(\(top) - \(bottom), 0)"
+                parts.append("\(billed) * \(literal(tier.usdPer1000)) / 1000")
             }
             if parts.isEmpty { continue }
             terms.append("(" + parts.joined(separator: " + ") + ")  -- \(sku.name)")
@@ -809,23 +834,39 @@ public struct SessionSQLWriter: Sendable {
     }
 
     private func summary() -> [String] {
-        [
+        let double = dialect.doubleType
+        return [
             "-- The counts of report.json: searches, the mean autocomplete calls per search (rounded to 1e-6",
-            "-- as the report does) and the anomalies.",
+            "-- as the report does) and the anomalies, each source read once.",
             "summary AS (",
-            "  SELECT",
-            "    (SELECT COUNT(*) FROM searches) AS searches_total,",
-            "    (SELECT COALESCE(SUM(completed), 0) FROM searches) AS searches_completed,",
-            "    (SELECT COALESCE(SUM(1 - completed), 0) FROM searches) AS searches_abandoned,",
-            "    (SELECT CASE WHEN COUNT(*) = 0 THEN 0",
-            "       ELSE ROUND(CAST(SUM(requests) AS \(dialect.doubleType)) / CAST(COUNT(*) AS \(dialect.doubleType)) * 1000000) / 1000000 END",
-            "     FROM searches) AS avg_requests,",
-            "    (SELECT COUNT(*) FROM token_runs WHERE role = 'spent') AS token_reused,",
-            "    (SELECT COALESCE(SUM(expired), 0) FROM sessions) AS expired,",
-            "    (SELECT COUNT(*) FROM token_runs WHERE role = 'orphan') AS details_without_autocomplete,",
-            "    (SELECT COUNT(*) FROM calls_masked WHERE api = 'autocomplete' AND token IS NULL) AS no_token_requests,",
-            "    (SELECT COUNT(*) FROM calls_masked WHERE api = 'place_details' AND has_mask = 0) AS fields_unspecified,",
-            "    (SELECT COUNT(*) FROM sessions WHERE requests = 1) AS one_request_sessions",
+            "  SELECT *",
+            "  FROM (",
+            "    SELECT",
+            "      COUNT(*) AS searches_total,",
+            "      COALESCE(SUM(completed), 0) AS searches_completed,",
+            "      COALESCE(SUM(1 - completed), 0) AS searches_abandoned,",
+            "      CASE WHEN COUNT(*) = 0 THEN 0",
+            "        ELSE ROUND(CAST(SUM(requests) AS \(double)) / CAST(COUNT(*) AS \(double)) * 1000000) / 1000000 END AS avg_requests",
+            "    FROM searches",
+            "  ) AS search_counts",
+            "  CROSS JOIN (",
+            "    SELECT",
+            "      COALESCE(SUM(CASE WHEN role = 'spent' THEN 1 ELSE 0 END), 0) AS token_reused,",
+            "      COALESCE(SUM(CASE WHEN role = 'orphan' THEN 1 ELSE 0 END), 0) AS details_without_autocomplete",
+            "    FROM token_runs",
+            "  ) AS token_counts",
+            "  CROSS JOIN (",
+            "    SELECT",
+            "      COALESCE(SUM(expired), 0) AS expired,",
+            "      COALESCE(SUM(CASE WHEN requests = 1 THEN 1 ELSE 0 END), 0) AS one_request_sessions",
+            "    FROM sessions",
+            "  ) AS session_counts",
+            "  CROSS JOIN (",
+            "    SELECT",
+            "      COALESCE(SUM(CASE WHEN api = 'autocomplete' AND token IS NULL THEN 1 ELSE 0 END), 0) AS no_token_requests,",
+            "      COALESCE(SUM(CASE WHEN api = 'place_details' AND has_mask = 0 THEN 1 ELSE 0 END), 0) AS fields_unspecified",
+            "    FROM calls_masked",
+            "  ) AS call_counts",
             ")",
         ]
     }
