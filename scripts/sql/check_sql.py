@@ -69,8 +69,11 @@ def have_packages():
 
 
 def skip(message, require):
+    if require:
+        print("check_sql.py: error: cannot run the SQL check because %s" % message)
+        sys.exit(1)
     print("check_sql.py: skipping the SQL check because %s" % message)
-    sys.exit(1 if require else 0)
+    sys.exit(0)
 
 
 def ensure_venv(args):
@@ -88,7 +91,8 @@ def ensure_venv(args):
     check = subprocess.run([python, "-c", "import duckdb, sqlglot"], capture_output=True)
     if check.returncode != 0:
         print("check_sql.py: installing %s into %s with pip" % (" ".join(PACKAGES), args.venv))
-        install = subprocess.run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+        install = subprocess.run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                                  "--retries", "2", "--timeout", "30"]
                                  + PACKAGES, capture_output=True, text=True)
         if install.returncode != 0:
             tail = (install.stderr or install.stdout).strip().splitlines()[-1:] or ["no output"]
@@ -247,6 +251,8 @@ class Check:
         self.engine = Engine(args.engine)
         self.passed = 0
         self.failed = 0
+        self.kinds = {}      # kind of comparison -> how many ran
+        self.logs = set()
         self.work = tempfile.mkdtemp(prefix="placescost-sql-")
         self.sql_cache = {}
 
@@ -256,7 +262,8 @@ class Check:
             self.sql_cache[key] = self.engine.sql(dialect, options)
         return self.sql_cache[key]
 
-    def record(self, name, problems):
+    def record(self, name, problems, kind="summary"):
+        self.kinds[kind] = self.kinds.get(kind, 0) + 1
         if problems:
             self.failed += 1
             print("FAIL %s" % name)
@@ -270,6 +277,7 @@ class Check:
     def log_case(self, name, path, engine_path=None, tables=TABLES, how="readme", option_sets=((),),
                  by_month=True, bigquery=False):
         """Every table and option set on one log; `engine_path` None = analyze with no path."""
+        self.logs.add(path)
         con = self.duckdb.connect()
         try:
             load(con, path, how)
@@ -292,16 +300,17 @@ class Check:
                         month_rows = run_sql(con, self.sql("duckdb", ["--pricing", table, "--by-month"] + order + month_options))
                         report_m = self.engine.report(engine_path, table, month_options)
                         costs_rows = self.engine.costs_csv(engine_path, table, month_options)
-                        self.record(label + " --by-month", compare_by_month(month_rows, costs_rows, report_m))
+                        self.record(label + " --by-month", compare_by_month(month_rows, costs_rows, report_m), "by-month")
                 except Exception as error:
                     self.record(label, ["error: %s" % str(error).splitlines()[0]])
                     continue
                 if bigquery and not ties:
                     try:
                         rows = self.bigquery_via_duckdb(con, table, options)
-                        self.record(label + " BigQuery SQL via sqlglot", compare_summary(rows[0], report))
+                        self.record(label + " BigQuery SQL via sqlglot", compare_summary(rows[0], report), "bigquery-in-duckdb")
                     except Exception as error:
-                        self.record(label + " BigQuery SQL via sqlglot", ["error: %s" % str(error).splitlines()[0]])
+                        self.record(label + " BigQuery SQL via sqlglot", ["error: %s" % str(error).splitlines()[0]],
+                                    "bigquery-in-duckdb")
         con.close()
 
     def bigquery_via_duckdb(self, con, table, options):
@@ -331,7 +340,7 @@ class Check:
                 problems = [] if len([s for s in statements if s is not None]) == 1 else ["not one statement"]
             except Exception as error:
                 problems = ["sqlglot: %s" % str(error).splitlines()[0]]
-            self.record("BigQuery SQL parses (%s)" % " ".join(options or ["defaults"]), problems)
+            self.record("BigQuery SQL parses (%s)" % " ".join(options or ["defaults"]), problems, "parse")
         if os.path.isdir(GOLDEN_DIR):
             for name in sorted(os.listdir(GOLDEN_DIR)):
                 if not name.endswith(".sql"):
@@ -343,7 +352,7 @@ class Check:
                     problems = []
                 except Exception as error:
                     problems = ["sqlglot: %s" % str(error).splitlines()[0]]
-                self.record("golden %s parses as %s" % (name, dialect), problems)
+                self.record("golden %s parses as %s" % (name, dialect), problems, "parse")
 
     def generate(self, name, args):
         path = os.path.join(self.work, name)
@@ -399,6 +408,8 @@ class Check:
                               option_sets=options, by_month=seed % 2 == 1, bigquery=seed == 1)
         # 4. The BigQuery dialect parses.
         self.bigquery_parse()
+        print("check_sql.py: %d logs; comparisons: %s" % (
+            len(self.logs), ", ".join("%s %d" % item for item in sorted(self.kinds.items()))))
         print("%d passed, %d failed" % (self.passed, self.failed))
         return 1 if self.failed else 0
 
@@ -414,6 +425,7 @@ def main():
                         help="fail instead of skipping when duckdb or sqlglot cannot be installed")
     args = parser.parse_args()
     args.venv = os.path.abspath(args.venv)
+    args.engine = os.path.abspath(args.engine)
     if not os.path.exists(args.engine):
         print("check_sql.py: %s not found: build it first (swift build -c release)" % args.engine)
         return 1
