@@ -19,7 +19,8 @@ loaded with read_json_auto (TIMESTAMPTZ and UUID columns), or with an order colu
 
 The BigQuery SQL of several option sets, and the golden file of the Swift tests, are parsed by
 sqlglot (read="bigquery"); the BigQuery SQL is also transpiled to DuckDB by sqlglot and run on
-the logs without ties in time, where its numbers must equal the engine's too.
+some logs, where its numbers must equal the engine's too (with --order-column when the log has
+calls of one token or user at the same time, since a BigQuery table has no row order).
 
 The script needs the Python packages duckdb and sqlglot: it runs itself again inside a venv
 (default .venv-sql/ in the repository) after installing them there with pip. When the venv
@@ -242,6 +243,82 @@ def has_ties(path):
     return False
 
 
+# ----------------------------------------------------------------------------- edge-case logs
+
+FUZZ_APIS = (["autocomplete"] * 8 + ["place_details"] * 4 + [
+    "geocoding", "address_validation", "query_autocomplete", "find_place", "text_search", "nearby_search",
+    "AUTOCOMPLETE", "findAutocompletePredictions", "AutocompletePlaces", "fetchPlace", "GetPlace",
+    "Place_Details", "Geocode", "Address_Validation"])
+FUZZ_FIELDS = [
+    None, [], [""], [" ", "\t"], ["*"], [" * "], ["places.displayName"], ["PLACES.formattedAddress"],
+    ["geometry/location"], ["/viewport"], ["servesBeer"], ["allowsDogs"], ["goodForChildren"], ["unknownField"],
+    ["name"], ["rating"], ["website"], ["reviews"], ["formatted_address", "\tname "], ["id"], ["photos"],
+    ["displayName", "rating", "reviews"], ["currentOpeningHours"], ["Formatted_Address", "Geometry"],
+    ["formattedAddress", "location"], ["place_id", "geometry"], ["addressComponents", "viewport", "types"],
+    ["businessStatus"], ["priceLevel"], ["opening_hours", "formatted_phone_number"], ["takeout", "id"],
+]
+FUZZ_INPUTS = [None, "", " ", "a", "ab", "abc", "abcd", "abcde", "abcdef", "abcdefg", "h\u00e9llo",
+               "e\u0301", "\U0001F355\U0001F355", "\u6771\u4eac\u99c5", "M\u00fcnchen Hbf", "a, b|c"]
+FUZZ_STEPS_S = [0, 0, 0.001, 0.4, 2, 10, 30, 59.999, 60, 60.001, 61, 90, 120, 179.999, 180, 180.001, 200]
+
+
+def fuzz_time_text(rng, t_us):
+    """One of the timestamp spellings analyze accepts, for the instant t_us."""
+    import datetime
+    style = rng.random()
+    if t_us % 1000 == 0 and style < 0.15:
+        return t_us // 1000 if rng.random() < 0.5 else str(t_us // 1000)
+    offset = rng.choice([0, 0, 120, -330, 345]) if style < 0.5 else 0
+    moment = datetime.datetime(1970, 1, 1) + datetime.timedelta(microseconds=t_us + offset * 60 * 1000000)
+    text = moment.strftime("%Y-%m-%d") + rng.choice(["T", "T", "t", " "]) + moment.strftime("%H:%M:%S")
+    digits = rng.choice([0, 3, 6, 6, 9])
+    if digits == 0 and moment.microsecond:
+        digits = 6
+    if digits:
+        text += "." + ("%06d" % moment.microsecond + "000")[:digits]
+    if offset == 0:
+        return text + rng.choice(["Z", "Z", "z", "+00:00"])
+    return text + "%s%02d:%02d" % ("+" if offset > 0 else "-", abs(offset) // 60, abs(offset) % 60)
+
+
+def write_fuzz_log(path, seed, calls):
+    """Calls on a few tokens and users with every edge the rules have: ties, the timeout and the
+    gap to the microsecond, aliases in any case, odd field masks, empty and combining inputs."""
+    import random
+    rng = random.Random(seed)
+    tokens = ["tok-%d" % i for i in range(6)] + ["TOK-0", " tok-1"]
+    t_us = 1790812800 * 1000000 + rng.randrange(0, 86400) * 1000000
+    lines = []
+    for _ in range(calls):
+        t_us += int(rng.choice(FUZZ_STEPS_S) * 1000000) + (rng.randrange(0, 3) if rng.random() < 0.2 else 0)
+        record = {"timestamp": fuzz_time_text(rng, t_us), "api": rng.choice(FUZZ_APIS)}
+        token = rng.choice(tokens + [None, None, None, ""])
+        if token is not None:
+            record["sessionToken" if rng.random() < 0.2 else "session_token"] = token
+        user = rng.choice(["u1", "u2", "u3", None, ""])
+        if user is not None:
+            record["user_id"] = user
+        project = rng.choice([None, None, None, "p1", "p2", ""])
+        if project is not None:
+            record["project"] = project
+        text = rng.choice(FUZZ_INPUTS)
+        if text is not None or rng.random() < 0.5:
+            record["input"] = text
+        fields = rng.choice(FUZZ_FIELDS)
+        if fields is not None or rng.random() < 0.5:
+            record["fields"] = fields
+        if rng.random() < 0.1:
+            record["platform"] = "ios"
+        lines.append(record)
+    # Disorder: neighbours swapped now and then (the walks sort by time, ties keep this order).
+    for index in range(len(lines) - 1):
+        if rng.random() < 0.1:
+            lines[index], lines[index + 1] = lines[index + 1], lines[index]
+    with open(path, "w", encoding="utf-8") as handle:
+        for record in lines:
+            handle.write(json.dumps(record, ensure_ascii=rng.random() < 0.5) + "\n")
+
+
 # ----------------------------------------------------------------------------- the check
 
 class Check:
@@ -304,24 +381,40 @@ class Check:
                 except Exception as error:
                     self.record(label, ["error: %s" % str(error).splitlines()[0]])
                     continue
-                if bigquery and not ties:
+                if bigquery:
                     try:
-                        rows = self.bigquery_via_duckdb(con, table, options)
+                        rows = self.bigquery_via_duckdb(con, table, options + (["--order-column", "line"] if ties else []))
                         self.record(label + " BigQuery SQL via sqlglot", compare_summary(rows[0], report), "bigquery-in-duckdb")
                     except Exception as error:
                         self.record(label + " BigQuery SQL via sqlglot", ["error: %s" % str(error).splitlines()[0]],
                                     "bigquery-in-duckdb")
         con.close()
 
+    def month_zone_case(self, path, zone):
+        con = self.duckdb.connect()
+        load(con, path, "readme")
+        for table in ("legacy-2025", "places-new-2025"):
+            options = ["--timezone", zone]
+            rows = run_sql(con, self.sql("duckdb", ["--pricing", table, "--by-month"] + options))
+            report = self.engine.report(path, table, options)
+            costs_rows = self.engine.costs_csv(path, table, options)
+            self.record("two months in %s [%s] --by-month" % (zone, table),
+                        compare_by_month(rows, costs_rows, report), "by-month")
+        con.close()
+
     def bigquery_via_duckdb(self, con, table, options):
         """The BigQuery SQL, transpiled to DuckDB by sqlglot, over a copy of `calls` whose
-        `timestamp` is a TIMESTAMPTZ, as BigQuery's TIMESTAMP column is."""
+        `timestamp` is a TIMESTAMPTZ, as BigQuery's TIMESTAMP column is, with the row order in
+        column `line` (for logs with ties, given as --order-column)."""
         import sqlglot
         con.execute("""
           CREATE OR REPLACE TABLE calls_typed AS
           SELECT * REPLACE (CASE WHEN regexp_full_match("timestamp", '[0-9]+')
                                  THEN timezone('UTC', make_timestamp(CAST("timestamp" AS BIGINT) * 1000))
-                                 ELSE CAST(upper("timestamp") AS TIMESTAMPTZ) END AS "timestamp")
+                                 WHEN regexp_full_match("timestamp", '[0-9]+[.][0-9]*')
+                                 THEN timezone('UTC', make_timestamp(CAST(round(CAST("timestamp" AS DOUBLE) * 1000) AS BIGINT)))
+                                 ELSE CAST(upper("timestamp") AS TIMESTAMPTZ) END AS "timestamp"),
+                 row_number() OVER () AS line
           FROM calls""")
         bq = self.sql("bigquery", ["--pricing", table, "--table", "calls_typed"] + options)
         return run_sql(con, sqlglot.transpile(bq, read="bigquery", write="duckdb")[0])
@@ -406,7 +499,23 @@ class Check:
                 options = [()] + ([short[0]] if seed % 3 == 0 else []) + ([delays[0]] if seed % 4 == 0 else [])
                 self.log_case("random_log %s seed %d" % (profile, seed * 10 + index), path, path,
                               option_sets=options, by_month=seed % 2 == 1, bigquery=seed == 1)
-        # 4. The BigQuery dialect parses.
+        # 4. Edge cases: few tokens and users, times on the timeout and the gap, odd masks and inputs.
+        for seed in range(1, 4 if quick else 13):
+            path = os.path.join(self.work, "edges-%d.jsonl" % seed)
+            write_fuzz_log(path, seed, 400)
+            options = [(), short[0]] if seed % 2 == 0 else [()]
+            self.log_case("edge cases seed %d" % seed, path, path, option_sets=options,
+                          tables=TABLES if seed % 3 == 1 else ["legacy-list", "places-new-2025"],
+                          by_month=seed % 3 == 1)
+        # 5. Calendar months in another zone, over a log that spans two months.
+        self.month_zone_case(two_months, "America/New_York")
+        # 6. The README shows the load command this check uses.
+        statement = open(LOAD_SQL).read()
+        statement = statement[statement.index("CREATE TABLE"):].strip()
+        with open(os.path.join(ROOT, "README.md")) as handle:
+            shown = statement in handle.read()
+        self.record("README shows scripts/sql/load_duckdb.sql", [] if shown else ["the README's load command differs"], "readme")
+        # 7. The BigQuery dialect parses.
         self.bigquery_parse()
         print("check_sql.py: %d logs; comparisons: %s" % (
             len(self.logs), ", ".join("%s %d" % item for item in sorted(self.kinds.items()))))
