@@ -174,15 +174,36 @@ public struct SessionSQLWriter: Sendable {
         for (alias, canonical) in SessionSQLWriter.apiNames {
             lines.append("      WHEN '\(alias)' THEN '\(canonical)'")
         }
+        let token = "NULLIF(\(dialect.text(column("session_token"))), '')"
         lines += [
             "      ELSE 'other'",
             "    END AS api,",
-            "    NULLIF(\(dialect.text(column("session_token"))), '') AS token,",
+            dialect == .duckdb
+                ? "    COALESCE(\(token), NULLIF(\(dialect.text(column("sessionToken"))), '')) AS token,"
+                : "    \(token) AS token,",
             "    \(dialect.codePoints(dialect.text(column("input")))) AS input_len,",
             "    NULLIF(\(dialect.text(column("user_id"))), '') AS user_id,",
             "    NULLIF(\(dialect.text(column("project"))), '') AS project,",
             "    \(column("fields")) AS fields",
-            "  FROM \(options.table.quoted(in: dialect))",
+        ]
+        switch dialect {
+        case .bigquery:
+            lines.append("  FROM \(options.table.quoted(in: dialect))")
+        case .duckdb:
+            // UNION BY NAME adds what is missing and leaves the row order alone.
+            let fillers = ["session_token", "sessionToken", "input", "user_id", "project"].map { "NULL AS \(column($0))" }
+                + ["CAST(NULL AS VARCHAR[]) AS \(column("fields"))"]
+            lines += [
+                "  FROM (",
+                "    -- Optional columns a loader left out (read_json_auto drops keys no record has) are NULL;",
+                "    -- sessionToken, the alias analyze also reads, counts when session_token is empty.",
+                "    SELECT * FROM \(options.table.quoted(in: dialect))",
+                "    UNION ALL BY NAME",
+                "    SELECT " + fillers.joined(separator: ", ") + " WHERE false",
+                "  ) AS source",
+            ]
+        }
+        lines += [
             "  WHERE \(timestamp) IS NOT NULL AND \(column("api")) IS NOT NULL AND \(api) <> ''",
             ")",
         ]

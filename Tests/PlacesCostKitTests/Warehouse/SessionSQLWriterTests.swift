@@ -142,6 +142,18 @@ struct SessionSQLWriterTests {
         #expect(ordered.contains("ORDER BY ts_us, ord)"))
     }
 
+    @Test("DuckDB reads what read_json_auto leaves: missing optional columns, a sessionToken column")
+    func duckdbLoaders() throws {
+        let duckdb = try SessionSQLWriterTests.writer().statement()
+        #expect(duckdb.contains("UNION ALL BY NAME"))
+        #expect(duckdb.contains("NULL AS \"project\""))
+        #expect(duckdb.contains("COALESCE(NULLIF(CAST(\"session_token\" AS VARCHAR), ''), NULLIF(CAST(\"sessionToken\" AS VARCHAR), '')) AS token"))
+        #expect(duckdb.contains("WHEN typeof(\"timestamp\") = 'TIMESTAMP WITH TIME ZONE'"))
+        let bigquery = try SessionSQLWriterTests.writer(dialect: .bigquery).statement()
+        #expect(!bigquery.contains("sessionToken") && !bigquery.contains("BY NAME"), "BigQuery reads its schema's columns")
+        #expect(bigquery.contains("UNIX_MICROS(`timestamp`) AS ts_us"))
+    }
+
     @Test("an unknown time zone is refused")
     func timeZone() {
         #expect(throws: WarehouseError.unknownTimeZone("Mars/Olympus")) {

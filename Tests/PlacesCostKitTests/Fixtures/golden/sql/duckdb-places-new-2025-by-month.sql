@@ -37,12 +37,18 @@ calls_read AS (
       WHEN 'address_validation' THEN 'address_validation'
       ELSE 'other'
     END AS api,
-    NULLIF(CAST("session_token" AS VARCHAR), '') AS token,
+    COALESCE(NULLIF(CAST("session_token" AS VARCHAR), ''), NULLIF(CAST("sessionToken" AS VARCHAR), '')) AS token,
     length(CAST("input" AS VARCHAR)) AS input_len,
     NULLIF(CAST("user_id" AS VARCHAR), '') AS user_id,
     NULLIF(CAST("project" AS VARCHAR), '') AS project,
     "fields" AS fields
-  FROM "calls"
+  FROM (
+    -- Optional columns a loader left out (read_json_auto drops keys no record has) are NULL;
+    -- sessionToken, the alias analyze also reads, counts when session_token is empty.
+    SELECT * FROM "calls"
+    UNION ALL BY NAME
+    SELECT NULL AS "session_token", NULL AS "sessionToken", NULL AS "input", NULL AS "user_id", NULL AS "project", CAST(NULL AS VARCHAR[]) AS "fields" WHERE false
+  ) AS source
   WHERE "timestamp" IS NOT NULL AND "api" IS NOT NULL AND CAST("api" AS VARCHAR) <> ''
 ),
 -- The distinct field masks of place_details calls, classified as the engine bills them
