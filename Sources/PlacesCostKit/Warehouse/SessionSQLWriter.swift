@@ -87,7 +87,7 @@ public struct SessionSQLWriter: Sendable {
     /// The whole statement, ending with a newline.
     public func statement() -> String {
         var blocks: [[String]] = [
-            callsRead(), masks(), callsMasked(),
+            callsRead(), maskFields(), masks(), callsMasked(),
             tokenCalls(), tokenEnds(), tokenRoles(), tokenRuns(), sessions(), spentRuns(),
             userCalls(), userSearches(), inferredSearches(),
             searchRows(), searches(), baseCalls(),
@@ -271,37 +271,51 @@ public struct SessionSQLWriter: Sendable {
 
     /// The distinct field masks of place_details calls, each classified once (a log holds a few
     /// dozen): classifying every call in place costs DuckDB seconds per million calls.
-    private func masks() -> [String] {
+    private func maskFields() -> [String] {
         let whitespace = "' ' || CHR(9)"
+        return [
+            "-- The named fields of each distinct field mask of place_details calls (a log holds a few dozen",
+            "-- masks): names trimmed of spaces and tabs, blank names dropped. A name is looked up without case,",
+            "-- a path (geometry/location) by its first part, with `places.` dropped (FieldCatalog).",
+            "mask_fields AS (",
+            "  SELECT",
+            "    mask_key, name,",
+            "    REGEXP_REPLACE(REGEXP_REPLACE(LOWER(name), '(?s)/.*', ''), '^places[.]', '') AS field",
+            "  FROM (",
+            "    SELECT d.mask_key, TRIM(f, \(whitespace)) AS name",
+            "    FROM (",
+            "      SELECT \(dialect.maskKey("fields")) AS mask_key, ANY_VALUE(fields) AS fields",
+            "      FROM calls_read WHERE api = 'place_details' AND fields IS NOT NULL",
+            "      GROUP BY 1",
+            "    ) AS d",
+            "    CROSS JOIN \(dialect.unnest("d.fields", as: "f"))",
+            "  ) AS trimmed",
+            "  WHERE name <> ''",
+            ")",
+        ]
+    }
+
+    private func masks() -> [String] {
         let sku = fieldSKU("field")
         let aggregate = table.apiVersion == .legacy ? "BIT_OR" : "MAX"
         var lines = [
-            "-- The distinct field masks of place_details calls, classified as the engine bills them",
-            "-- (FieldCatalog): names trimmed of spaces and tabs, blank names dropped (has_mask = 0 when none",
-            "-- is left); a name is looked up without case, a path (geometry/location) by its first part,",
-            "-- `places.` dropped; an unknown name bills as \(table.apiVersion == .legacy ? "Basic" : "Pro").",
+            "-- What each mask bills: " + (table.apiVersion == .legacy
+                ? "the legacy data SKUs as bits 1 Basic, 2 Contact, 4 Atmosphere (all with `*`;"
+                : "the New details SKU, 0 IDs Only, 1 Essentials, 2 Pro, 3 Enterprise, 4 Enterprise"),
             table.apiVersion == .legacy
-                ? "-- mask_sku: the legacy data SKUs billed, as bits 1 Basic, 2 Contact, 4 Atmosphere (7 with no mask or `*`)."
-                : "-- mask_sku: the New details SKU, 0 IDs Only, 1 Essentials, 2 Pro, 3 Enterprise, 4 Enterprise + Atmosphere\n--   (the highest of its fields; 4 with no mask or `*`).",
+                ? "-- an unknown name bills as Basic)."
+                : "-- + Atmosphere: the highest of its fields (4 with `*`; an unknown name bills as Pro).",
             "masks AS (",
             "  SELECT",
             "    mask_key,",
-            "    CASE WHEN (SELECT COUNT(*) FROM \(dialect.unnest("d.fields", as: "f")) WHERE TRIM(f, \(whitespace)) <> '') > 0",
-            "      THEN 1 ELSE 0 END AS has_mask,",
-            "    (SELECT CASE WHEN COUNT(*) = 0 OR MAX(CASE WHEN name = '*' THEN 1 ELSE 0 END) = 1 THEN \(allFieldsSKU)",
-            "       ELSE \(aggregate)(",
+            "    CASE WHEN MAX(CASE WHEN name = '*' THEN 1 ELSE 0 END) = 1 THEN \(allFieldsSKU)",
+            "      ELSE \(aggregate)(",
         ]
-        lines += sku.map { "         " + $0 }
+        lines += sku.map { "        " + $0 }
         lines += [
-            "       ) END",
-            "     FROM (SELECT name, REGEXP_REPLACE(REGEXP_REPLACE(LOWER(name), '(?s)/.*', ''), '^places[.]', '') AS field",
-            "           FROM (SELECT TRIM(f, \(whitespace)) AS name FROM \(dialect.unnest("d.fields", as: "f"))) AS trimmed",
-            "           WHERE name <> '') AS named) AS mask_sku",
-            "  FROM (",
-            "    SELECT \(dialect.maskKey("fields")) AS mask_key, ANY_VALUE(fields) AS fields",
-            "    FROM calls_read WHERE api = 'place_details' AND fields IS NOT NULL",
-            "    GROUP BY 1",
-            "  ) AS d",
+            "      ) END AS mask_sku",
+            "  FROM mask_fields",
+            "  GROUP BY mask_key",
             ")",
         ]
         return lines
@@ -309,11 +323,12 @@ public struct SessionSQLWriter: Sendable {
 
     private func callsMasked() -> [String] {
         [
-            "-- Each call with its mask: no field mask (NULL, or no name left) bills every field.",
+            "-- Each call with its mask; a call with no field mask (NULL, empty, only blank names) has",
+            "-- has_mask = 0 and bills every field.",
             "calls_masked AS (",
             "  SELECT",
             "    c.*,",
-            "    COALESCE(m.has_mask, 0) AS has_mask,",
+            "    CASE WHEN m.mask_key IS NULL THEN 0 ELSE 1 END AS has_mask,",
             "    COALESCE(m.mask_sku, \(allFieldsSKU)) AS mask_sku",
             "  FROM calls_read AS c",
             "  LEFT JOIN masks AS m ON c.api = 'place_details' AND \(dialect.maskKey("c.fields")) = m.mask_key",

@@ -51,57 +51,65 @@ calls_read AS (
   ) AS source
   WHERE "timestamp" IS NOT NULL AND "api" IS NOT NULL AND CAST("api" AS VARCHAR) <> ''
 ),
--- The distinct field masks of place_details calls, classified as the engine bills them
--- (FieldCatalog): names trimmed of spaces and tabs, blank names dropped (has_mask = 0 when none
--- is left); a name is looked up without case, a path (geometry/location) by its first part,
--- `places.` dropped; an unknown name bills as Basic.
--- mask_sku: the legacy data SKUs billed, as bits 1 Basic, 2 Contact, 4 Atmosphere (7 with no mask or `*`).
+-- The named fields of each distinct field mask of place_details calls (a log holds a few dozen
+-- masks): names trimmed of spaces and tabs, blank names dropped. A name is looked up without case,
+-- a path (geometry/location) by its first part, with `places.` dropped (FieldCatalog).
+mask_fields AS (
+  SELECT
+    mask_key, name,
+    REGEXP_REPLACE(REGEXP_REPLACE(LOWER(name), '(?s)/.*', ''), '^places[.]', '') AS field
+  FROM (
+    SELECT d.mask_key, TRIM(f, ' ' || CHR(9)) AS name
+    FROM (
+      SELECT fields AS mask_key, ANY_VALUE(fields) AS fields
+      FROM calls_read WHERE api = 'place_details' AND fields IS NOT NULL
+      GROUP BY 1
+    ) AS d
+    CROSS JOIN unnest(d.fields) AS listed(f)
+  ) AS trimmed
+  WHERE name <> ''
+),
+-- What each mask bills: the legacy data SKUs as bits 1 Basic, 2 Contact, 4 Atmosphere (all with `*`;
+-- an unknown name bills as Basic).
 masks AS (
   SELECT
     mask_key,
-    CASE WHEN (SELECT COUNT(*) FROM unnest(d.fields) AS listed(f) WHERE TRIM(f, ' ' || CHR(9)) <> '') > 0
-      THEN 1 ELSE 0 END AS has_mask,
-    (SELECT CASE WHEN COUNT(*) = 0 OR MAX(CASE WHEN name = '*' THEN 1 ELSE 0 END) = 1 THEN 7
-       ELSE BIT_OR(
-         CASE
-           WHEN field IN ('accessibilityoptions', 'address_components', 'addresscomponents',
-               'addressdescriptor', 'adr_address', 'adrformataddress', 'attributions', 'business_status',
-               'businessstatus', 'containingplaces', 'coordinate', 'displayname', 'formatted_address',
-               'formattedaddress', 'geometry', 'googlemapslinks', 'googlemapsuri', 'icon',
-               'icon_background_color', 'icon_mask_base_uri', 'iconbackgroundcolor', 'iconmaskbaseuri', 'id',
-               'location', 'movedplace', 'movedplaceid', 'name', 'photos', 'place_id', 'placeid',
-               'plus_code', 'pluscode', 'postaladdress', 'primarytype', 'primarytypedisplayname',
-               'pureserviceareabusiness', 'shortformattedaddress', 'subdestinations', 'timezone', 'type',
-               'types', 'url', 'utc_offset', 'utcoffset', 'utcoffsetminutes', 'vicinity', 'viewport',
-               'wheelchair_accessible_entrance', 'wheelchairaccessibleentrance') THEN 1
-           WHEN field IN ('current_opening_hours', 'currentopeninghours', 'currentsecondaryopeninghours',
-               'formatted_phone_number', 'international_phone_number', 'internationalphonenumber',
-               'nationalphonenumber', 'opening_hours', 'openinghours', 'phonenumber', 'regularopeninghours',
-               'regularsecondaryopeninghours', 'secondary_opening_hours', 'website', 'websiteuri') THEN 2
-           WHEN field IN ('curbside_pickup', 'curbsidepickup', 'delivery', 'dine_in', 'dinein',
-               'editorial_summary', 'editorialsummary', 'evchargeoptions', 'fueloptions',
-               'generativesummary', 'livemusic', 'menuforchildren', 'outdoorseating', 'parkingoptions',
-               'paymentoptions', 'price_level', 'pricelevel', 'pricerange', 'rating', 'reservable',
-               'restroom', 'reviews', 'reviewsummary', 'takeout', 'user_ratings_total', 'userratingcount',
-               'userratingstotal') THEN 4
-           WHEN starts_with(field, 'serves') OR starts_with(field, 'allows') OR starts_with(field, 'goodfor') THEN 4
-           ELSE 1
-         END
-       ) END
-     FROM (SELECT name, REGEXP_REPLACE(REGEXP_REPLACE(LOWER(name), '(?s)/.*', ''), '^places[.]', '') AS field
-           FROM (SELECT TRIM(f, ' ' || CHR(9)) AS name FROM unnest(d.fields) AS listed(f)) AS trimmed
-           WHERE name <> '') AS named) AS mask_sku
-  FROM (
-    SELECT fields AS mask_key, ANY_VALUE(fields) AS fields
-    FROM calls_read WHERE api = 'place_details' AND fields IS NOT NULL
-    GROUP BY 1
-  ) AS d
+    CASE WHEN MAX(CASE WHEN name = '*' THEN 1 ELSE 0 END) = 1 THEN 7
+      ELSE BIT_OR(
+        CASE
+          WHEN field IN ('accessibilityoptions', 'address_components', 'addresscomponents',
+              'addressdescriptor', 'adr_address', 'adrformataddress', 'attributions', 'business_status',
+              'businessstatus', 'containingplaces', 'coordinate', 'displayname', 'formatted_address',
+              'formattedaddress', 'geometry', 'googlemapslinks', 'googlemapsuri', 'icon',
+              'icon_background_color', 'icon_mask_base_uri', 'iconbackgroundcolor', 'iconmaskbaseuri', 'id',
+              'location', 'movedplace', 'movedplaceid', 'name', 'photos', 'place_id', 'placeid',
+              'plus_code', 'pluscode', 'postaladdress', 'primarytype', 'primarytypedisplayname',
+              'pureserviceareabusiness', 'shortformattedaddress', 'subdestinations', 'timezone', 'type',
+              'types', 'url', 'utc_offset', 'utcoffset', 'utcoffsetminutes', 'vicinity', 'viewport',
+              'wheelchair_accessible_entrance', 'wheelchairaccessibleentrance') THEN 1
+          WHEN field IN ('current_opening_hours', 'currentopeninghours', 'currentsecondaryopeninghours',
+              'formatted_phone_number', 'international_phone_number', 'internationalphonenumber',
+              'nationalphonenumber', 'opening_hours', 'openinghours', 'phonenumber', 'regularopeninghours',
+              'regularsecondaryopeninghours', 'secondary_opening_hours', 'website', 'websiteuri') THEN 2
+          WHEN field IN ('curbside_pickup', 'curbsidepickup', 'delivery', 'dine_in', 'dinein',
+              'editorial_summary', 'editorialsummary', 'evchargeoptions', 'fueloptions',
+              'generativesummary', 'livemusic', 'menuforchildren', 'outdoorseating', 'parkingoptions',
+              'paymentoptions', 'price_level', 'pricelevel', 'pricerange', 'rating', 'reservable',
+              'restroom', 'reviews', 'reviewsummary', 'takeout', 'user_ratings_total', 'userratingcount',
+              'userratingstotal') THEN 4
+          WHEN starts_with(field, 'serves') OR starts_with(field, 'allows') OR starts_with(field, 'goodfor') THEN 4
+          ELSE 1
+        END
+      ) END AS mask_sku
+  FROM mask_fields
+  GROUP BY mask_key
 ),
--- Each call with its mask: no field mask (NULL, or no name left) bills every field.
+-- Each call with its mask; a call with no field mask (NULL, empty, only blank names) has
+-- has_mask = 0 and bills every field.
 calls_masked AS (
   SELECT
     c.*,
-    COALESCE(m.has_mask, 0) AS has_mask,
+    CASE WHEN m.mask_key IS NULL THEN 0 ELSE 1 END AS has_mask,
     COALESCE(m.mask_sku, 7) AS mask_sku
   FROM calls_read AS c
   LEFT JOIN masks AS m ON c.api = 'place_details' AND c.fields = m.mask_key

@@ -51,60 +51,67 @@ calls_read AS (
   ) AS source
   WHERE "timestamp" IS NOT NULL AND "api" IS NOT NULL AND CAST("api" AS VARCHAR) <> ''
 ),
--- The distinct field masks of place_details calls, classified as the engine bills them
--- (FieldCatalog): names trimmed of spaces and tabs, blank names dropped (has_mask = 0 when none
--- is left); a name is looked up without case, a path (geometry/location) by its first part,
--- `places.` dropped; an unknown name bills as Pro.
--- mask_sku: the New details SKU, 0 IDs Only, 1 Essentials, 2 Pro, 3 Enterprise, 4 Enterprise + Atmosphere
---   (the highest of its fields; 4 with no mask or `*`).
+-- The named fields of each distinct field mask of place_details calls (a log holds a few dozen
+-- masks): names trimmed of spaces and tabs, blank names dropped. A name is looked up without case,
+-- a path (geometry/location) by its first part, with `places.` dropped (FieldCatalog).
+mask_fields AS (
+  SELECT
+    mask_key, name,
+    REGEXP_REPLACE(REGEXP_REPLACE(LOWER(name), '(?s)/.*', ''), '^places[.]', '') AS field
+  FROM (
+    SELECT d.mask_key, TRIM(f, ' ' || CHR(9)) AS name
+    FROM (
+      SELECT fields AS mask_key, ANY_VALUE(fields) AS fields
+      FROM calls_read WHERE api = 'place_details' AND fields IS NOT NULL
+      GROUP BY 1
+    ) AS d
+    CROSS JOIN unnest(d.fields) AS listed(f)
+  ) AS trimmed
+  WHERE name <> ''
+),
+-- What each mask bills: the New details SKU, 0 IDs Only, 1 Essentials, 2 Pro, 3 Enterprise, 4 Enterprise
+-- + Atmosphere: the highest of its fields (4 with `*`; an unknown name bills as Pro).
 masks AS (
   SELECT
     mask_key,
-    CASE WHEN (SELECT COUNT(*) FROM unnest(d.fields) AS listed(f) WHERE TRIM(f, ' ' || CHR(9)) <> '') > 0
-      THEN 1 ELSE 0 END AS has_mask,
-    (SELECT CASE WHEN COUNT(*) = 0 OR MAX(CASE WHEN name = '*' THEN 1 ELSE 0 END) = 1 THEN 4
-       ELSE MAX(
-         CASE
-           WHEN field IN ('attributions', 'id', 'movedplace', 'movedplaceid', 'name', 'photos', 'place_id',
-               'placeid') THEN 0
-           WHEN field IN ('address_components', 'addresscomponents', 'adr_address', 'adrformataddress',
-               'coordinate', 'formatted_address', 'formattedaddress', 'geometry', 'location', 'plus_code',
-               'pluscode', 'postaladdress', 'shortformattedaddress', 'type', 'types', 'vicinity',
-               'viewport') THEN 1
-           WHEN field IN ('accessibilityoptions', 'addressdescriptor', 'business_status', 'businessstatus',
-               'containingplaces', 'displayname', 'googlemapslinks', 'googlemapsuri', 'icon',
-               'icon_background_color', 'icon_mask_base_uri', 'iconbackgroundcolor', 'iconmaskbaseuri',
-               'primarytype', 'primarytypedisplayname', 'pureserviceareabusiness', 'subdestinations',
-               'timezone', 'url', 'utc_offset', 'utcoffset', 'utcoffsetminutes',
-               'wheelchair_accessible_entrance', 'wheelchairaccessibleentrance') THEN 2
-           WHEN field IN ('current_opening_hours', 'currentopeninghours', 'currentsecondaryopeninghours',
-               'formatted_phone_number', 'international_phone_number', 'internationalphonenumber',
-               'nationalphonenumber', 'opening_hours', 'openinghours', 'phonenumber', 'price_level',
-               'pricelevel', 'pricerange', 'rating', 'regularopeninghours', 'regularsecondaryopeninghours',
-               'secondary_opening_hours', 'user_ratings_total', 'userratingcount', 'userratingstotal',
-               'website', 'websiteuri') THEN 3
-           WHEN field IN ('curbside_pickup', 'curbsidepickup', 'delivery', 'dine_in', 'dinein',
-               'editorial_summary', 'editorialsummary', 'evchargeoptions', 'fueloptions',
-               'generativesummary', 'livemusic', 'menuforchildren', 'outdoorseating', 'parkingoptions',
-               'paymentoptions', 'reservable', 'restroom', 'reviews', 'reviewsummary', 'takeout') THEN 4
-           WHEN starts_with(field, 'serves') OR starts_with(field, 'allows') OR starts_with(field, 'goodfor') THEN 4
-           ELSE 2
-         END
-       ) END
-     FROM (SELECT name, REGEXP_REPLACE(REGEXP_REPLACE(LOWER(name), '(?s)/.*', ''), '^places[.]', '') AS field
-           FROM (SELECT TRIM(f, ' ' || CHR(9)) AS name FROM unnest(d.fields) AS listed(f)) AS trimmed
-           WHERE name <> '') AS named) AS mask_sku
-  FROM (
-    SELECT fields AS mask_key, ANY_VALUE(fields) AS fields
-    FROM calls_read WHERE api = 'place_details' AND fields IS NOT NULL
-    GROUP BY 1
-  ) AS d
+    CASE WHEN MAX(CASE WHEN name = '*' THEN 1 ELSE 0 END) = 1 THEN 4
+      ELSE MAX(
+        CASE
+          WHEN field IN ('attributions', 'id', 'movedplace', 'movedplaceid', 'name', 'photos', 'place_id',
+              'placeid') THEN 0
+          WHEN field IN ('address_components', 'addresscomponents', 'adr_address', 'adrformataddress',
+              'coordinate', 'formatted_address', 'formattedaddress', 'geometry', 'location', 'plus_code',
+              'pluscode', 'postaladdress', 'shortformattedaddress', 'type', 'types', 'vicinity',
+              'viewport') THEN 1
+          WHEN field IN ('accessibilityoptions', 'addressdescriptor', 'business_status', 'businessstatus',
+              'containingplaces', 'displayname', 'googlemapslinks', 'googlemapsuri', 'icon',
+              'icon_background_color', 'icon_mask_base_uri', 'iconbackgroundcolor', 'iconmaskbaseuri',
+              'primarytype', 'primarytypedisplayname', 'pureserviceareabusiness', 'subdestinations',
+              'timezone', 'url', 'utc_offset', 'utcoffset', 'utcoffsetminutes',
+              'wheelchair_accessible_entrance', 'wheelchairaccessibleentrance') THEN 2
+          WHEN field IN ('current_opening_hours', 'currentopeninghours', 'currentsecondaryopeninghours',
+              'formatted_phone_number', 'international_phone_number', 'internationalphonenumber',
+              'nationalphonenumber', 'opening_hours', 'openinghours', 'phonenumber', 'price_level',
+              'pricelevel', 'pricerange', 'rating', 'regularopeninghours', 'regularsecondaryopeninghours',
+              'secondary_opening_hours', 'user_ratings_total', 'userratingcount', 'userratingstotal',
+              'website', 'websiteuri') THEN 3
+          WHEN field IN ('curbside_pickup', 'curbsidepickup', 'delivery', 'dine_in', 'dinein',
+              'editorial_summary', 'editorialsummary', 'evchargeoptions', 'fueloptions',
+              'generativesummary', 'livemusic', 'menuforchildren', 'outdoorseating', 'parkingoptions',
+              'paymentoptions', 'reservable', 'restroom', 'reviews', 'reviewsummary', 'takeout') THEN 4
+          WHEN starts_with(field, 'serves') OR starts_with(field, 'allows') OR starts_with(field, 'goodfor') THEN 4
+          ELSE 2
+        END
+      ) END AS mask_sku
+  FROM mask_fields
+  GROUP BY mask_key
 ),
--- Each call with its mask: no field mask (NULL, or no name left) bills every field.
+-- Each call with its mask; a call with no field mask (NULL, empty, only blank names) has
+-- has_mask = 0 and bills every field.
 calls_masked AS (
   SELECT
     c.*,
-    COALESCE(m.has_mask, 0) AS has_mask,
+    CASE WHEN m.mask_key IS NULL THEN 0 ELSE 1 END AS has_mask,
     COALESCE(m.mask_sku, 4) AS mask_sku
   FROM calls_read AS c
   LEFT JOIN masks AS m ON c.api = 'place_details' AND c.fields = m.mask_key
