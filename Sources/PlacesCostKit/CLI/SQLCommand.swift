@@ -11,7 +11,7 @@ struct SQLCommand {
 
     The statement reads a table of canonical calls, one row per call, with the columns timestamp
     (TIMESTAMP), api, session_token, input, fields (a list of strings), user_id and project (these
-    two must exist and may be all NULL). It applies the session rules of `analyze` with window
+    two may be all NULL; DuckDB also reads a table made by read_json_auto as it is). It applies the session rules of `analyze` with window
     functions (timeout, reused and expired tokens, standalone details, runs after a spent token,
     token-less searches of one user, delays in Unicode code points), inlines the prices of one
     table and returns one row: searches_total, searches_completed, searches_abandoned,
@@ -45,7 +45,7 @@ struct SQLCommand {
 
     EXAMPLE
       placescost sql --dialect duckdb --pricing legacy-list > analysis.sql
-      duckdb calls.db < analysis.sql
+      duckdb -line calls.db < analysis.sql
 
     """
 

@@ -23,9 +23,15 @@ public struct SQLName: Sendable, Equatable {
         }
         for part in parts {
             guard !part.isEmpty else { throw invalid("a part between dots is empty") }
-            if let bad = part.unicodeScalars.first(where: { $0 == "\"" || $0 == "`" || $0 == "\\" || $0.value < 0x20 || $0.value == 0x7F }) {
-                let shown = bad.value < 0x20 || bad.value == 0x7F ? "a control character" : "`\(bad)`"
-                throw invalid("it holds \(shown), which no quoting of both dialects can carry")
+            for scalar in part.unicodeScalars {
+                let named: String? = switch scalar {
+                case "\"": "a double quote"
+                case "`": "a backtick"
+                case "\\": "a backslash"
+                case _ where scalar.value < 0x20 || scalar.value == 0x7F: "a control character"
+                default: nil
+                }
+                if let named { throw invalid("it holds \(named), which would end its quoting") }
             }
         }
         self.parts = parts

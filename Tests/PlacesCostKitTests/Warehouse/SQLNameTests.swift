@@ -31,7 +31,10 @@ struct SQLNameTests {
 
     @Test("the message names the option, the name and the reason")
     func message() {
-        let error = WarehouseError.invalidName(option: "--table", name: "x`y", reason: "it holds `` ` ``")
-        #expect(error.description == "--table `x`y` cannot be used: it holds `` ` ``.")
+        #expect(throws: WarehouseError.invalidName(option: "--table", name: "x`y", reason: "it holds a backtick, which would end its quoting")) {
+            try SQLName("x`y", maxParts: 3, option: "--table")
+        }
+        let error = WarehouseError.invalidName(option: "--table", name: "a..b", reason: "a part between dots is empty")
+        #expect(error.description == "--table `a..b` cannot be used: a part between dots is empty.")
     }
 }
