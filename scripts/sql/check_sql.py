@@ -5,7 +5,8 @@ Usage:
     python3 scripts/sql/check_sql.py [--engine PATH] [--venv DIR] [--quick] [--require]
 
 For each log (SampleLogs/, `placescost generate` logs over one and over two months, and
-scripts/reference/random_log.py logs of every profile, written without malformed records) and
+scripts/reference/random_log.py logs of every profile, written without malformed records, some
+as CSV loaded by read_csv, and seeded edge-case logs) and
 each bundled price table, the log is loaded into a DuckDB table `calls` with the load command
 the README gives (scripts/sql/load_duckdb.sql), `placescost sql --dialect duckdb --pricing T`
 is run on it, and its row is compared with `placescost analyze FILE --report json --pricing T`:
@@ -136,6 +137,11 @@ def load(con, path, how):
         # read_json_auto infers TIMESTAMPTZ, UUID or JSON columns, keeps sessionToken apart and
         # leaves out keys no record has (project, here): the DuckDB SQL copes with all of it.
         con.execute("CREATE TABLE calls AS SELECT * FROM read_json_auto(%s)" % quote(path))
+    elif how == "csv":
+        # A CSV log as read_csv_auto types it: `fields` is one cell of text (a|b or a,b).
+        con.execute("CREATE TABLE calls AS SELECT * FROM read_csv_auto(%s)" % quote(path))
+    elif how == "csv-text":
+        con.execute("CREATE TABLE calls AS SELECT * FROM read_csv(%s, header = true, all_varchar = true)" % quote(path))
     elif how == "ordered":
         # The README load, then the rows shuffled with a line number kept in column `line`.
         load(con, path, "readme")
@@ -448,14 +454,15 @@ class Check:
         self.engine.run(["generate"] + args + ["--out", path])
         return path
 
-    def random_log(self, seed, profile, searches):
-        path = os.path.join(self.work, "random-%d-%s.jsonl" % (seed, profile))
+    def random_log(self, seed, profile, searches, form="jsonl"):
+        path = os.path.join(self.work, "random-%d-%s.%s" % (seed, profile, form))
         with open(path, "wb") as handle:
             subprocess.run([sys.executable, RANDOM_LOG, "--seed", str(seed), "--searches", str(searches),
-                            "--profile", profile, "--malformed-rate", "0"], stdout=handle, check=True)
+                            "--profile", profile, "--format", form, "--malformed-rate", "0"],
+                           stdout=handle, check=True)
         with open(path, "rb") as handle:
             data = handle.read()
-        if data.startswith(b"\xef\xbb\xbf"):   # DuckDB's read_json rejects a byte order mark
+        if data.startswith(b"\xef\xbb\xbf"):   # DuckDB's readers take a byte order mark for data
             with open(path, "wb") as handle:
                 handle.write(data[3:])
         return path
@@ -498,6 +505,16 @@ class Check:
                 if seed == 2:
                     self.log_case("random_log %s seed %d" % (profile, seed * 10 + index), path, path,
                                   tables=["legacy-list"], how="auto", by_month=False)
+        # 3b. The same kinds of logs as CSV, loaded by read_csv_auto or as text: `fields` is one
+        #     cell, split as analyze splits it.
+        csv_log = self.generate("generate-3.csv", ["--searches", "1500", "--seed", "3", "--format", "csv"])
+        for how in ("csv", "csv-text"):
+            self.log_case("generate seed 3 as CSV", csv_log, csv_log, tables=["legacy-list", "places-new-2025"],
+                          how=how, by_month=False)
+        for index, profile in enumerate(PROFILES[: 2 if quick else len(PROFILES)]):
+            path = self.random_log(40 + index, profile, 150, "csv")
+            self.log_case("random_log %s seed %d as CSV" % (profile, 40 + index), path, path,
+                          tables=["legacy-list"], how="csv" if index % 2 == 0 else "csv-text", by_month=False)
         # 4. Edge cases: few tokens and users, times on the timeout and the gap, odd masks and inputs.
         for seed in range(1, 4 if quick else 13):
             path = os.path.join(self.work, "edges-%d.jsonl" % seed)

@@ -82,6 +82,24 @@ public enum SQLDialect: String, Sendable, CaseIterable {
         }
     }
 
+    /// Lines that give the `fields` column as a list of strings.
+    ///
+    /// BigQuery's schema makes it `ARRAY<STRING>`. A DuckDB table loaded from CSV holds one cell
+    /// of text, split as `analyze` splits a CSV cell: on `|` when it holds one, else on commas.
+    func fieldList(_ column: String) -> [String] {
+        switch self {
+        case .bigquery:
+            return [column]
+        case .duckdb:
+            let text = "CAST(\(column) AS VARCHAR)"
+            return [
+                "CASE WHEN typeof(\(column)) = 'VARCHAR'",
+                "  THEN string_split(\(text), CASE WHEN contains(\(text), '|') THEN '|' ELSE ',' END)",
+                "  ELSE CAST(\(column) AS VARCHAR[]) END",
+            ]
+        }
+    }
+
     /// The rows of `array` (a list of strings) as a table with one column `alias`.
     func unnest(_ array: String, as alias: String) -> String {
         switch self {

@@ -184,15 +184,16 @@ public struct SessionSQLWriter: Sendable {
             "    \(dialect.codePoints(dialect.text(column("input")))) AS input_len,",
             "    NULLIF(\(dialect.text(column("user_id"))), '') AS user_id,",
             "    NULLIF(\(dialect.text(column("project"))), '') AS project,",
-            "    \(column("fields")) AS fields",
         ]
+        lines += dialect.fieldList(column("fields")).enumerated().map { index, line in
+            "    " + line + (index == dialect.fieldList(column("fields")).count - 1 ? " AS fields" : "")
+        }
         switch dialect {
         case .bigquery:
             lines.append("  FROM \(options.table.quoted(in: dialect))")
         case .duckdb:
             // UNION BY NAME adds what is missing and leaves the row order alone.
-            let fillers = ["session_token", "sessionToken", "input", "user_id", "project"].map { "NULL AS \(column($0))" }
-                + ["CAST(NULL AS VARCHAR[]) AS \(column("fields"))"]
+            let fillers = ["session_token", "sessionToken", "input", "fields", "user_id", "project"].map { "NULL AS \(column($0))" }
             lines += [
                 "  FROM (",
                 "    -- Optional columns a loader left out (read_json_auto drops keys no record has) are NULL;",

@@ -142,13 +142,15 @@ struct SessionSQLWriterTests {
         #expect(ordered.contains("ORDER BY ts_us, ord)"))
     }
 
-    @Test("DuckDB reads what read_json_auto leaves: missing optional columns, a sessionToken column")
+    @Test("DuckDB reads what read_json_auto and read_csv_auto leave: missing columns, sessionToken, text fields")
     func duckdbLoaders() throws {
         let duckdb = try SessionSQLWriterTests.writer().statement()
         #expect(duckdb.contains("UNION ALL BY NAME"))
         #expect(duckdb.contains("NULL AS \"project\""))
         #expect(duckdb.contains("COALESCE(NULLIF(CAST(\"session_token\" AS VARCHAR), ''), NULLIF(CAST(\"sessionToken\" AS VARCHAR), '')) AS token"))
         #expect(duckdb.contains("WHEN typeof(\"timestamp\") = 'TIMESTAMP WITH TIME ZONE'"))
+        #expect(duckdb.contains("THEN string_split(CAST(\"fields\" AS VARCHAR), CASE WHEN contains(CAST(\"fields\" AS VARCHAR), '|') THEN '|' ELSE ',' END)"),
+                "a CSV cell of fields is split as analyze splits it")
         let bigquery = try SessionSQLWriterTests.writer(dialect: .bigquery).statement()
         #expect(!bigquery.contains("sessionToken") && !bigquery.contains("BY NAME"), "BigQuery reads its schema's columns")
         #expect(bigquery.contains("UNIX_MICROS(`timestamp`) AS ts_us"))

@@ -41,13 +41,15 @@ calls_read AS (
     length(CAST("input" AS VARCHAR)) AS input_len,
     NULLIF(CAST("user_id" AS VARCHAR), '') AS user_id,
     NULLIF(CAST("project" AS VARCHAR), '') AS project,
-    "fields" AS fields
+    CASE WHEN typeof("fields") = 'VARCHAR'
+      THEN string_split(CAST("fields" AS VARCHAR), CASE WHEN contains(CAST("fields" AS VARCHAR), '|') THEN '|' ELSE ',' END)
+      ELSE CAST("fields" AS VARCHAR[]) END AS fields
   FROM (
     -- Optional columns a loader left out (read_json_auto drops keys no record has) are NULL;
     -- sessionToken, the alias analyze also reads, counts when session_token is empty.
     SELECT * FROM "calls"
     UNION ALL BY NAME
-    SELECT NULL AS "session_token", NULL AS "sessionToken", NULL AS "input", NULL AS "user_id", NULL AS "project", CAST(NULL AS VARCHAR[]) AS "fields" WHERE false
+    SELECT NULL AS "session_token", NULL AS "sessionToken", NULL AS "input", NULL AS "fields", NULL AS "user_id", NULL AS "project" WHERE false
   ) AS source
   WHERE "timestamp" IS NOT NULL AND "api" IS NOT NULL AND CAST("api" AS VARCHAR) <> ''
 ),
