@@ -117,7 +117,7 @@ public struct SessionSQLWriter: Sendable {
             "--   session_token, input, fields (a list of strings), user_id and project (the last two may be all NULL).",
             "-- Rules of sessions.md: session timeout \(seconds(options.sessions.timeout)) s from the session's start, user gap \(seconds(options.sessions.userGap)) s,",
             "--   delays \(delays.isEmpty ? "none" : delays) (characters counted in Unicode code points).",
-            "-- Prices of `\(table.id)` (\(rules)), inlined below.",
+            "-- Prices of `\(commented(table.id))` (\(rules)), inlined below.",
         ]
         if let column = options.orderColumn {
             lines.append("-- Calls at the same time keep the order of column \(column.quoted(in: dialect)) (the log's order).")
@@ -135,6 +135,14 @@ public struct SessionSQLWriter: Sendable {
             lines.append("--   counts of report.json, and cost_<strategy>_d<delay>: list_cost_usd, USD rounded to 1e-6.")
         }
         return lines
+    }
+
+    /// Text from a price table, made safe for a `--` comment: a user's table could hold a line
+    /// break, and what follows it would be SQL.
+    private func commented(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map {
+            $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" ? " " : $0
+        }))
     }
 
     private func seconds(_ duration: Duration64) -> String {
@@ -817,7 +825,7 @@ public struct SessionSQLWriter: Sendable {
     private func costs() -> [String] {
         var lines = [
             "-- list_cost_usd (sessions.md, From counts to money): every event at its SKU's first-tier price,",
-            "-- no free cap, no credit. Prices of `\(table.id)`, USD per 1,000 events.",
+            "-- no free cap, no credit. Prices of `\(commented(table.id))`, USD per 1,000 events.",
             "costs AS (",
             "  SELECT",
             "    strategy, delay,",
@@ -827,7 +835,7 @@ public struct SessionSQLWriter: Sendable {
         if priced.isEmpty { lines.append("      0") }
         for (index, sku) in priced.enumerated() {
             let note = sku.tiers[0].confirmed ? "" : " (unconfirmed: \(sku.tiers[0].source))"
-            lines.append("      \(index == 0 ? "  " : "+ ")\(volume(sku)) * \(literal(sku.tiers[0].usdPer1000)) / 1000  -- \(sku.name)\(note)")
+            lines.append("      \(index == 0 ? "  " : "+ ")\(volume(sku)) * \(literal(sku.tiers[0].usdPer1000)) / 1000  -- \(commented(sku.name + note))")
         }
         lines += ["    ) * 1000000) / 1000000 AS list_cost_usd", "  FROM events", ")"]
         return lines
@@ -836,7 +844,7 @@ public struct SessionSQLWriter: Sendable {
     private func monthCosts() -> [String] {
         var lines = [
             "-- cost_usd (sessions.md, From counts to money): per month, each SKU's volume after its free",
-            "-- monthly cap, priced through the graduated tiers of `\(table.id)` (USD per 1,000 events)"
+            "-- monthly cap, priced through the graduated tiers of `\(commented(table.id))` (USD per 1,000 events)"
                 + (table.monthlyCreditUSD > 0 ? ", less the monthly credit." : "."),
             "month_costs AS (",
             "  SELECT",
@@ -857,7 +865,7 @@ public struct SessionSQLWriter: Sendable {
                 parts.append("\(billed) * \(literal(tier.usdPer1000)) / 1000")
             }
             if parts.isEmpty { continue }
-            terms.append("(" + parts.joined(separator: " + ") + ")  -- \(sku.name)")
+            terms.append("(" + parts.joined(separator: " + ") + ")  -- \(commented(sku.name))")
         }
         let gross = terms.isEmpty ? ["      0"] : terms.enumerated().map { "      \($0.offset == 0 ? "  " : "+ ")\($0.element)" }
         if table.monthlyCreditUSD > 0 {

@@ -156,6 +156,22 @@ struct SessionSQLWriterTests {
         #expect(bigquery.contains("UNIX_MICROS(`timestamp`) AS ts_us"))
     }
 
+    @Test("text from a user's price table cannot end a comment and become SQL")
+    func userTableText() throws {
+        var table = try PriceTableLoader().load("legacy-list")
+        table.id = "mine\nDROP TABLE calls; --"
+        table.skus[0].name = "Autocomplete\r\nDELETE FROM calls"
+        var options = SessionSQLWriter.Options(dialect: .duckdb, table: try SQLName("calls", maxParts: 3, option: "--table"))
+        options.byMonth = true
+        for byMonth in [false, true] {
+            options.byMonth = byMonth
+            let statement = try SessionSQLWriter(table: table, options: options).statement()
+            for line in statement.split(separator: "\n") {
+                #expect(!line.hasPrefix("DROP") && !line.hasPrefix("DELETE") && !line.hasPrefix("\r"), "\(line)")
+            }
+        }
+    }
+
     @Test("an unknown time zone is refused")
     func timeZone() {
         #expect(throws: WarehouseError.unknownTimeZone("Mars/Olympus")) {
