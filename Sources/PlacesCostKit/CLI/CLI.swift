@@ -11,7 +11,7 @@ public struct CLI {
         self.context = context
     }
 
-    static let usage = "placescost analyze|simulate|reconcile|pricing|generate ... | placescost --help | placescost --version"
+    static let usage = "placescost analyze|simulate|reconcile|pricing|generate|sql ... | placescost --help | placescost --version"
 
     static let help = """
     placescost: what your Google Places Autocomplete traffic costs, and how to pay less.
@@ -22,6 +22,7 @@ public struct CLI {
       placescost reconcile [PATH]... --billing FILE   the estimate against the real bill, SKU by SKU
       placescost pricing list | pricing show ID  the bundled price tables
       placescost generate --searches N [options] a realistic made-up log, for tests and benchmarks
+      placescost sql --dialect bigquery|duckdb   the same analysis as SQL for a warehouse
       placescost --help | --version | COMMAND --help
 
     COMMANDS
@@ -37,6 +38,9 @@ public struct CLI {
       pricing   List the bundled price tables, or show one with its sources.
       generate  Write a deterministic, realistic log of N searches (JSON Lines, CSV or an nginx
                 access log) with the usual token anomalies, for tests, benchmarks and simulations.
+      sql       Print one SQL statement (BigQuery or DuckDB) that applies the same session rules
+                to a warehouse table of calls with window functions and returns the searches,
+                anomalies and every strategy's list cost, for logs too big for one machine.
 
     Run `placescost COMMAND --help` for a command's options.
 
@@ -68,6 +72,8 @@ public struct CLI {
                 return try PricingCommand(arguments: rest, context: context).run()
             case "generate":
                 return try GenerateCommand(arguments: rest, context: context).run()
+            case "sql":
+                return try SQLCommand(arguments: rest, context: context).run()
             default:
                 throw CLIError.usage(message: "unknown command `\(command)`.", usage: CLI.usage)
             }

@@ -39,7 +39,9 @@ public enum FieldCatalog {
     /// The address-and-location mask strategies cut details calls to (`session_details_basic`).
     public static let basicMask = ["formatted_address", "geometry"]
 
-    private static let entries: [String: (LegacyCategory, NewSKU)] = {
+    /// Every known field name, lowercased, with its categories (`SessionSQLWriter` writes these
+    /// same lists into SQL).
+    static let entries: [String: (LegacyCategory, NewSKU)] = {
         var table: [String: (LegacyCategory, NewSKU)] = [:]
         func add(_ legacy: LegacyCategory, _ new: NewSKU, _ names: String...) {
             for name in names { table[name.lowercased()] = (legacy, new) }
@@ -68,13 +70,19 @@ public enum FieldCatalog {
         return table
     }()
 
+    /// Places API (New) field masks may name fields as `places.displayName`.
+    static let resourcePrefix = "places."
+
+    /// Families of Atmosphere fields known by their start (`servesBeer`, `allowsDogs`, `goodForChildren`).
+    static let atmospherePrefixes = ["serves", "allows", "goodfor"]
+
     /// The categories of one field; `nil` for a name the catalog does not know.
     static func lookup(_ field: String) -> (LegacyCategory, NewSKU)? {
         var name = field.lowercased()
         if let slash = name.firstIndex(of: "/") { name = String(name[..<slash]) }
-        if name.hasPrefix("places.") { name = String(name.dropFirst("places.".count)) }
+        if name.hasPrefix(resourcePrefix) { name = String(name.dropFirst(resourcePrefix.count)) }
         if let entry = entries[name] { return entry }
-        if ["serves", "allows", "goodfor"].contains(where: { name.hasPrefix($0) }) { return (.atmosphere, .enterpriseAtmosphere) }
+        if atmospherePrefixes.contains(where: { name.hasPrefix($0) }) { return (.atmosphere, .enterpriseAtmosphere) }
         return nil
     }
 
