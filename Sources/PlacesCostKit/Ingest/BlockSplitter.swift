@@ -80,7 +80,7 @@ struct BlockSplitter {
         var total = 0
         let block = [UInt8](unsafeUninitializedCapacity: target) { buffer, count in
             prefix.withUnsafeBufferPointer { source in
-                _ = buffer.baseAddress!.initialize(from: source.baseAddress!, count: source.count)
+                buffer.baseAddress!.initialize(from: source.baseAddress!, count: source.count)
             }
             count = prefix.count
             while count < target {

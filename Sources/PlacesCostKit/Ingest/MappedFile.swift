@@ -31,12 +31,14 @@ final class MappedFile: @unchecked Sendable {
 
     /// Hints that `range` will be read soon.
     func willRead(_ range: Range<Int>) {
-        pages(inside: range, rounding: .outward).map { madvise(UnsafeMutableRawPointer(mutating: base + $0.lowerBound), $0.count, MADV_WILLNEED) }
+        guard let pages = pages(inside: range, rounding: .outward) else { return }
+        madvise(UnsafeMutableRawPointer(mutating: base + pages.lowerBound), pages.count, MADV_WILLNEED)
     }
 
     /// Drops the pages wholly inside `range` from this process (the page cache keeps them).
     func release(_ range: Range<Int>) {
-        pages(inside: range, rounding: .inward).map { madvise(UnsafeMutableRawPointer(mutating: base + $0.lowerBound), $0.count, MADV_DONTNEED) }
+        guard let pages = pages(inside: range, rounding: .inward) else { return }
+        madvise(UnsafeMutableRawPointer(mutating: base + pages.lowerBound), pages.count, MADV_DONTNEED)
     }
 
     private enum Rounding { case inward, outward }

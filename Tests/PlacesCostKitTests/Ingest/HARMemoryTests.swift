@@ -55,7 +55,7 @@ struct HARMemoryTests {
     /// without a url (malformed), one in 2,000 with a 300 KB response body, one 8 MB response body,
     /// and a 10 MB `pages` array before `entries`.
     static func writeCapture(to url: URL) throws -> (bytes: Int, entries: Int, largestEntry: Int) {
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
         var pending = ""
