@@ -12,7 +12,8 @@ public enum PricingError: Error, Equatable, CustomStringConvertible {
         case .unreadable(let path, let reason):
             "cannot read the price table \(path): \(reason). Check the --pricing path, or pass a bundled table id (`placescost pricing list`)."
         case .invalidTable(let source, let keyPath, let reason):
-            keyPath.isEmpty ? "\(source): \(reason)." : "\(source): at `\(keyPath)`: \(reason)."
+            (keyPath.isEmpty ? "\(source): \(reason)." : "\(source): at `\(keyPath)`: \(reason).")
+                + " Fix the table (`placescost pricing show legacy-list --json` prints a valid one to start from)."
         case .unknownTable(let id, let known):
             "no price table `\(id)`: pass one of \(known.joined(separator: ", ")) (see `placescost pricing list`) or the path of a JSON price table."
         }
