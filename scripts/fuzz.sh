@@ -10,7 +10,8 @@
 # .build-fuzz/findings/TARGET/; copy a finding into the corpus folder as fuzz-WHAT.EXT once it is
 # fixed (MalformedCorpusTests reads every such file). Needs the Swift toolchain's libFuzzer (Linux).
 # LeakSanitizer is off (per input and at exit): it reports Swift's lazily initialised globals
-# (AccessLogFormat.combined, made once per process, not per input) as leaks; memory that grows with the inputs is caught by -rss_limit_mb instead.
+# (AccessLogFormat.combined, made once per process, not per input) as leaks; memory that grows
+# with the inputs is caught by -rss_limit_mb instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=.build-fuzz
