@@ -32,7 +32,9 @@ struct PriceTableLoaderTests {
             _ = try loader.decode(data, source: "mine.json")
             return "accepted"
         } catch let error as PricingError {
-            return error.description
+            let advice = " Fix the table (`placescost pricing show legacy-list --json` prints a valid one to start from)."
+            #expect(error.description.hasSuffix(advice))
+            return String(error.description.dropLast(advice.count))
         }
     }
 
