@@ -17,15 +17,19 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
     /// timestamp that does not parse), which may hold line breaks, escapes or a megabyte of text.
     public var printableReason: String {
         var text = ""
+        var length = 0
         for scalar in reason.unicodeScalars {
-            if text.unicodeScalars.count >= Diagnostic.maxReasonLength {
+            if length >= Diagnostic.maxReasonLength {
                 text += "…"
                 break
             }
             if scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}" {
-                text += scalar.escaped(asASCII: true)
+                let escaped = scalar.escaped(asASCII: true)
+                text += escaped
+                length += escaped.unicodeScalars.count
             } else {
                 text.unicodeScalars.append(scalar)
+                length += 1
             }
         }
         return text

@@ -194,40 +194,18 @@ struct SessionStream {
                     buffer.observe(call.time)
                     continue
                 }
-                if call.base {
-                    let event = Event(
-                        time: call.time, sequence: call.sequence, key: call.project, user: UInt32.max, project: 0,
-                        platform: call.platform, fields: call.fields, inputLength: call.inputLength, api: call.api,
-                        generation: call.generation, byToken: call.byToken, fingerprint: call.fingerprint, base: true
-                    )
-                    buffer.insert(event, releasing: &released)
-                    for event in released { walk(event) }
-                    released.removeAll(keepingCapacity: true)
-                    continue
-                }
-                let key = UnsafeRawBufferPointer(rebasing: arena[Int(call.keyStart) ..< Int(call.keyStart + call.keyCount)])
-                let id: UInt32
-                if call.byToken {
-                    if let known = recentTokens.find(project: call.project, key, hash: call.keyHash) {
-                        id = known
-                    } else {
-                        id = internToken(project: call.project, key)
-                        recentTokens.store(project: call.project, key, hash: call.keyHash, id: id)
-                    }
-                } else if let known = recentUsers.find(project: call.project, key, hash: call.keyHash) {
-                    id = known
-                } else {
-                    id = internUser(project: call.project, key)
-                    recentUsers.store(project: call.project, key, hash: call.keyHash, id: id)
-                }
+                var key = call.project  // a base call's `other` API label: its only key
                 var user = UInt32.max
-                if options.keepSearches, call.byToken, call.userCount >= 0 {
-                    user = internUser(project: call.project, UnsafeRawBufferPointer(rebasing: arena[Int(call.userStart) ..< Int(call.userStart + call.userCount)]))
+                if !call.base {
+                    key = internKey(of: call, arena: arena)
+                    if options.keepSearches, call.byToken, call.userCount >= 0 {
+                        user = internUser(project: call.project, UnsafeRawBufferPointer(rebasing: arena[Int(call.userStart) ..< Int(call.userStart + call.userCount)]))
+                    }
                 }
                 let event = Event(
-                    time: call.time, sequence: call.sequence, key: id, user: user, project: call.project,
+                    time: call.time, sequence: call.sequence, key: key, user: user, project: call.base ? 0 : call.project,
                     platform: call.platform, fields: call.fields, inputLength: call.inputLength, api: call.api,
-                    generation: call.generation, byToken: call.byToken, fingerprint: call.fingerprint, base: false
+                    generation: call.generation, byToken: call.byToken, fingerprint: call.fingerprint, base: call.base
                 )
                 buffer.insert(event, releasing: &released)
                 for event in released { walk(event) }
@@ -255,6 +233,21 @@ struct SessionStream {
             openUsers[index] = nil
         }
         return tally
+    }
+
+    /// The id of a walked call's token or user, through the cache of recent keys.
+    private mutating func internKey(of call: GroupCall, arena: UnsafeRawBufferPointer) -> UInt32 {
+        let key = UnsafeRawBufferPointer(rebasing: arena[Int(call.keyStart) ..< Int(call.keyStart + call.keyCount)])
+        if call.byToken {
+            if let known = recentTokens.find(project: call.project, key, hash: call.keyHash) { return known }
+            let id = internToken(project: call.project, key)
+            recentTokens.store(project: call.project, key, hash: call.keyHash, id: id)
+            return id
+        }
+        if let known = recentUsers.find(project: call.project, key, hash: call.keyHash) { return known }
+        let id = internUser(project: call.project, key)
+        recentUsers.store(project: call.project, key, hash: call.keyHash, id: id)
+        return id
     }
 
     private mutating func internToken(project: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
