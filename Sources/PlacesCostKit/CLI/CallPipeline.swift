@@ -119,7 +119,7 @@ final class CallPipeline: @unchecked Sendable {
         let reader = LogReader(options: options.reader)
         var caches = CallBlockBuilder.Caches()
         var readBefore = 0
-        for (fileIndex, (path, listed)) in try LogReader.expand(paths).enumerated() {
+        for (fileIndex, (path, listed)) in try LogReader.expand(paths).enumerated() where !stopsForMalformed {
             do {
                 var fileOutput = LogReader.Output()
                 defer { output.files += fileOutput.files }
