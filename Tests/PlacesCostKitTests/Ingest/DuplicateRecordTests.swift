@@ -138,5 +138,19 @@ struct DuplicateRecordTests {
         other.combine("bc")
         #expect(split.value != other.value)
         #expect(of(line) != of(line.replacingOccurrences(of: "j", with: "k")))
+        // A changed byte at every position of every length reaches the value: each lane, the
+        // 16- and 8-byte steps and the overlapping tail word all count.
+        let bytes = Array(String(repeating: "0123456789abcdef", count: 5).utf8)
+        for length in 1...bytes.count {
+            let prefix = Array(bytes[..<length])
+            let original = prefix.withUnsafeBytes { Fingerprint.of($0) }
+            var changed: Set<UInt64> = [original]
+            for position in 0..<length {
+                var copy = prefix
+                copy[position] ^= 0x01
+                changed.insert(copy.withUnsafeBytes { Fingerprint.of($0) })
+            }
+            #expect(changed.count == length + 1, "length \(length)")
+        }
     }
 }

@@ -118,15 +118,14 @@ struct SessionStreamTests {
         var released: [Timed] = []
         let times: [Int64] = [5, 3, 4, 9, 7, 6, 12, 11, 20, 18]
         for (position, seconds) in times.enumerated() {
-            buffer.insert(Timed(time: seconds * 1_000_000, sequence: Int64(position)), releasing: &released)
+            buffer.insert(Timed(time: seconds * 1_000_000, sequence: Int64(position))) { released.append($0) }
         }
-        buffer.flush(releasing: &released)
+        buffer.flush { released.append($0) }
         #expect(released.map(\.time) == times.sorted().map { $0 * 1_000_000 })
         #expect(!buffer.isLate && buffer.disorder == 3_000_000)
         var late = ReorderBuffer<Timed>(window: 1_000_000)
         for (position, seconds) in [Int64(10), 20, 30, 5].enumerated() {
-            var ignored: [Timed] = []
-            late.insert(Timed(time: seconds * 1_000_000, sequence: Int64(position)), releasing: &ignored)
+            late.insert(Timed(time: seconds * 1_000_000, sequence: Int64(position))) { _ in }
         }
         #expect(late.isLate && late.disorder == 25_000_000)
     }
