@@ -71,6 +71,15 @@ public struct ByteInterner: Sendable {
             if lhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != rhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
             offset += 8
         }
+        guard offset < count else { return true }
+        // The tail as one overlapping load where the length allows, rather than byte by byte.
+        if count >= 8 {
+            return lhs.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) == rhs.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        }
+        if count >= 4 {
+            return lhs.loadUnaligned(as: UInt32.self) == rhs.loadUnaligned(as: UInt32.self)
+                && lhs.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self) == rhs.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+        }
         while offset < count {
             if lhs.load(fromByteOffset: offset, as: UInt8.self) != rhs.load(fromByteOffset: offset, as: UInt8.self) { return false }
             offset += 1

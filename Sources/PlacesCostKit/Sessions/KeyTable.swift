@@ -114,8 +114,22 @@ struct ChunkedArray<Element> {
 }
 
 extension ChunkedArray where Element == UInt8 {
+    /// Appends `bytes`, a chunk's run at a time.
     mutating func append(contentsOf bytes: UnsafeRawBufferPointer) {
-        for byte in bytes { append(byte) }
+        var rest = bytes
+        while !rest.isEmpty {
+            let chunkSize = 1 << ChunkedArray.chunkShift
+            if count & (chunkSize - 1) == 0 {
+                var chunk: [UInt8] = []
+                chunk.reserveCapacity(chunkSize)
+                chunks.append(chunk)
+            }
+            let room = chunkSize - count & (chunkSize - 1)
+            let run = UnsafeRawBufferPointer(rebasing: rest.prefix(room))
+            chunks[chunks.count - 1].append(contentsOf: run)
+            count += run.count
+            rest = UnsafeRawBufferPointer(rebasing: rest.dropFirst(run.count))
+        }
     }
 
     /// Calls `body` with `count` bytes from `start`, copied only when they cross a chunk.

@@ -30,7 +30,10 @@ struct KeyTableTests {
     func chunkBoundary() {
         var bytes = ChunkedArray<UInt8>()
         let source = (0..<(1 << 16) + 100).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-        source.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        source.withUnsafeBytes { bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[..<5])) }
+        source.withUnsafeBytes { bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[5...])) }
+        #expect(bytes.count == source.count)
+        #expect(source.indices.allSatisfy { bytes[$0] == source[$0] })
         let start = (1 << 16) - 7
         let expected = Array(source[start..<start + 18])
         #expect(bytes.withBytes(at: start, count: 18) { Array($0) } == expected)
