@@ -6,7 +6,11 @@
 # Generates the log once with `placescost generate` (1 M searches is about 1.4 GB) into
 # $BENCH_DIR (default /tmp/placescost-bench), makes a Python virtual environment there with
 # DuckDB from pip, then runs the two alternately R times and prints, for each, the median wall
-# time, MB/s and the median peak resident memory (GNU time), and the two ratios. Not part of CI.
+# time, MB/s, the median peak resident memory (GNU time) and the median CPU time (user +
+# system), and the ratios. Not part of CI.
+#
+# On a shared virtual machine the wall times of both tools drift together by 10-20% from one
+# minute to the next: compare the ratios within one run of this script, not across runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 searches=1000000
@@ -49,9 +53,9 @@ rows = con.execute(
 print(rows)
 PY
 
-measure() {  # prints "seconds peak_kb"
-    /usr/bin/time -f "%e %M" -o "$dir/time.txt" "$@" >/dev/null 2>"$dir/stderr.txt" || { cat "$dir/stderr.txt" >&2; exit 1; }
-    cat "$dir/time.txt"
+measure() {  # prints "seconds peak_kb cpu_seconds"
+    /usr/bin/time -f "%e %M %U %S" -o "$dir/time.txt" "$@" >/dev/null 2>"$dir/stderr.txt" || { cat "$dir/stderr.txt" >&2; exit 1; }
+    awk '{printf "%s %s %.2f\n", $1, $2, $3 + $4}' "$dir/time.txt"
 }
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
@@ -60,12 +64,12 @@ for ((run = 1; run <= runs; run++)); do
     measure "$tool" analyze "$log" --json --quiet >> "$dir/tool.txt"
     measure "$dir/venv/bin/python" "$dir/duckdb_groupby.py" "$log" >> "$dir/duck.txt"
 done
-tool_s=$(cut -d' ' -f1 "$dir/tool.txt" | median); tool_kb=$(cut -d' ' -f2 "$dir/tool.txt" | median)
-duck_s=$(cut -d' ' -f1 "$dir/duck.txt" | median); duck_kb=$(cut -d' ' -f2 "$dir/duck.txt" | median)
-awk -v b="$bytes" -v ts="$tool_s" -v tk="$tool_kb" -v ds="$duck_s" -v dk="$duck_kb" -v r="$runs" 'BEGIN {
+tool_s=$(cut -d' ' -f1 "$dir/tool.txt" | median); tool_kb=$(cut -d' ' -f2 "$dir/tool.txt" | median); tool_cpu=$(cut -d' ' -f3 "$dir/tool.txt" | median)
+duck_s=$(cut -d' ' -f1 "$dir/duck.txt" | median); duck_kb=$(cut -d' ' -f2 "$dir/duck.txt" | median); duck_cpu=$(cut -d' ' -f3 "$dir/duck.txt" | median)
+awk -v b="$bytes" -v ts="$tool_s" -v tk="$tool_kb" -v tc="$tool_cpu" -v ds="$duck_s" -v dk="$duck_kb" -v dc="$duck_cpu" -v r="$runs" 'BEGIN {
     mb = b / 1048576
     printf "log: %.0f MB; median of %d alternating runs\n", mb, r
-    printf "placescost analyze: %6.2f s  %7.1f MB/s  peak %6.0f MB\n", ts, mb / ts, tk / 1024
-    printf "duckdb group-by:    %6.2f s  %7.1f MB/s  peak %6.0f MB\n", ds, mb / ds, dk / 1024
-    printf "time ratio (placescost / duckdb): %.2f; memory ratio: %.2f\n", ts / ds, tk / dk
+    printf "placescost analyze: %6.2f s  %7.1f MB/s  peak %6.0f MB  cpu %6.2f s\n", ts, mb / ts, tk / 1024, tc
+    printf "duckdb group-by:    %6.2f s  %7.1f MB/s  peak %6.0f MB  cpu %6.2f s\n", ds, mb / ds, dk / 1024, dc
+    printf "time ratio (placescost / duckdb): %.2f; memory ratio: %.2f; cpu ratio: %.2f\n", ts / ds, tk / dk, tc / dc
 }'
