@@ -119,6 +119,32 @@ struct DuplicateRecordTests {
         #expect(input["records"] as? Int == 150)
     }
 
+    @Test("Record fingerprints: equal records agree; a changed value, key or type gives another")
+    func recordFingerprints() {
+        func record(_ values: [RawRecord.Key: RawRecord.Value]) -> RawRecord {
+            var record = RawRecord()
+            for (key, value) in values { record[key] = value }
+            return record
+        }
+        let base = record([.timestamp: .string("2026-10-01T00:00:00Z"), .api: .string("autocomplete"), .input: .string("Kra")])
+        #expect(base.fingerprint == record([.api: .string("autocomplete"), .input: .string("Kra"), .timestamp: .string("2026-10-01T00:00:00Z")]).fingerprint)
+        let others: [RawRecord] = [
+            record([.timestamp: .string("2026-10-01T00:00:00Z"), .api: .string("autocomplete"), .input: .string("Krak")]),
+            record([.timestamp: .string("2026-10-01T00:00:00Z"), .api: .string("autocomplete"), .platform: .string("Kra")]),
+            record([.timestamp: .string("2026-10-01T00:00:00Z"), .api: .string("autocomplete")]),
+            record([.timestamp: .string("2026-10-01T00:00:00Z"), .api: .string("autocomplete"), .input: .number("1")]),
+            record([.timestamp: .string("2026-10-01T00:00:00Z"), .api: .string("autocomplete"), .input: .string("1")]),
+            record([.timestamp: .string("2026-10-01T00:00:00Z"), .api: .string("autocomplete"), .input: .null]),
+            record([.timestamp: .string("2026-10-01T00:00:00Z"), .api: .string("autocomplete"), .input: .bool(true)]),
+            record([.timestamp: .string("2026-10-01T00:00:00Z"), .api: .string("autocomplete"), .input: .object]),
+            record([.timestamp: .string("2026-10-01T00:00:00Z"), .api: .string("autocomplete"), .fields: .array([.string("a"), .string("b")])]),
+            record([.timestamp: .string("2026-10-01T00:00:00Z"), .api: .string("autocomplete"), .fields: .array([.string("ab")])]),
+            record([.timestamp: .string("2026-10-01T00:00:00Z"), .api: .string("autocomplete"), .fields: .array([.array([.string("a")]), .string("b")])]),
+        ]
+        let values = Set(([base] + others).map(\.fingerprint))
+        #expect(values.count == others.count + 1)
+    }
+
     @Test("Fingerprints: the same bytes give the same value; a changed byte, a moved boundary or a longer run another")
     func fingerprints() {
         func of(_ text: String) -> UInt64 {
