@@ -128,23 +128,29 @@ final class CallPipeline: @unchecked Sendable {
                     continue
                 }
                 defer { input.close() }
-                if input.format == .jsonl, let file = MappedFile(descriptor: input.descriptor) {
+                // JSON Lines and access logs are one record a line: workers parse blocks of lines.
+                let byLines = input.format == .jsonl || input.format == .accessLog
+                let accessLog = input.format == .accessLog ? AccessLogParser(format: options.reader.logFormat ?? .combined) : nil
+                if byLines, let file = MappedFile(descriptor: input.descriptor) {
                     var splitter = MappedFile.Splitter(file: file, blockSize: options.blockSize, maxLineLength: options.maxLineLength)
                     while !stopsForMalformed, let (range, overlong) = splitter.next() {
                         var raw = RawBlock(index: 0, fileIndex: fileIndex, fileName: input.displayName, bytes: [], followsOverlongLine: overlong)
                         raw.mapped = (file, range)
+                        raw.accessLog = accessLog
                         file.willRead(range)
                         submit(raw: raw)
                         options.progress?(readBefore + splitter.position)
                     }
                     readBefore += file.count
-                } else if input.format == .jsonl {
+                } else if byLines {
                     var splitter = BlockSplitter(
                         descriptor: input.descriptor, prefix: input.reader.takeBuffered(),
                         blockSize: options.blockSize, maxLineLength: options.maxLineLength
                     )
                     while !stopsForMalformed, let (bytes, overlong) = try splitter.next() {
-                        submit(raw: RawBlock(index: 0, fileIndex: fileIndex, fileName: input.displayName, bytes: bytes, followsOverlongLine: overlong))
+                        var raw = RawBlock(index: 0, fileIndex: fileIndex, fileName: input.displayName, bytes: bytes, followsOverlongLine: overlong)
+                        raw.accessLog = accessLog
+                        submit(raw: raw)
                         options.progress?(readBefore + splitter.bytesRead)
                     }
                     readBefore += splitter.bytesRead
@@ -263,7 +269,11 @@ final class CallPipeline: @unchecked Sendable {
                     block: CallBlock(index: raw.index, fileIndex: raw.fileIndex, fileName: raw.fileName, partitions: takePartitions()),
                     catalogs: catalogs, window: options.reader.window, keepUsers: options.sessions.keepSearches
                 )
-                let lines = JSONLinesBlockParser.parse(raw, maxLineLength: options.maxLineLength, into: &builder, caches: &caches)
+                let lines = if let parser = raw.accessLog {
+                    AccessLogBlockParser.parse(raw, parser: parser, maxLineLength: options.maxLineLength, into: &builder, caches: &caches)
+                } else {
+                    JSONLinesBlockParser.parse(raw, maxLineLength: options.maxLineLength, into: &builder, caches: &caches)
+                }
                 if let mapped = raw.mapped { mapped.file.release(mapped.range) }
                 let block = builder.finish(lineCount: lines)
                 condition.lock()

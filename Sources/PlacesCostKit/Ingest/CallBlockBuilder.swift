@@ -196,6 +196,19 @@ struct CallBlockBuilder {
         userText = nil
     }
 
+    /// Adds an access-log request: a call when it is a Places call, as `LogReader` files it.
+    mutating func add(_ request: HTTPRequest, line: Int, caches: inout Caches) {
+        switch PlacesRequestDecoder.decode(request) {
+        case .call(let call, let bodyUnknown):
+            if bodyUnknown { block.bodiesUnknown += 1 }
+            add(call, fingerprint: request.fingerprint, caches: &caches)
+        case .notPlaces:
+            block.skippedRequests += 1
+        case .malformed(let reason):
+            reject(reason, line: line)
+        }
+    }
+
     // MARK: - Routing
 
     /// Counts a kept call, and returns it when a walk takes it; a call outside every search goes

@@ -1,4 +1,10 @@
-/// A run of whole lines of one JSON Lines file, read but not yet parsed.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A run of whole lines of one JSON Lines or access-log file, read but not yet parsed.
 struct RawBlock: Sendable {
     var index: Int
     var fileIndex: Int
@@ -9,6 +15,16 @@ struct RawBlock: Sendable {
     var followsOverlongLine = false
     /// Where the lines are when the file is mapped (then `bytes` is empty).
     var mapped: (file: MappedFile, range: Range<Int>)?
+    /// The parser of an access log's lines; `nil` for JSON Lines.
+    var accessLog: AccessLogParser?
+
+    /// One line of a block, as `forEachLine` hands it out.
+    enum Line {
+        /// A line's bytes, without its `\n` and a trailing `\r`, and its number in the block.
+        case text(UnsafeBufferPointer<UInt8>, number: Int)
+        /// A line of `maxLineLength` bytes or more, skipped unread, as the line reader does.
+        case overlong(number: Int)
+    }
 
     /// Calls `body` with the block's lines.
     func withLines<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
@@ -16,5 +32,36 @@ struct RawBlock: Sendable {
             return body(UnsafeBufferPointer(start: mapped.file.base + mapped.range.lowerBound, count: mapped.range.count))
         }
         return bytes.withUnsafeBufferPointer(body)
+    }
+
+    /// Calls `body` with each line, numbered from 1 at the block's start (the skipped line
+    /// before it, when it follows an overlong one); returns the number of lines.
+    @inline(__always)
+    func forEachLine(maxLineLength: Int, _ body: (Line) -> Void) -> Int {
+        var lineNumber = 0
+        if followsOverlongLine {
+            lineNumber = 1
+            body(.overlong(number: 1))
+        }
+        withLines { bytes in
+            var start = 0
+            let count = bytes.count
+            while start < count {
+                let end: Int
+                if let newline = memchr(bytes.baseAddress! + start, 0x0A, count - start) {
+                    end = bytes.baseAddress!.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+                } else {
+                    end = count
+                }
+                lineNumber += 1
+                var last = end
+                if last > start, bytes[last - 1] == 0x0D { last -= 1 }
+                let rawLength = end - start
+                let line = UnsafeBufferPointer(rebasing: bytes[start..<last])
+                start = end + 1
+                body(rawLength >= maxLineLength ? .overlong(number: lineNumber) : .text(line, number: lineNumber))
+            }
+        }
+        return lineNumber
     }
 }

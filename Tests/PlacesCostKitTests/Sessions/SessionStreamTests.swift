@@ -189,3 +189,61 @@ struct BlockIngestTests {
         #expect(ReportBundle().render(analysis, as: .json) == ReportBundle().render(baseline, as: .json))
     }
 }
+
+@Suite("Access logs cut into blocks")
+struct AccessLogBlockTests {
+    /// An access log with Places calls, other requests, malformed and blank lines, CRLF line ends
+    /// and lines over the limit.
+    static func log() -> String {
+        var lines: [String] = []
+        for index in 0..<300 {
+            let second = String(format: "%02d", index % 60)
+            let minute = String(format: "%02d", index / 60)
+            let stamp = "[01/Oct/2026:09:\(minute):\(second) +0000]"
+            let token = "6513270e269e0d37f2a74de452e6b\(String(format: "%03d", index / 7))"
+            switch index % 29 {
+            case 3: lines.append("")
+            case 7: lines.append("not an access log line")
+            case 11: lines.append("203.0.113.7 - - \(stamp) \"GET /index.html HTTP/1.1\" 200 512 \"-\" \"curl/8\"")
+            case 13: lines.append("203.0.113.7 - - \(stamp) \"GET /maps/api/place/autocomplete/json?input=" + String(repeating: "x", count: 300) + " HTTP/1.1\" 200 1 \"-\" \"-\"")
+            case 17: lines.append("203.0.113.7 - - [31/Feb/2026:09:00:00 +0000] \"GET /maps/api/place/autocomplete/json?input=a HTTP/1.1\" 200 1 \"-\" \"-\"")
+            case 19:
+                lines.append("203.0.113.7 - - \(stamp) \"GET /maps/api/place/details/json?place_id=ChIJ&fields=formatted_address&sessiontoken=\(token)&key=AIzaSyEXAMPLE HTTP/1.1\" 200 900 \"-\" \"MyApp/3.2\"\r")
+            default:
+                let input = String(repeating: "a", count: 1 + index % 6)
+                lines.append("203.0.113.7 - - \(stamp) \"GET /maps/api/place/autocomplete/json?input=\(input)&sessiontoken=\(token)&key=AIzaSyEXAMPLE HTTP/1.1\" 200 1432 \"-\" \"MyApp/3.2\"")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test("Block sizes from 60 bytes to 4 MB give the line reader's diagnostics and counts, and one report", arguments: [60, 777, 4 << 20])
+    func blocks(blockSize: Int) throws {
+        let directory = TemporaryDirectory()
+        let file = directory.write("access.log", AccessLogBlockTests.log())
+        var reference = LogReader(options: LogReader.Options(format: .accessLog))
+        reference.options.strict = false
+        let read = try reference.read([file])
+        #expect(read.calls.count > 200 && read.skippedRequests > 0 && read.rejected > 0)
+        var options = Analyzer.Options()
+        options.reader = LogReader.Options(format: .accessLog)
+        options.blockSize = blockSize
+        options.maxLineLength = 250
+        let (analysis, diagnostics) = try Analyzer(options: options).analyze(paths: [file])
+        // The line reader's limit is 1 MiB; the long requests are over this test's 250 bytes.
+        let expectedOverlong = Array(stride(from: 14, through: 300, by: 29))
+        let overlong = diagnostics.diagnostics.filter { $0.reason == LineReader.overlongReason }.map(\.location.line)
+        // The first `LogReader.maxStoredDiagnostics` warnings are kept, in line order.
+        #expect(overlong == Array(expectedOverlong.prefix(overlong.count)) && !overlong.isEmpty)
+        let others = diagnostics.diagnostics.filter { $0.reason != LineReader.overlongReason }
+        #expect(others == Array(read.diagnostics.prefix(others.count)) && !others.isEmpty)
+        #expect(diagnostics.diagnosticCount == read.diagnosticCount + expectedOverlong.count)
+        #expect(analysis.input.records == read.calls.count - expectedOverlong.count)
+        #expect(analysis.input.skippedRequests == read.skippedRequests)
+        var whole = Analyzer.Options()
+        whole.reader = LogReader.Options(format: .accessLog)
+        whole.maxLineLength = 250
+        let baseline = try Analyzer(options: whole).analyze(paths: [file]).0
+        #expect(ReportBundle().render(analysis, as: .json) == ReportBundle().render(baseline, as: .json))
+    }
+}
