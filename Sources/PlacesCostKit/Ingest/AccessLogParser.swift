@@ -92,7 +92,9 @@ public struct AccessLogParser: Sendable {
         let method: String
         let target: String
         if let request = text(.request) {
-            let parts = request.split(separator: " ", omittingEmptySubsequences: true)
+            // Split on the space byte: the request line's syntax is ASCII (splitting on the
+            // `Character` cost grapheme breaking on every line).
+            let parts = request.utf8.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true).map { Substring($0) }
             guard parts.count == 2 || parts.count == 3, parts[0].allSatisfy({ $0.isLetter }) else {
                 return .malformed(request == "-" || request.isEmpty
                     ? "the request line is empty (nginx writes - for a connection closed before a request)"
