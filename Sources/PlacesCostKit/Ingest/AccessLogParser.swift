@@ -33,7 +33,7 @@ public struct AccessLogParser: Sendable {
     public func parse(_ line: UnsafeBufferPointer<UInt8>) -> Result {
         // Servers escape bytes outside printable ASCII (nginx writes `\xFF`), so raw bytes that
         // are not UTF-8 mean a corrupted line, not a request.
-        guard String(validating: line, as: UTF8.self) != nil else { return .malformed("the line is not valid UTF-8") }
+        guard UTF8Validation.isValid(line) else { return .malformed("the line is not valid UTF-8") }
         let result = AccessLogParser.parse(line, as: format)
         guard case .malformed = result, format == .combined, !format.matches(line) else { return result }
         // The line is not combined-shaped: if it is common-shaped, common's verdict (a request, or

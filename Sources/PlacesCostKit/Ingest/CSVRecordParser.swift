@@ -105,7 +105,7 @@ public struct CSVRecordParser {
         var record = RawRecord()
         for (key, cell) in zip(columns, cells) {
             guard let key, !cell.isEmpty else { continue }  // an empty cell is an absent value
-            guard let text = String(validating: cell, as: UTF8.self) else {
+            guard let text = UTF8Validation.string(cell) else {
                 try emit(.malformed(reason: "invalid UTF-8 in the `\(key.name)` cell", line: line))
                 return
             }
