@@ -158,6 +158,7 @@ public struct AccessLogFormat: Sendable, Equatable {
     /// the format. The reason names the format's text, never the line's.
     func match(_ line: UnsafeBufferPointer<UInt8>) -> Result<[Variable: Range<Int>], MatchFailure> {
         var values: [Variable: Range<Int>] = [:]
+        values.reserveCapacity(elements.count)  // growing it took a tenth of matching a line
         var cursor = 0
         for (position, element) in elements.enumerated() {
             switch element {
