@@ -130,7 +130,7 @@ final class CallPipeline: @unchecked Sendable {
                 defer { input.close() }
                 // JSON Lines and access logs are one record a line: workers parse blocks of lines.
                 let byLines = input.format == .jsonl || input.format == .accessLog
-                let accessLog = input.format == .accessLog ? AccessLogParser(format: options.reader.logFormat ?? .combined) : nil
+                let accessLog = input.format == .accessLog ? options.reader.accessLogParser : nil
                 if byLines, let file = MappedFile(descriptor: input.descriptor) {
                     var splitter = MappedFile.Splitter(file: file, blockSize: options.blockSize, maxLineLength: options.maxLineLength)
                     while !stopsForMalformed, let (range, overlong) = splitter.next() {

@@ -16,7 +16,7 @@ struct AccessLogBlockParser {
             case .overlong(let lineNumber):
                 builder.reject(LineReader.overlongReason, line: lineNumber)
             case .text(let line, let lineNumber):
-                if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
+                if LineReader.isBlank(line) { return }
                 switch parser.parse(line) {
                 case .request(let request): builder.add(request, line: lineNumber, caches: &caches)
                 case .malformed(let reason): builder.reject(reason, line: lineNumber)

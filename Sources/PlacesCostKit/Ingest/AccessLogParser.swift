@@ -49,7 +49,7 @@ public struct AccessLogParser: Sendable {
             let next = end + 1
             if end > start, head[end - 1] == UInt8(ascii: "\r") { end -= 1 }
             let line = Array(head[start..<end])
-            if !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+            if !LineReader.isBlank(line) {
                 if case .request = AccessLogParser(format: .combined).parse(line) { return true }
                 return false
             }

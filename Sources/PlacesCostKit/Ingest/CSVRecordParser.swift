@@ -31,7 +31,7 @@ public struct CSVRecordParser {
     /// Feeds one physical line (without its terminator).
     public mutating func feed(_ line: UnsafeBufferPointer<UInt8>, number: Int, _ emit: (Event) throws -> Void) throws {
         if pendingLines.isEmpty {
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }  // blank lines are skipped silently
+            if LineReader.isBlank(line) { return }  // blank lines are skipped silently
             switch CSVRecordParser.splitCells(line) {
             case .cells(let cells): try accept(cells, line: number, emit)
             case .malformed(let reason): try emit(.malformed(reason: reason, line: number))

@@ -20,7 +20,7 @@ struct JSONLinesBlockParser {
                 builder.add(record, line: line, caches: &caches)
                 return
             }
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
+            if LineReader.isBlank(line) { return }
             switch JSONLineParser.parse(line) {
             case .success(let record):
                 switch decoder.decode(record) {

@@ -34,6 +34,12 @@ public struct LineReader {
     /// The diagnostic for a line over `maxRecordLength`.
     public static let overlongReason = "the line is longer than 1 MiB, longer than any log record"
 
+    /// Whether a line holds only spaces and tabs: every reader skips such a line silently.
+    @inline(__always)
+    static func isBlank<Bytes: Sequence<UInt8>>(_ line: Bytes) -> Bool {
+        line.allSatisfy { $0 == 0x20 || $0 == 0x09 }
+    }
+
     public init(fileDescriptor: Int32, chunkSize: Int = 1 << 20, maxLineLength: Int = LineReader.maxRecordLength) {
         self.fileDescriptor = fileDescriptor
         self.buffer = [UInt8](repeating: 0, count: max(chunkSize, 16))

@@ -30,6 +30,11 @@ public struct LogReader {
             self.logFormat = logFormat
             self.dedupe = dedupe
         }
+
+        /// The parser of access-log lines these options ask for.
+        var accessLogParser: AccessLogParser {
+            AccessLogParser(format: logFormat ?? .combined)
+        }
     }
 
     /// What was read.
@@ -210,7 +215,7 @@ public struct LogReader {
             try reader.forEachLine { event in
                 switch event {
                 case .line(let line, let number):
-                    if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
+                    if LineReader.isBlank(line) { return }
                     switch JSONLineParser.parse(line) {
                     case .success(let record): try sink.accept(record, line: number, fingerprint: Fingerprint.of(line), into: &output)
                     case .failure(let failure): try sink.reject(failure.reason, line: number, into: &output)
@@ -256,11 +261,11 @@ public struct LogReader {
                 try report(Diagnostic(location: SourceLocation(file: displayName, line: 0), reason: "\(error)"), countAsRejected: true, into: &output)
             }
         case .accessLog:
-            let parser = AccessLogParser(format: options.logFormat ?? .combined)
+            let parser = options.accessLogParser
             try reader.forEachLine { event in
                 switch event {
                 case .line(let line, let number):
-                    if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
+                    if LineReader.isBlank(line) { return }
                     switch parser.parse(line) {
                     case .request(let request): try sink.accept(request, line: number, into: &output)
                     case .malformed(let reason): try sink.reject(reason, line: number, into: &output)

@@ -103,13 +103,17 @@ struct ChunkedArray<Element> {
     }
 
     mutating func append(_ element: Element) {
-        if count & ((1 << ChunkedArray.chunkShift) - 1) == 0 {
-            var chunk: [Element] = []
-            chunk.reserveCapacity(1 << ChunkedArray.chunkShift)
-            chunks.append(chunk)
-        }
+        openChunkIfFull()
         chunks[chunks.count - 1].append(element)
         count += 1
+    }
+
+    /// Starts a chunk, with its whole capacity, when the last one is full (or there is none).
+    private mutating func openChunkIfFull() {
+        guard count & ((1 << ChunkedArray.chunkShift) - 1) == 0 else { return }
+        var chunk: [Element] = []
+        chunk.reserveCapacity(1 << ChunkedArray.chunkShift)
+        chunks.append(chunk)
     }
 }
 
@@ -118,13 +122,9 @@ extension ChunkedArray where Element == UInt8 {
     mutating func append(contentsOf bytes: UnsafeRawBufferPointer) {
         var rest = bytes
         while !rest.isEmpty {
+            openChunkIfFull()
             let chunkSize = 1 << ChunkedArray.chunkShift
-            if count & (chunkSize - 1) == 0 {
-                var chunk: [UInt8] = []
-                chunk.reserveCapacity(chunkSize)
-                chunks.append(chunk)
-            }
-            let room = chunkSize - count & (chunkSize - 1)
+            let room = chunkSize - (count & (chunkSize - 1))
             let run = UnsafeRawBufferPointer(rebasing: rest.prefix(room))
             chunks[chunks.count - 1].append(contentsOf: run)
             count += run.count
