@@ -26,6 +26,9 @@ public struct Analyzer: Sendable {
         /// small logs into many blocks.
         var blockSize = 4 << 20
         var maxLineLength = LineReader.maxRecordLength
+        /// New tokens a walk holds in full before moving finished ones to the compact set
+        /// (`SessionStream.Options.compactAfter`); tests make it small.
+        var compactAfter = SessionStream.Options.defaultCompactAfter
 
         public init() {}
     }
@@ -59,7 +62,7 @@ public struct Analyzer: Sendable {
                 clip: clip, keepSearches: options.keepSearches,
                 // Standard input cannot be read twice, so it is held whole: exact for any order.
                 window: paths.contains("-") ? nil : Int64(options.reorderWindowSeconds * 1_000_000),
-                dedupe: options.reader.dedupe
+                dedupe: options.reader.dedupe, compactAfter: options.compactAfter
             ),
             calendar: BillingCalendar(timeZone: costOptions.timeZone, ruleStartDays: plan.ruleStartDays),
             progress: options.progress, blockSize: options.blockSize, maxLineLength: options.maxLineLength

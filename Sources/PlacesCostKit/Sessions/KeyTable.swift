@@ -8,7 +8,8 @@
 /// the slots, a fifth of it, are rebuilt when they fill).
 struct KeyTable {
     static let width = 18
-    private static let otherBit: UInt32 = 0x8000_0000
+    /// Set in the ids of keys of other widths, which `compact` leaves in place.
+    static let otherBit: UInt32 = 0x8000_0000
 
     private var keys = ChunkedArray<UInt8>()
     private var keyCount = 0
@@ -20,20 +21,26 @@ struct KeyTable {
     private var otherStates = ChunkedArray<UInt32>()
 
     init() {
-        slots = [UInt32](repeating: 0, count: 1 << 12)
-        tags = [UInt8](repeating: 0, count: 1 << 12)
-        slotMask = (1 << 12) - 1
+        self.init(slotCount: 1 << 12)
+    }
+
+    private init(slotCount: Int) {
+        slots = [UInt32](repeating: 0, count: slotCount)
+        tags = [UInt8](repeating: 0, count: slotCount)
+        slotMask = slotCount - 1
     }
 
     /// Keys stored.
     var count: Int { keyCount + other.count }
+    /// Keys of the packed width stored (ids `0..<packedCount`).
+    var packedCount: Int { keyCount }
 
     /// The id of `key`, storing it (with state 0) when new.
-    mutating func intern(_ key: UnsafeRawBufferPointer) -> UInt32 {
+    mutating func intern(_ key: UnsafeRawBufferPointer) -> (id: UInt32, inserted: Bool) {
         guard key.count == KeyTable.width else {
             let (id, inserted) = other.intern(key)
             if inserted { otherStates.append(0) }
-            return id | KeyTable.otherBit
+            return (id | KeyTable.otherBit, inserted)
         }
         let hash = ByteInterner.hash(key)
         let tag = UInt8(truncatingIfNeeded: hash >> 56)
@@ -41,7 +48,7 @@ struct KeyTable {
         while true {
             let entry = slots[slot]
             if entry == 0 { break }
-            if tags[slot] == tag, keys.equals(at: Int(entry - 1) * KeyTable.width, key) { return entry - 1 }
+            if tags[slot] == tag, keys.equals(at: Int(entry - 1) * KeyTable.width, key) { return (entry - 1, false) }
             slot = (slot + 1) & slotMask
         }
         let id = UInt32(keyCount)
@@ -51,7 +58,47 @@ struct KeyTable {
         slots[slot] = id + 1
         tags[slot] = tag
         if keyCount * 4 > slots.count * 3 { grow() }
-        return id
+        return (id, true)
+    }
+
+    /// Moves the packed keys `keep` turns down, with their states, into `spent`, and numbers the
+    /// others from 0 in their order; keys of other widths keep their ids (and stay).
+    ///
+    /// - Parameter keep: whether a packed key (id, state) stays.
+    /// - Returns: each packed id's new id, or `UInt32.max` for a key that moved.
+    mutating func compact(into spent: inout SpentTokens, keeping keep: (UInt32, UInt32) -> Bool) -> [UInt32] {
+        var renumbered = [UInt32](repeating: .max, count: keyCount)
+        var kept: [(id: Int, hash: UInt64)] = []
+        var moved: [SpentTokens.Pending] = []
+        for id in 0..<keyCount {
+            let state = fixedStates[id]
+            let hash = keys.withBytes(at: id * KeyTable.width, count: KeyTable.width) { SpentTokens.hash(at: $0.baseAddress!) }
+            if keep(UInt32(id), state) {
+                renumbered[id] = UInt32(kept.count)
+                kept.append((id, hash))
+            } else {
+                moved.append(SpentTokens.Pending(hash: hash, source: UInt32(id), state: state))
+            }
+        }
+        let keys = self.keys
+        spent.add(&moved) { id in keys.withBytes(at: Int(id) * KeyTable.width, count: KeyTable.width) { SpentTokens.Key($0.baseAddress!) } }
+        moved = []
+        var slotCount = 1 << 12
+        while kept.count * 4 > slotCount * 3 { slotCount *= 2 }
+        var table = KeyTable(slotCount: slotCount)
+        for (id, hash) in kept {
+            keys.withBytes(at: id * KeyTable.width, count: KeyTable.width) { table.keys.append(contentsOf: $0) }
+            table.fixedStates.append(fixedStates[id])
+            var slot = Int(truncatingIfNeeded: hash) & table.slotMask
+            while table.slots[slot] != 0 { slot = (slot + 1) & table.slotMask }
+            table.slots[slot] = UInt32(table.keyCount + 1)
+            table.tags[slot] = UInt8(truncatingIfNeeded: hash >> 56)
+            table.keyCount += 1
+        }
+        table.other = other
+        table.otherStates = otherStates
+        self = table
+        return renumbered
     }
 
     /// The state of key `id`.

@@ -14,6 +14,11 @@ struct RecentKeys {
     private var lengths = [UInt8](repeating: 0, count: capacity)
     private var bytes = [UInt8](repeating: 0, count: capacity * maxLength)
 
+    /// Forgets every entry (the ids they hold were renumbered).
+    mutating func removeAll() {
+        for slot in ids.indices { ids[slot] = 0 }
+    }
+
     /// The id stored for (`project`, `key`), if it is still cached.
     func find(project: UInt32, _ key: UnsafeRawBufferPointer, hash: UInt64) -> UInt32? {
         let slot = Int(truncatingIfNeeded: hash) & (RecentKeys.capacity - 1)

@@ -82,6 +82,13 @@ struct ReorderBuffer<Element: Reorderable> {
         buffered += 1
     }
 
+    /// Calls `body` on every held call, in place (their order must not change).
+    mutating func updateEach(_ body: (inout Element) -> Void) {
+        for bucket in buckets.indices {
+            for index in buckets[bucket].indices { body(&buckets[bucket][index]) }
+        }
+    }
+
     /// Hands `release` every held call, in order.
     mutating func flush(release: (Element) -> Void) {
         if windowSeconds == nil {

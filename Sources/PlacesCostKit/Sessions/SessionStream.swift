@@ -6,7 +6,9 @@
 /// exactly as the builder sorts them. What it keeps:
 /// - every token ever seen, as 18 bytes for a UUID (reuse can come at any time later), and a
 ///   4-byte state: fresh, spent, waiting (a session past every timeout, counted as abandoned
-///   until a later call shows it expired), or an index into the open tokens;
+///   until a later call shows it expired), or an index into the open tokens. Tokens being
+///   walked are in a `KeyTable`; every `compactAfter` new tokens, those no call or open session
+///   refers to, spent or waiting, move to `SpentTokens` (18 bytes, and a waiting one's state);
 /// - open sessions, spent-token runs and users' open searches, in full, until nothing can
 ///   extend them;
 /// - counts of everything finished, by shape (`SearchTally`).
@@ -26,6 +28,11 @@ struct SessionStream {
         var window: Int64?
         /// Drop exact duplicates (`--dedupe`); they are counted either way.
         var dedupe = false
+        /// New tokens a walk keeps in its `KeyTable` before moving finished ones to `SpentTokens`
+        /// (tests make it small). A table of 128 Ki tokens is about 4 MB; each move costs a pass
+        /// over the compact set, so fewer moves cost less time.
+        var compactAfter = Options.defaultCompactAfter
+        static let defaultCompactAfter = 1 << 17
     }
 
     /// A call after interning, as the walks read it.
@@ -153,6 +160,9 @@ struct SessionStream {
     private var buffer: ReorderBuffer<Event>
 
     private var tokens = KeyTable()
+    private var spentTokens = SpentTokens(commonState: SessionStream.spentState)
+    /// `tokens.packedCount` at which the next compaction runs.
+    private var compactAt: Int
     private var openTokens: [OpenToken?] = []
     private var freeOpenTokens: [Int] = []
     private var tokenDeadlines = FIFO<(deadline: Int64, token: UInt32)>()
@@ -175,6 +185,7 @@ struct SessionStream {
         self.catalogs = catalogs
         self.tally = SearchTally(alternatives: options.alternativeTimeouts.count)
         self.buffer = ReorderBuffer(window: options.window)
+        self.compactAt = max(1, options.compactAfter)
     }
 
     /// Whether a call arrived later than the window allows: the walk is then not exact.
@@ -212,6 +223,7 @@ struct SessionStream {
                     generation: call.generation, byToken: call.byToken, fingerprint: call.fingerprint, base: call.base
                 )
                 buffer.insert(event) { walk($0) }
+                if tokens.packedCount >= compactAt { compactTokens(&buffer) }
             }
         }
     }
@@ -253,21 +265,68 @@ struct SessionStream {
         return id
     }
 
+    /// A token new to `tokens` may have been moved to `spentTokens`: it takes its state from there.
     private mutating func internToken(project: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        SessionStream.intern(project: project, bytes, in: &tokens, scratch: &scratch)
+        let (id, inserted, length) = SessionStream.intern(project: project, bytes, in: &tokens, scratch: &scratch)
+        if inserted, length == KeyTable.width, spentTokens.count > 0 {
+            let state = scratch.withUnsafeBytes { key in
+                spentTokens.state(of: SpentTokens.Key(key.baseAddress!), hash: SpentTokens.hash(at: key.baseAddress!))
+            }
+            if let state { tokens[state: id] = state }
+        }
+        return id
     }
 
     private mutating func internUser(project: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        SessionStream.intern(project: project, bytes, in: &users, scratch: &scratch)
+        SessionStream.intern(project: project, bytes, in: &users, scratch: &scratch).id
     }
 
-    /// The id of (`project`, `bytes`) in `table`, stored in `TokenKey`'s packed form.
-    private static func intern(project: UInt32, _ bytes: UnsafeRawBufferPointer, in table: inout KeyTable, scratch: inout [UInt8]) -> UInt32 {
+    /// The id of (`project`, `bytes`) in `table`, stored in `TokenKey`'s packed form (left in
+    /// `scratch`), and whether it is new.
+    private static func intern(project: UInt32, _ bytes: UnsafeRawBufferPointer, in table: inout KeyTable, scratch: inout [UInt8]) -> (id: UInt32, inserted: Bool, length: Int) {
         if scratch.count < bytes.count + 8 { scratch = [UInt8](repeating: 0, count: bytes.count + 64) }
         return scratch.withUnsafeMutableBufferPointer { buffer in
             let length = TokenKey.encode(project: project, bytes, into: buffer.baseAddress!)
-            return table.intern(UnsafeRawBufferPointer(start: buffer.baseAddress!, count: length))
+            let (id, inserted) = table.intern(UnsafeRawBufferPointer(start: buffer.baseAddress!, count: length))
+            return (id, inserted, length)
         }
+    }
+
+    /// Moves the tokens nothing refers to by id, spent or waiting, to `spentTokens`, and
+    /// renumbers the rest wherever their ids are held.
+    ///
+    /// Held by id: calls in the reorder buffer, open tokens (their drafts and deadlines), kept
+    /// searches waiting for a verdict, and the cache of recent tokens (emptied).
+    private mutating func compactTokens(_ buffer: inout ReorderBuffer<Event>) {
+        func isToken(_ event: Event) -> Bool { !event.base && event.byToken && event.key & KeyTable.otherBit == 0 }
+        var held = [UInt64](repeating: 0, count: (tokens.packedCount + 63) / 64)
+        func hold(_ id: UInt32) {
+            if id & KeyTable.otherBit == 0 { held[Int(id) >> 6] |= 1 << UInt64(id & 63) }
+        }
+        buffer.updateEach { event in
+            if isToken(event) { hold(event.key) }
+        }
+        for token in waitingKept.keys { hold(token) }
+        let renumbered = tokens.compact(into: &spentTokens) { id, state in
+            held[Int(id) >> 6] >> UInt64(id & 63) & 1 != 0 || state == 0 || state & SessionStream.tagMask == SessionStream.openTag
+        }
+        func renumber(_ id: UInt32) -> UInt32 {
+            id & KeyTable.otherBit != 0 ? id : renumbered[Int(id)]
+        }
+        buffer.updateEach { event in
+            if isToken(event) { event.key = renumber(event.key) }
+        }
+        for index in openTokens.indices where openTokens[index] != nil {
+            openTokens[index]!.draft.key = renumber(openTokens[index]!.draft.key)
+        }
+        tokenDeadlines.rewrite { entry in
+            let token = renumber(entry.token)
+            return token == .max ? nil : (entry.deadline, token)
+        }
+        waitingKept = Dictionary(uniqueKeysWithValues: waitingKept.map { (renumber($0.key), $0.value) })
+        recentTokens.removeAll()
+        // Tokens still held stay; waiting for as many new ones again keeps the work per token bounded.
+        compactAt = max(options.compactAfter, 2 * tokens.packedCount)
     }
 
     // MARK: - Walks
@@ -613,6 +672,12 @@ struct FIFO<Element> {
 
     mutating func append(_ element: Element) {
         storage.append(element)
+    }
+
+    /// Replaces each queued element by `transform`'s result, dropping those it maps to `nil`.
+    mutating func rewrite(_ transform: (Element) -> Element?) {
+        storage = storage[head...].compactMap(transform)
+        head = 0
     }
 
     mutating func removeFirst() {

@@ -13,13 +13,13 @@ struct KeyTableTests {
         }
         var ids: [UInt32] = []
         for (index, key) in keys.enumerated() {
-            let id = key.withUnsafeBytes { table.intern($0) }
+            let id = key.withUnsafeBytes { table.intern($0).id }
             ids.append(id)
             table[state: id] = UInt32(index) &* 2_654_435_761
         }
         #expect(table.count == Set(keys).count)
         for (index, key) in keys.enumerated() {
-            let again = key.withUnsafeBytes { table.intern($0) }
+            let again = key.withUnsafeBytes { table.intern($0).id }
             #expect(again == ids[index])
             #expect(Array(table.bytes(again)) == key)
             #expect(table[state: again] == UInt32(index) &* 2_654_435_761)
