@@ -3,7 +3,7 @@ extension CostCalculator {
     /// with the table in force for the search (times `--scale`): the anomaly costs' figure
     /// (`price` gives every search's `current` cost as it goes). Unpriced calls add nothing.
     public func listCost(of search: Search, strategy: StrategyID = .current, delay: Int = 0) -> Double {
-        let table = plan.table(generation: search.generation, monthIndex: month(of: search.startedAt).index)
+        let table = plan.table(generation: search.generation, monthIndex: monthIndex(of: search.startedAt))
         let day = Int(search.startedAt.microseconds / 86_400_000_000)
         let (events, _) = pricer(for: table).events(search, strategy: strategy, delay: delay, day: day)
         return listCost(events, table: table)
@@ -11,7 +11,7 @@ extension CostCalculator {
 
     /// A call outside every search, at list prices (times `--scale`).
     public func listCost(of call: Call) -> Double {
-        let table = plan.table(generation: call.generation, monthIndex: month(of: call.time).index)
+        let table = plan.table(generation: call.generation, monthIndex: monthIndex(of: call.time))
         let (events, _) = pricer(for: table).baseEvents(call)
         return listCost(events, table: table)
     }

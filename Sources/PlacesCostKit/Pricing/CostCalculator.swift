@@ -63,9 +63,19 @@ public struct CostCalculator {
     }
 
     public func month(of time: Timestamp) -> Month {
+        let month = calendarMonth(of: time)
+        return Month(index: month.index, label: String(format: "%04d-%02d", month.year, month.month))
+    }
+
+    /// The month's index alone: its label (`String(format:)`) costs more than finding it.
+    func monthIndex(of time: Timestamp) -> Int {
+        calendarMonth(of: time).index
+    }
+
+    private func calendarMonth(of time: Timestamp) -> (index: Int, year: Int, month: Int) {
         let seconds = time.microseconds / 1_000_000 - (time.microseconds % 1_000_000 < 0 ? 1 : 0)
         let month = BillingCalendar.month(ofSecond: seconds, in: options.timeZone)
-        return Month(index: month.index, label: String(format: "%04d-%02d", month.year, month.month))
+        return (month.index, month.year, month.month)
     }
 
     /// Prices the searches and base calls of an analysis.
@@ -238,15 +248,6 @@ public struct CostCalculator {
         let priced = order.filter { !totals[$0]!.1 }
         let unpriced = order.filter { totals[$0]!.1 }.sorted()
         return (priced + unpriced).map { SKUCount(sku: $0, count: totals[$0]!.0, unpriced: totals[$0]!.1) }
-    }
-}
-
-extension RoleCounts {
-    mutating func add(_ other: RoleCounts, times weight: Int) {
-        guard !other.isEmpty else { return }
-        for role in BillingRole.allCases where other[role] != 0 {
-            self[role] += other[role] * weight
-        }
     }
 }
 

@@ -7,22 +7,38 @@ struct SearchPricer {
     /// SKUs per field list, worked out once: a few masks recur across thousands of shapes.
     private let memo = FieldMemo()
 
+    /// The last answer is checked first: a search is priced under every strategy and delay in
+    /// a row, with the same fields, and comparing an array with itself costs less than hashing it.
     private final class FieldMemo {
         var legacy: [[String]?: Set<FieldCatalog.LegacyCategory>] = [:]
         var new: [[String]?: FieldCatalog.NewSKU] = [:]
+        var lastLegacy: (fields: [String]?, categories: Set<FieldCatalog.LegacyCategory>)?
+        var lastNew: (fields: [String]?, sku: FieldCatalog.NewSKU)?
     }
 
     private func legacyCategories(_ fields: [String]?) -> Set<FieldCatalog.LegacyCategory> {
-        if let known = memo.legacy[fields] { return known }
-        let categories = FieldCatalog.legacyCategories(fields)
-        memo.legacy[fields] = categories
+        if let last = memo.lastLegacy, last.fields == fields { return last.categories }
+        let categories: Set<FieldCatalog.LegacyCategory>
+        if let known = memo.legacy[fields] {
+            categories = known
+        } else {
+            categories = FieldCatalog.legacyCategories(fields)
+            memo.legacy[fields] = categories
+        }
+        memo.lastLegacy = (fields, categories)
         return categories
     }
 
     private func newSKU(_ fields: [String]?) -> FieldCatalog.NewSKU {
-        if let known = memo.new[fields] { return known }
-        let sku = FieldCatalog.newSKU(fields)
-        memo.new[fields] = sku
+        if let last = memo.lastNew, last.fields == fields { return last.sku }
+        let sku: FieldCatalog.NewSKU
+        if let known = memo.new[fields] {
+            sku = known
+        } else {
+            sku = FieldCatalog.newSKU(fields)
+            memo.new[fields] = sku
+        }
+        memo.lastNew = (fields, sku)
         return sku
     }
 
