@@ -79,6 +79,13 @@ struct FastAccessLogLineDecoderTests {
         }
         #expect(answered == combined.count - 1)
 
+        // A very long line: 20,000 escaped characters typed, and a 300 KB user agent.
+        let long = #"10.0.0.1 - - \#(stamp) "GET /maps/api/place/autocomplete/json?input=\#(String(repeating: "%C3%A9+", count: 10_000))&sessiontoken=t HTTP/1.1" 200 5 "-" "\#(String(repeating: "ua ", count: 100_000))""#
+        let (fast, slow) = outcomes(long)
+        #expect(fast != nil && fast == slow)
+        guard case .call(let call, _, _)? = fast else { return }
+        #expect(call.inputLength == 20_000)
+
         let msec = #"1790845203.730 api.myapp.example GET /maps/api/place/details/json?place_id=ChIJ&fields=formatted_address&sessiontoken=tok&key=k 200 0.042 "okhttp/4.12.0" 0.040"#
         #expect(outcomes(msec, format: Self.msecFormat).fast == outcomes(msec, format: Self.msecFormat).slow)
         #expect(outcomes(msec, format: Self.msecFormat).fast != nil)
