@@ -4,7 +4,8 @@
 #   scripts/fuzz.sh build                      # (re)builds .build-fuzz/placescost-fuzz
 #   scripts/fuzz.sh TARGET [SECONDS] [ARGS...] # runs TARGET (default 600 s) on its corpus
 #
-# Targets (scripts/fuzz/FuzzTargets.swift): jsonl-line jsonl csv access-log har billing pricing analyze.
+# Targets (scripts/fuzz/FuzzTargets.swift): jsonl-line jsonl csv access-log access-log-line har billing
+# pricing analyze.
 # The corpus of TARGET is Tests/PlacesCostKitTests/Fixtures/Malformed/<format> (read only) plus
 # .build-fuzz/corpus/TARGET (where libFuzzer adds what it finds); crashes land in
 # .build-fuzz/findings/TARGET/; copy a finding into the corpus folder as fuzz-WHAT.EXT once it is
@@ -37,12 +38,13 @@ build() {
 corpus_folder() {
     case "$1" in
         jsonl-line|jsonl|analyze) echo jsonl ;;
+        access-log-line) echo access-log ;;
         *) echo "$1" ;;
     esac
 }
 
 if [[ $# -lt 1 ]]; then
-    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
     exit 64
 fi
 if [[ $1 == build ]]; then

@@ -9,13 +9,16 @@
 //                decoder, sessions on two threads) must read the same records
 //   csv          the same for a canonical CSV log
 //   access-log   the same for an nginx/Apache access log
+//   access-log-line  one access-log line in four formats (combined, common, a custom one with
+//                $msec and $request_method $request_uri, one with $time_iso8601): the fast
+//                decoder must agree with the slow parser
 //   har          the same for an HTTP Archive
 //   analyze      a log of any format through the whole of `analyze` (pricing, advice, reports)
 //   billing      a Cloud Billing export through `BillingExportReader`
 //   pricing      a user price table through `simulate --pricing FILE`
 //
 // A crash, a trap, an address-sanitizer report or a hang (libFuzzer's -timeout) is a finding;
-// so is the fast JSON decoder disagreeing with the slow one.
+// so is a fast decoder (JSON Lines or access log) disagreeing with its slow twin.
 
 import Foundation
 @testable import PlacesCostKit
@@ -25,6 +28,7 @@ enum FuzzTarget: String, CaseIterable {
     case jsonl
     case csv
     case accessLog = "access-log"
+    case accessLogLine = "access-log-line"
     case har
     case billing
     case pricing
@@ -41,6 +45,13 @@ private let target: FuzzTarget = {
     return target
 }()
 
+/// The formats `access-log-line` reads each input with.
+private let accessLogFormats: [AccessLogFormat] = [
+    .combined, .common,
+    try! AccessLogFormat(#"${msec} $host $request_method $request_uri $status $request_time "$http_user_agent" $upstream_response_time"#),
+    try! AccessLogFormat(#"$remote_addr [$time_iso8601] "$request" $status "$remote_user" $uri$is_args$args"#),
+]
+
 /// Every input is written to this file for the commands that read a path.
 private let scratchPath = "/tmp/placescost-fuzz-\(getpid())"
 
@@ -51,6 +62,12 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case .jsonlLine:
         if let problem = JSONLineTwins.disagreement(bytes) {
             fatalError("the fast JSON decoder disagrees with the slow parser: \(problem)")
+        }
+    case .accessLogLine:
+        for format in accessLogFormats {
+            if let problem = AccessLogTwins.disagreement(bytes, format: format) {
+                fatalError("the fast access-log decoder disagrees with the slow parser: \(problem)")
+            }
         }
     case .jsonl, .csv, .accessLog, .har:
         write(bytes)

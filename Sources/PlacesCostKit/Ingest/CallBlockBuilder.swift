@@ -4,9 +4,10 @@ import Foundation
 /// counts it as a call outside every search.
 ///
 /// Two entrances: `add(_ record:line:)` for the fast JSON Lines decoder's byte spans (the hot
-/// path: no `String`, no allocation per call once the thread's caches know the strings), and
-/// `add(_ call:)` for every other reader, which already made a `Call`. Both follow the same
-/// routing as `SessionBuilder`:
+/// path: no `String`, no allocation per call once the thread's caches know the strings; the
+/// access-log decoder's twin is in `CallBlockBuilder+AccessLog.swift`), and `add(_ call:)` for
+/// every other reader, which already made a `Call`. Both follow the same routing as
+/// `SessionBuilder`:
 /// - a token on an autocomplete, details or address validation call: walked by (project, token);
 /// - no token, a user id, and autocomplete, details or geocoding: walked by (project, user);
 /// - anything else: priced on its own.
@@ -26,13 +27,16 @@ struct CallBlockBuilder {
         var lastMask = LastSeen()
         var lastProject = LastSeen()
         var lastPlatform = LastSeen()
+        /// The access-log fast path's own (`CallBlockBuilder+AccessLog.swift`).
+        var accessLog = AccessLogCaches()
     }
 
     let catalogs: CallCatalogs
     let window: TimeWindow
     /// Whether token calls carry their user id on (for `searches.csv`).
     let keepUsers: Bool
-    private(set) var block: CallBlock
+    /// Set only by this type and its extensions.
+    var block: CallBlock
     private var sequence: Int64
 
     init(block: CallBlock, catalogs: CallCatalogs, window: TimeWindow, keepUsers: Bool) {
@@ -213,7 +217,7 @@ struct CallBlockBuilder {
 
     /// Counts a kept call, and returns it when a walk takes it; a call outside every search goes
     /// to the partition its fingerprint picks.
-    private mutating func route(
+    mutating func route(
         time: Int64, api: UInt8, otherLabel: UInt32, apiName: String, generation: UInt8, fields: UInt32,
         project: UInt32, platform: UInt32, inputLength: Int32, hasToken: Bool, hasUser: Bool, fingerprint: UInt64
     ) -> (call: GroupCall, byToken: Bool)? {
@@ -252,7 +256,7 @@ struct CallBlockBuilder {
     }
 
     /// Files a walked call in the partition its key hashes to, with the key's bytes.
-    private mutating func append(_ call: GroupCall, key: UnsafeRawBufferPointer, user: UnsafeRawBufferPointer?, project: UInt32) {
+    mutating func append(_ call: GroupCall, key: UnsafeRawBufferPointer, user: UnsafeRawBufferPointer?, project: UInt32) {
         var call = call
         call.sequence = sequence
         sequence += 1
