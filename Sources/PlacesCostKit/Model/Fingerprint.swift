@@ -1,8 +1,9 @@
 /// A 64-bit hash of a record's content, the same in every run: two records with the same
 /// fingerprint and the same time are taken as exact duplicates (`--dedupe`).
 ///
-/// A JSON Lines or access-log record is fingerprinted by its line's bytes (without the line
-/// end), a CSV row by its cells, a HAR entry by the request it holds. Every line is hashed on
+/// A JSON Lines record is fingerprinted by its line's bytes (without the line end), a CSV row
+/// by its cells, an access-log line or a HAR entry by the request it shows (time, method,
+/// target, headers, body, user, status: not the response size, which a retry may change). Every line is hashed on
 /// the ingest hot path, so the mixing is wyhash's: each 128-bit multiply folds two 8-byte words,
 /// three independent lanes take 48 bytes a round, and the tail is read as overlapping words, not
 /// byte by byte (a word-per-multiply hash with a byte-wise tail cost 6% of `analyze`). Among the
