@@ -16,7 +16,6 @@ struct CallBlockBuilder {
     struct Caches {
         var apis = ByteInterner()
         var apiInfo: [(code: UInt8, generation: UInt8, otherLabel: UInt32)] = []
-        var apiNames: [String] = []
         var labels = ByteInterner()
         var labelIDs: [UInt32] = []
         var masks = ByteInterner()
@@ -102,10 +101,8 @@ struct CallBlockBuilder {
                 caches.lastPlatform.remember(bytes, id: platform)
             }
         }
-        // The name is only needed when the API changes from the previous call's (see `lastAPI`).
-        let name = api.code == lastAPI.code && api.otherLabel == lastAPI.other ? "" : caches.apiNames[Int(api.id)]
         let routed = route(
-            time: time.microseconds, api: api.code, otherLabel: api.otherLabel, apiName: name,
+            time: time.microseconds, api: api.code, otherLabel: api.otherLabel,
             generation: generation, fields: fields, project: project, platform: platform,
             inputLength: record.inputLength ?? -1, hasToken: token != nil, hasUser: user != nil,
             fingerprint: Fingerprint.of(line)
@@ -130,7 +127,6 @@ struct CallBlockBuilder {
             let (api, implied) = API.parse(String(decoding: bytes, as: UTF8.self))
             let other = api.code == 8 ? catalogs.labels.id(for: api.name) : 0
             caches.apiInfo.append((api.code, APIGeneration.code(implied), other))
-            caches.apiNames.append(api.name)
         }
         let info = caches.apiInfo[Int(id)]
         return (info.code, info.generation, info.otherLabel, id)
@@ -182,7 +178,7 @@ struct CallBlockBuilder {
         let platform = catalogs.labels.id(for: call.platform)
         let other = call.api.code == 8 ? catalogs.labels.id(for: call.api.name) : 0
         let routed = route(
-            time: call.time.microseconds, api: call.api.code, otherLabel: other, apiName: call.api.name,
+            time: call.time.microseconds, api: call.api.code, otherLabel: other,
             generation: APIGeneration.code(call.generation), fields: catalogs.fieldMasks.id(for: call.fields),
             project: project, platform: platform, inputLength: call.inputLength.map { Int32(clamping: $0) } ?? -1,
             hasToken: call.sessionToken != nil, hasUser: call.userID != nil, fingerprint: fingerprint
@@ -218,15 +214,14 @@ struct CallBlockBuilder {
     /// Counts a kept call, and returns it when a walk takes it; a call outside every search goes
     /// to the partition its fingerprint picks.
     mutating func route(
-        time: Int64, api: UInt8, otherLabel: UInt32, apiName: String, generation: UInt8, fields: UInt32,
+        time: Int64, api: UInt8, otherLabel: UInt32, generation: UInt8, fields: UInt32,
         project: UInt32, platform: UInt32, inputLength: Int32, hasToken: Bool, hasUser: Bool, fingerprint: UInt64
     ) -> (call: GroupCall, byToken: Bool)? {
         block.records += 1
-        if api == lastAPI.code, otherLabel == lastAPI.other {
-            lastAPI.count += 1
+        if api == API.otherCode {
+            otherAPICounts[otherLabel, default: 0] += 1
         } else {
-            flushAPICount()
-            lastAPI = (api, otherLabel, apiName, 1)
+            apiCounts[Int(api)] += 1
         }
         let platformSlot = Int(platform) * 3 + Int(generation)
         if platformSlot >= platformCounts.count { platformCounts += Array(repeating: 0, count: platformSlot + 1 - platformCounts.count) }
@@ -297,19 +292,20 @@ struct CallBlockBuilder {
         }
     }
 
-    /// Calls per API are counted in runs of the same API (most logs alternate few), so the
-    /// name's dictionary entry is touched once per run, not once per call.
-    private var lastAPI: (code: UInt8, other: UInt32, name: String, count: Int) = (0, 0, "", 0)
+    /// Calls per API code, and per name's label id for `other` APIs: named once, in `finish`
+    /// (a dictionary by name, even touched once per run of one API, was 1.5% of `analyze`).
+    private var apiCounts = [Int](repeating: 0, count: Int(API.otherCode))
+    private var otherAPICounts: [UInt32: Int] = [:]
     /// Calls per (platform label id, generation code), at `platform * 3 + generation`.
     private var platformCounts: [Int] = []
 
-    private mutating func flushAPICount() {
-        if lastAPI.count > 0 { block.byAPI[lastAPI.name, default: 0] += lastAPI.count }
-        lastAPI.count = 0
-    }
-
     mutating func finish(lineCount: Int) -> CallBlock {
-        flushAPICount()
+        for (code, count) in apiCounts.enumerated() where count > 0 {
+            block.byAPI[API(code: UInt8(code), otherName: "").name, default: 0] += count
+        }
+        for (label, count) in otherAPICounts {
+            block.byAPI[API(code: API.otherCode, otherName: catalogs.labels.value(label) ?? "").name, default: 0] += count
+        }
         for (slot, count) in platformCounts.enumerated() where count > 0 {
             block.byPlatform[CallBlock.PlatformCount(platform: UInt32(slot / 3), generation: UInt8(slot % 3)), default: 0] += count
         }

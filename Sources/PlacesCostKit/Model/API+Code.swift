@@ -31,6 +31,7 @@ extension API {
     static let placeDetailsCode: UInt8 = 3
     static let geocodingCode: UInt8 = 4
     static let addressValidationCode: UInt8 = 7
+    static let otherCode: UInt8 = 8
 }
 
 extension APIGeneration {
