@@ -5,7 +5,7 @@
 #   scripts/fuzz.sh TARGET [SECONDS] [ARGS...] # runs TARGET (default 600 s) on its corpus
 #
 # Targets (scripts/fuzz/FuzzTargets.swift): jsonl-line jsonl csv access-log access-log-line har billing
-# pricing analyze.
+# pricing analyze sessions.
 # The corpus of TARGET is Tests/PlacesCostKitTests/Fixtures/Malformed/<format> (read only) plus
 # .build-fuzz/corpus/TARGET (where libFuzzer adds what it finds); crashes land in
 # .build-fuzz/findings/TARGET/; copy a finding into the corpus folder as fuzz-WHAT.EXT once it is
@@ -37,7 +37,7 @@ build() {
 
 corpus_folder() {
     case "$1" in
-        jsonl-line|jsonl|analyze) echo jsonl ;;
+        jsonl-line|jsonl|analyze|sessions) echo jsonl ;;
         access-log-line) echo access-log ;;
         *) echo "$1" ;;
     esac

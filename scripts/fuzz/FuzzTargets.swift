@@ -14,6 +14,9 @@
 //                decoder must agree with the slow parser
 //   har          the same for an HTTP Archive
 //   analyze      a log of any format through the whole of `analyze` (pricing, advice, reports)
+//   sessions     a JSON Lines log through `analyze` with spent tokens moved to the compact set
+//                after every new token and after every third: report.json must be the same as
+//                with no move (reuse and expiry found in the set as in the table)
 //   billing      a Cloud Billing export through `BillingExportReader`
 //   pricing      a user price table through `simulate --pricing FILE`
 //
@@ -33,6 +36,7 @@ enum FuzzTarget: String, CaseIterable {
     case billing
     case pricing
     case analyze
+    case sessions
 }
 
 private let target: FuzzTarget = {
@@ -75,6 +79,9 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case .analyze:
         write(bytes)
         run(["analyze", scratchPath, "--threads", "2", "--report", "json", "--quiet", "--out", scratchPath + "-out"])
+    case .sessions:
+        write(bytes)
+        compareCompaction()
     case .billing:
         _ = try? BillingExportReader().parse(String(decoding: bytes, as: UTF8.self), file: "fuzz.csv")
     case .pricing:
@@ -102,6 +109,24 @@ private func readBothWays(format: InputFormat) {
     precondition(streamed.records == slow.calls.count, "records: streamed \(streamed.records), line reader \(slow.calls.count)")
     precondition(streamed.read.rejected == slow.rejected, "rejected: streamed \(streamed.read.rejected), line reader \(slow.rejected)")
     precondition(streamed.late || streamed.read.duplicates == slow.duplicates, "duplicates differ")
+}
+
+/// Analyzes the scratch file (as JSON Lines, 64-byte blocks, two threads) with the compact token
+/// set used after every new token, after every third, and not at all: the reports must agree.
+private func compareCompaction() {
+    func report(compactAfter: Int) -> String? {
+        var options = Analyzer.Options()
+        options.reader.format = .jsonl
+        options.threads = 2
+        options.blockSize = 64
+        options.compactAfter = compactAfter
+        guard let (analysis, _) = try? Analyzer(options: options).analyze(paths: [scratchPath]) else { return nil }
+        return ReportBundle().render(analysis, as: .json)
+    }
+    let reference = report(compactAfter: Int.max)
+    for compactAfter in [1, 3] {
+        precondition(report(compactAfter: compactAfter) == reference, "compacting after \(compactAfter) new tokens changes the report")
+    }
 }
 
 private func write(_ bytes: UnsafeBufferPointer<UInt8>) {
