@@ -69,19 +69,19 @@ struct KeyTable {
     mutating func compact(into spent: inout SpentTokens, keeping keep: (UInt32, UInt32) -> Bool) -> [UInt32] {
         var renumbered = [UInt32](repeating: .max, count: keyCount)
         var kept: [(id: Int, hash: UInt64)] = []
-        var moved: [SpentTokens.Pending] = []
+        var moved: [SpentTokens.Entry] = []
         for id in 0..<keyCount {
             let state = fixedStates[id]
-            let hash = keys.withBytes(at: id * KeyTable.width, count: KeyTable.width) { SpentTokens.hash(at: $0.baseAddress!) }
-            if keep(UInt32(id), state) {
-                renumbered[id] = UInt32(kept.count)
-                kept.append((id, hash))
-            } else {
-                moved.append(SpentTokens.Pending(hash: hash, source: UInt32(id), state: state))
+            keys.withBytes(at: id * KeyTable.width, count: KeyTable.width) { key in
+                if keep(UInt32(id), state) {
+                    renumbered[id] = UInt32(kept.count)
+                    kept.append((id, ByteInterner.hash(key)))
+                } else {
+                    moved.append(SpentTokens.Entry(key: SpentTokens.Key(key.baseAddress!), state: state))
+                }
             }
         }
-        let keys = self.keys
-        spent.add(&moved) { id in keys.withBytes(at: Int(id) * KeyTable.width, count: KeyTable.width) { SpentTokens.Key($0.baseAddress!) } }
+        spent.add(&moved)
         moved = []
         var slotCount = 1 << 12
         while kept.count * 4 > slotCount * 3 { slotCount *= 2 }

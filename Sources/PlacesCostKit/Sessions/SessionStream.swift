@@ -269,9 +269,7 @@ struct SessionStream {
     private mutating func internToken(project: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
         let (id, inserted, length) = SessionStream.intern(project: project, bytes, in: &tokens, scratch: &scratch)
         if inserted, length == KeyTable.width, spentTokens.count > 0 {
-            let state = scratch.withUnsafeBytes { key in
-                spentTokens.state(of: SpentTokens.Key(key.baseAddress!), hash: SpentTokens.hash(at: key.baseAddress!))
-            }
+            let state = scratch.withUnsafeBytes { spentTokens.state(of: SpentTokens.Key($0.baseAddress!)) }
             if let state { tokens[state: id] = state }
         }
         return id

@@ -10,11 +10,11 @@ struct SpentTokensTests {
     }
 
     static func entry(_ key: [UInt8], state: UInt32) -> SpentTokens.Entry {
-        key.withUnsafeBytes { SpentTokens.Entry(hash: SpentTokens.hash(at: $0.baseAddress!), key: SpentTokens.Key($0.baseAddress!), state: state) }
+        key.withUnsafeBytes { SpentTokens.Entry(key: SpentTokens.Key($0.baseAddress!), state: state) }
     }
 
     static func lookup(_ set: SpentTokens, _ key: [UInt8]) -> UInt32? {
-        key.withUnsafeBytes { set.state(of: SpentTokens.Key($0.baseAddress!), hash: SpentTokens.hash(at: $0.baseAddress!)) }
+        key.withUnsafeBytes { set.state(of: SpentTokens.Key($0.baseAddress!)) }
     }
 
     @Test("Batches of every size agree with a dictionary: states, newest first, and absent keys", arguments: [1, 7, 300, 513, 5_000])
@@ -30,7 +30,8 @@ struct SpentTokensTests {
                 let key = !known.isEmpty && random.chance(0.3) ? known[random.below(known.count)] : SpentTokensTests.key(&random)
                 batch[key] = random.chance(0.7) ? SpentTokensTests.spent : 0x8000_0000 | UInt32(random.below(1 << 20))
             }
-            set.add(batch.map { SpentTokensTests.entry($0.key, state: $0.value) })
+            var entries = batch.map { SpentTokensTests.entry($0.key, state: $0.value) }
+            set.add(&entries)
             for (key, state) in batch {
                 if reference[key] == nil { known.append(key) }
                 reference[key] = state
@@ -56,9 +57,9 @@ struct SpentTokensTests {
             key[index] ^= 0x01
             entries.append(SpentTokensTests.entry(key, state: UInt32(index)))
         }
-        set.add(entries)
+        set.add(&entries)
         for entry in entries {
-            #expect(set.state(of: entry.key, hash: entry.hash) == entry.state)
+            #expect(set.state(of: entry.key) == entry.state)
         }
         #expect(SpentTokensTests.lookup(set, base) == nil)
     }
@@ -78,13 +79,48 @@ struct SpentTokensTests {
                 reference[key] = state
                 batch.append(SpentTokensTests.entry(key, state: state))
             }
-            set.add(batch)
+            set.add(&batch)
         }
         for (key, state) in reference {
             #expect(SpentTokensTests.lookup(set, key) == state)
             var other = key
             other[0] ^= 0x40
             #expect(SpentTokensTests.lookup(set, other) == reference[other])
+        }
+    }
+
+    @Test("Keys far from evenly spread (time-ordered UUIDs, equal top words in other projects) are found")
+    func unevenKeys() {
+        var random = SeededRandom(seed: 33)
+        var set = SpentTokens(commonState: SpentTokensTests.spent)
+        var reference: [[UInt8]: UInt32] = [:]
+        for round in 0..<4 {
+            var batch: [SpentTokens.Entry] = []
+            for index in 0..<3_000 {
+                // A UUIDv7-like body: a millisecond clock in its top bytes, so keys bunch up.
+                var key = [UInt8](repeating: 0, count: SpentTokens.width)
+                key[0] = UInt8(index % 3)
+                key[1] = 1
+                let clock = UInt64(1_700_000_000_000 + round * 10_000 + index / 7)
+                for byte in 0..<6 { key[2 + byte] = UInt8(truncatingIfNeeded: clock >> UInt64(40 - 8 * byte)) }
+                for byte in 8..<SpentTokens.width { key[byte] = UInt8(truncatingIfNeeded: random.next()) }
+                let state = random.chance(0.5) ? SpentTokensTests.spent : UInt32(index)
+                reference[key] = state
+                batch.append(SpentTokensTests.entry(key, state: state))
+                // The same body in another project: equal top words, another prefix.
+                var other = key
+                other[0] = 100
+                reference[other] = SpentTokensTests.spent
+                batch.append(SpentTokensTests.entry(other, state: SpentTokensTests.spent))
+            }
+            set.add(&batch)
+        }
+        #expect(set.count == reference.count)
+        for (key, state) in reference {
+            #expect(SpentTokensTests.lookup(set, key) == state)
+            var absent = key
+            absent[17] ^= 0x80
+            #expect(SpentTokensTests.lookup(set, absent) == reference[absent])
         }
     }
 
