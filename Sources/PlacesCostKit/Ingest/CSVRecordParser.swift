@@ -14,7 +14,9 @@ public struct CSVRecordParser {
     public enum Event {
         /// The header row: the column for each known key.
         case header
-        case record(RawRecord, line: Int)
+        /// A record, the line it starts on, and the `Fingerprint` of its bytes (its lines joined
+        /// by `\n`, without line ends): two rows written alike are exact duplicates.
+        case record(RawRecord, line: Int, fingerprint: UInt64)
         case malformed(reason: String, line: Int)
     }
 
@@ -40,7 +42,7 @@ public struct CSVRecordParser {
         if pendingLines.isEmpty {
             if LineReader.isBlank(line) { return }  // blank lines are skipped silently
             switch CSVRecordParser.splitCells(line) {
-            case .cells(let cells): try accept(cells, line: number, emit)
+            case .cells(let cells): try accept(cells, line: number, fingerprint: Fingerprint.of(line), emit)
             case .malformed(let reason): try emit(.malformed(reason: reason, line: number))
             case .openQuote:
                 pendingLines = [(Array(line), number)]
@@ -66,7 +68,7 @@ public struct CSVRecordParser {
             pendingLines = []
             pendingText = []
             pendingBytes = 0
-            try accept(cells, line: first, emit)
+            try accept(cells, line: first, fingerprint: joined.withUnsafeBytes { Fingerprint.of($0) }, emit)
         case .cells(let cells):
             // A quote that only a later line's quote closed, leaving a record that does not fit:
             // the stray quote is the error, so the lines it swallowed are records of their own.
@@ -104,7 +106,7 @@ public struct CSVRecordParser {
         }
     }
 
-    private mutating func accept(_ cells: [[UInt8]], line: Int, _ emit: (Event) throws -> Void) throws {
+    private mutating func accept(_ cells: [[UInt8]], line: Int, fingerprint: UInt64, _ emit: (Event) throws -> Void) throws {
         guard let columns else {
             let names = cells.map { String(decoding: $0, as: UTF8.self).trimmingSpaces() }
             let keys = names.map { RawRecord.Key(name: $0) }
@@ -132,7 +134,7 @@ public struct CSVRecordParser {
             }
             record[key] = .string(text)
         }
-        try emit(.record(record, line: line))
+        try emit(.record(record, line: line, fingerprint: fingerprint))
     }
 
     enum Split: Equatable {

@@ -41,7 +41,7 @@ struct CSVRecordParserTests {
         func collect(_ event: CSVRecordParser.Event) {
             switch event {
             case .header: seen.append(.header)
-            case .record(let record, let line): seen.append(.record(record, line: line))
+            case .record(let record, let line, _): seen.append(.record(record, line: line))
             case .malformed(let reason, let line): seen.append(.malformed(reason, line: line))
             }
         }
