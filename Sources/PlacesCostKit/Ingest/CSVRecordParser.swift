@@ -33,9 +33,24 @@ public struct CSVRecordParser {
     private var pendingBytes = 0
     private let maxPendingBytes: Int
 
-    public init(maxPendingBytes: Int = 1 << 20) {
+    /// The bytes a record may hold open before its quote counts as unbalanced.
+    public static let defaultMaxPendingBytes = 1 << 20
+
+    public init(maxPendingBytes: Int = CSVRecordParser.defaultMaxPendingBytes) {
         self.maxPendingBytes = maxPendingBytes
     }
+
+    /// A parser for the rows after a header already read (a block of a file, `CSVBlockParser`).
+    init(columns: [RawRecord.Key?], maxPendingBytes: Int = CSVRecordParser.defaultMaxPendingBytes) {
+        self.columns = columns
+        self.maxPendingBytes = maxPendingBytes
+    }
+
+    /// The known key of each column, once the header row has been read.
+    var headerColumns: [RawRecord.Key?]? { columns }
+
+    /// Whether a record that opened a quoted cell waits for more lines.
+    var isPending: Bool { !pendingLines.isEmpty }
 
     /// Feeds one physical line (without its terminator).
     public mutating func feed(_ line: UnsafeBufferPointer<UInt8>, number: Int, _ emit: (Event) throws -> Void) throws {
