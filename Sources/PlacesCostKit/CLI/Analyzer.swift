@@ -26,6 +26,8 @@ public struct Analyzer: Sendable {
         /// small logs into many blocks.
         var blockSize = 4 << 20
         var maxLineLength = LineReader.maxRecordLength
+        /// Read CSV with the line reader on one thread (`CallPipeline.Options.readsCSVByLines`).
+        var readsCSVByLines = false
 
         public init() {}
     }
@@ -62,7 +64,8 @@ public struct Analyzer: Sendable {
                 dedupe: options.reader.dedupe
             ),
             calendar: BillingCalendar(timeZone: costOptions.timeZone, ruleStartDays: plan.ruleStartDays),
-            progress: options.progress, blockSize: options.blockSize, maxLineLength: options.maxLineLength
+            progress: options.progress, blockSize: options.blockSize, maxLineLength: options.maxLineLength,
+            readsCSVByLines: options.readsCSVByLines
         )
         var streamed = try CallPipeline(options: pipelineOptions, catalogs: catalogs).run(paths)
         if streamed.late {
