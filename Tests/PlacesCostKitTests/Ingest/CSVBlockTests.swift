@@ -248,6 +248,8 @@ struct CSVBlockTests {
          "timestamp,api,input,fields\r\n1790845200000,autocomplete,\"say \"\"hi\"\", ok\",\r\n1790845201000,autocomplete,\"line one\r\nline two, \"\"still\"\" one\",\"a,b\"\r\n\r\n1790845202000,place_details,,\"a|b\"\r\n"),
         ("missing and extra cells, invalid UTF-8, a NUL, text after a quote",
          "timestamp,api,input,extra\n1790845200000,autocomplete\n1790845201000,autocomplete,a,b,c\n1790845202000,autocomplete,\u{FF}\u{FE}x,\n1790845203000,autocomplete,a\u{0}b,\n1790845204000,autocomplete,\"a\"b,\n1790845205000,autocomplete,ok,\u{0}\n"),
+        ("a key in two columns (both spellings of the token): the parser keeps the last non-empty cell",
+         "timestamp,api,session_token,sessionToken\n1790845200000,autocomplete,a,\n1790845201000,autocomplete,,b\n1790845202000,autocomplete,a,b\n1790845203000,autocomplete,\"a\n\",c\n"),
         ("blank and whitespace lines, and a row repeated", "timestamp,api\n\n   \n1790845200000,autocomplete\n\t\n1790845200000,autocomplete\n1790845200000,autocomplete\n"),
     ]
 
@@ -349,6 +351,30 @@ struct CSVBlockTests {
             #expect(analysis.input.duplicates == read.duplicates, "threads \(threads), block size \(blockSize)")
             #expect(ReportBundle().render(analysis, as: .json) == ReportBundle().render(baseline, as: .json), "threads \(threads), block size \(blockSize)")
         }
+    }
+
+    @Test("Files after files: each file's lines are its own, whichever reader reads it")
+    func severalFiles() throws {
+        let directory = TemporaryDirectory()
+        var first = CSVLogMaker(seed: 71, damage: 0.1)
+        var second = CSVLogMaker(seed: 72, damage: 0.1)
+        let paths = [
+            directory.write("a.csv", bytes: first.log(rows: 40)),
+            // A malformed line before the header: this file goes to the line reader.
+            directory.write("b.csv", "\"x\"y\ntimestamp,api\n1790845200000,autocomplete\nbad\n"),
+            directory.write("c.csv", bytes: second.log(rows: 40)),
+        ]
+        let expected = try LogReader(options: LogReader.Options(format: .csv)).read(paths)
+        #expect(expected.diagnostics.contains { $0.location.file == paths[1] } && expected.diagnostics.contains { $0.location.file == paths[2] })
+        let options = CallPipeline.Options(
+            threads: 2, reader: LogReader.Options(format: .csv),
+            sessions: SessionStream.Options(timeout: Duration64(seconds: 180), userGap: Duration64(seconds: 60), clip: 6, window: 600_000_000),
+            calendar: BillingCalendar(), progress: nil, blockSize: 100
+        )
+        let streamed = try CallPipeline(options: options, catalogs: CallCatalogs()).run(paths)
+        #expect(streamed.read.diagnostics == expected.diagnostics)
+        #expect(streamed.read.diagnosticCount == expected.diagnosticCount && streamed.read.rejected == expected.rejected)
+        #expect(streamed.records == expected.calls.count)
     }
 
     @Test("Repeated rows are duplicates on both paths; --dedupe drops the same ones")
