@@ -4,11 +4,11 @@ import Foundation
 ///
 /// The calling thread reads: JSON Lines files and access logs are cut into blocks of whole lines
 /// (`MappedFile.Splitter`, `BlockSplitter`), CSV files into blocks of whole records
-/// (`CSVBlockSplitter`), for the workers to parse; HAR files are parsed here by their reader. Each of `threads`
-/// workers parses whichever block is waiting and walks one partition of the tokens and users
-/// (by hash) through its own `SessionStream`, taking the blocks in input order. A token's or
-/// user's calls all land in one partition and reach it in input order, and every count merges
-/// by addition, so the result is the same for any number of threads.
+/// (`CSVBlockSplitter`), for the workers to parse; HAR files are parsed here by their reader.
+/// Each of `threads` workers parses whichever block is waiting and walks one partition of the
+/// tokens and users (by hash) through its own `SessionStream`, taking the blocks in input order.
+/// A token's or user's calls all land in one partition and reach it in input order, and every
+/// count merges by addition, so the result is the same for any number of threads.
 ///
 /// When a partition's calls come more out of time order than the window allows, the streamed
 /// walk is not exact; the run reports it (`Result.late`) with the disorder seen, and the caller
@@ -21,7 +21,7 @@ final class CallPipeline: @unchecked Sendable {
         var calendar: BillingCalendar
         /// Called from the reading thread with the bytes read so far.
         var progress: (@Sendable (Int) -> Void)?
-        /// Bytes per JSON Lines block, and the longest line read (tests make them small).
+        /// Bytes per block, and the longest line read (tests make them small).
         var blockSize = 4 << 20
         var maxLineLength = LineReader.maxRecordLength
         /// Read CSV files with the line reader on the reading thread, as files whose header is
