@@ -7,7 +7,9 @@
 //   jsonl-line   one JSON Lines record: the fast decoder must agree with the slow parser
 //   jsonl        a whole JSON Lines log: the line reader and the streamed pipeline (blocks, fast
 //                decoder, sessions on two threads) must read the same records
-//   csv          the same for a canonical CSV log
+//   csv          the same for a canonical CSV log (cut into blocks at safe cuts, with the same
+//                warnings at the same lines), and every row the fast row decoder accepts must
+//                give the slow path's call
 //   access-log   the same for an nginx/Apache access log
 //   access-log-line  one access-log line in four formats (combined, common, a custom one with
 //                $msec and $request_method $request_uri, one with $time_iso8601): the fast
@@ -21,7 +23,7 @@
 //   pricing      a user price table through `simulate --pricing FILE`
 //
 // A crash, a trap, an address-sanitizer report or a hang (libFuzzer's -timeout) is a finding;
-// so is a fast decoder (JSON Lines or access log) disagreeing with its slow twin.
+// so is a fast decoder disagreeing with its slow twin.
 
 import Foundation
 @testable import PlacesCostKit
@@ -76,6 +78,7 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case .jsonl, .csv, .accessLog, .har:
         write(bytes)
         readBothWays(format: InputFormat(rawValue: target.rawValue)!)
+        if target == .csv { compareCSVRows(bytes) }
     case .analyze:
         write(bytes)
         run(["analyze", scratchPath, "--threads", "2", "--report", "json", "--quiet", "--out", scratchPath + "-out"])
@@ -109,6 +112,27 @@ private func readBothWays(format: InputFormat) {
     precondition(streamed.records == slow.calls.count, "records: streamed \(streamed.records), line reader \(slow.calls.count)")
     precondition(streamed.read.rejected == slow.rejected, "rejected: streamed \(streamed.read.rejected), line reader \(slow.rejected)")
     precondition(streamed.late || streamed.read.duplicates == slow.duplicates, "duplicates differ")
+    if format == .csv {
+        // Blocks end only where the line reader holds no open record: the same warnings, at the
+        // same lines, in the same order.
+        precondition(streamed.read.diagnosticCount == slow.diagnosticCount, "diagnostics: streamed \(streamed.read.diagnosticCount), line reader \(slow.diagnosticCount)")
+        precondition(streamed.read.diagnostics == slow.diagnostics, "warnings differ: streamed \(streamed.read.diagnostics), line reader \(slow.diagnostics)")
+        precondition(streamed.read.outsideWindow == slow.outsideWindow, "outside the window differ")
+    }
+}
+
+/// Under the input's header, when it is one plain line, each later line as a row: where the fast
+/// row decoder answers, its call must be the slow path's.
+private func compareCSVRows(_ bytes: UnsafeBufferPointer<UInt8>) {
+    var body = bytes
+    if body.count >= 3, body[0] == 0xEF, body[1] == 0xBB, body[2] == 0xBF { body = UnsafeBufferPointer(rebasing: body[3...]) }
+    guard case .found(let header) = CSVBlockSplitter.header(in: body, atEnd: true, maxLineLength: LineReader.maxRecordLength) else { return }
+    for line in body[header.bodyOffset...].split(separator: 0x0A, omittingEmptySubsequences: false) {
+        let row = line.last == 0x0D ? line.dropLast() : line
+        if let problem = CSVRowTwins.disagreement(UnsafeBufferPointer(rebasing: row), columns: header.columns) {
+            fatalError("the fast CSV row decoder disagrees with the slow path: \(problem)")
+        }
+    }
 }
 
 /// Analyzes the scratch file (as JSON Lines, 64-byte blocks, two threads) with the compact token

@@ -29,6 +29,8 @@ public struct Analyzer: Sendable {
         /// New tokens a walk holds in full before moving finished ones to the compact set
         /// (`SessionStream.Options.compactAfter`); tests make it small.
         var compactAfter = SessionStream.Options.defaultCompactAfter
+        /// Read CSV with the line reader on one thread (`CallPipeline.Options.readsCSVByLines`).
+        var readsCSVByLines = false
 
         public init() {}
     }
@@ -65,7 +67,8 @@ public struct Analyzer: Sendable {
                 dedupe: options.reader.dedupe, compactAfter: options.compactAfter
             ),
             calendar: BillingCalendar(timeZone: costOptions.timeZone, ruleStartDays: plan.ruleStartDays),
-            progress: options.progress, blockSize: options.blockSize, maxLineLength: options.maxLineLength
+            progress: options.progress, blockSize: options.blockSize, maxLineLength: options.maxLineLength,
+            readsCSVByLines: options.readsCSVByLines
         )
         var streamed = try CallPipeline(options: pipelineOptions, catalogs: catalogs).run(paths)
         if streamed.late {

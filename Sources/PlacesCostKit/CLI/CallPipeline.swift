@@ -2,12 +2,13 @@ import Foundation
 
 /// Reads the inputs and builds sessions on every core: Ingest and Sessions, streamed.
 ///
-/// The calling thread reads: JSON Lines files are cut into blocks of whole lines (`BlockSplitter`)
-/// for the workers to parse; other formats are parsed here by their readers. Each of `threads`
-/// workers parses whichever block is waiting and walks one partition of the tokens and users
-/// (by hash) through its own `SessionStream`, taking the blocks in input order. A token's or
-/// user's calls all land in one partition and reach it in input order, and every count merges
-/// by addition, so the result is the same for any number of threads.
+/// The calling thread reads: JSON Lines files and access logs are cut into blocks of whole lines
+/// (`MappedFile.Splitter`, `BlockSplitter`), CSV files into blocks of whole records
+/// (`CSVBlockSplitter`), for the workers to parse; HAR files are parsed here by their reader.
+/// Each of `threads` workers parses whichever block is waiting and walks one partition of the
+/// tokens and users (by hash) through its own `SessionStream`, taking the blocks in input order.
+/// A token's or user's calls all land in one partition and reach it in input order, and every
+/// count merges by addition, so the result is the same for any number of threads.
 ///
 /// When a partition's calls come more out of time order than the window allows, the streamed
 /// walk is not exact; the run reports it (`Result.late`) with the disorder seen, and the caller
@@ -20,9 +21,12 @@ final class CallPipeline: @unchecked Sendable {
         var calendar: BillingCalendar
         /// Called from the reading thread with the bytes read so far.
         var progress: (@Sendable (Int) -> Void)?
-        /// Bytes per JSON Lines block, and the longest line read (tests make them small).
+        /// Bytes per block, and the longest line read (tests make them small).
         var blockSize = 4 << 20
         var maxLineLength = LineReader.maxRecordLength
+        /// Read CSV files with the line reader on the reading thread, as files whose header is
+        /// not the plain case are read (tests compare the two).
+        var readsCSVByLines = false
     }
 
     struct Result {
@@ -131,7 +135,21 @@ final class CallPipeline: @unchecked Sendable {
                 // JSON Lines and access logs are one record a line: workers parse blocks of lines.
                 let byLines = input.format == .jsonl || input.format == .accessLog
                 let accessLog = input.format == .accessLog ? options.reader.accessLogParser : nil
-                if byLines, let file = MappedFile(descriptor: input.descriptor) {
+                if input.format == .csv, !options.readsCSVByLines,
+                   let header = try CSVBlockSplitter.header(of: &input, maxLineLength: options.maxLineLength) {
+                    var layout = CSVBlockParser.Layout(columns: header.columns, linesBefore: header.lines)
+                    var splitter = CSVBlockSplitter(&input, header: header, blockSize: options.blockSize, maxLineLength: options.maxLineLength)
+                    while !stopsForMalformed, let block = try splitter.next() {
+                        var raw = RawBlock(index: 0, fileIndex: fileIndex, fileName: input.displayName, bytes: block.bytes)
+                        raw.mapped = block.mapped
+                        raw.csv = layout
+                        layout.linesBefore = 0
+                        if let (file, range) = block.mapped { file.willRead(range) }
+                        submit(raw: raw)
+                        options.progress?(readBefore + splitter.position)
+                    }
+                    readBefore += splitter.position
+                } else if byLines, let file = MappedFile(descriptor: input.descriptor) {
                     var splitter = MappedFile.Splitter(file: file, blockSize: options.blockSize, maxLineLength: options.maxLineLength)
                     while !stopsForMalformed, let (range, overlong) = splitter.next() {
                         var raw = RawBlock(index: 0, fileIndex: fileIndex, fileName: input.displayName, bytes: [], followsOverlongLine: overlong)
@@ -269,7 +287,9 @@ final class CallPipeline: @unchecked Sendable {
                     block: CallBlock(index: raw.index, fileIndex: raw.fileIndex, fileName: raw.fileName, partitions: takePartitions()),
                     catalogs: catalogs, window: options.reader.window, keepUsers: options.sessions.keepSearches
                 )
-                let lines = if let parser = raw.accessLog {
+                let lines = if let layout = raw.csv {
+                    CSVBlockParser.parse(raw, layout: layout, maxLineLength: options.maxLineLength, into: &builder, caches: &caches)
+                } else if let parser = raw.accessLog {
                     AccessLogBlockParser.parse(raw, parser: parser, maxLineLength: options.maxLineLength, into: &builder, caches: &caches)
                 } else {
                     JSONLinesBlockParser.parse(raw, maxLineLength: options.maxLineLength, into: &builder, caches: &caches)

@@ -5,11 +5,18 @@
 /// `maxPendingBytes`) is an unbalanced quote: that record is reported at the line where it began,
 /// and the lines it swallowed are read again as records of their own, so one stray quote never
 /// loses the rest of the file.
+///
+/// While a record is open, each line is appended to its text and only that line is looked at
+/// (`staysOpen`): the record is split once it closes. Splitting the whole text again for every
+/// line took time quadratic in the record: one stray quote in a log without others (so the
+/// record stays open for `maxPendingBytes`) cost 43 s on a 20 MB file.
 public struct CSVRecordParser {
     public enum Event {
         /// The header row: the column for each known key.
         case header
-        case record(RawRecord, line: Int)
+        /// A record, the line it starts on, and the `Fingerprint` of its bytes (its lines joined
+        /// by `\n`, without line ends): two rows written alike are exact duplicates.
+        case record(RawRecord, line: Int, fingerprint: UInt64)
         case malformed(reason: String, line: Int)
     }
 
@@ -21,36 +28,62 @@ public struct CSVRecordParser {
 
     private var columns: [RawRecord.Key?]?
     private var pendingLines: [(bytes: [UInt8], number: Int)] = []
+    /// The open record's lines joined by `\n`.
+    private var pendingText: [UInt8] = []
     private var pendingBytes = 0
     private let maxPendingBytes: Int
 
-    public init(maxPendingBytes: Int = 1 << 20) {
+    /// The bytes a record may hold open before its quote counts as unbalanced.
+    public static let defaultMaxPendingBytes = 1 << 20
+
+    public init(maxPendingBytes: Int = CSVRecordParser.defaultMaxPendingBytes) {
         self.maxPendingBytes = maxPendingBytes
     }
+
+    /// A parser for the rows after a header already read (a block of a file, `CSVBlockParser`).
+    init(columns: [RawRecord.Key?], maxPendingBytes: Int = CSVRecordParser.defaultMaxPendingBytes) {
+        self.columns = columns
+        self.maxPendingBytes = maxPendingBytes
+    }
+
+    /// The known key of each column, once the header row has been read.
+    var headerColumns: [RawRecord.Key?]? { columns }
+
+    /// Whether a record that opened a quoted cell waits for more lines.
+    var isPending: Bool { !pendingLines.isEmpty }
 
     /// Feeds one physical line (without its terminator).
     public mutating func feed(_ line: UnsafeBufferPointer<UInt8>, number: Int, _ emit: (Event) throws -> Void) throws {
         if pendingLines.isEmpty {
             if LineReader.isBlank(line) { return }  // blank lines are skipped silently
             switch CSVRecordParser.splitCells(line) {
-            case .cells(let cells): try accept(cells, line: number, emit)
+            case .cells(let cells): try accept(cells, line: number, fingerprint: Fingerprint.of(line), emit)
             case .malformed(let reason): try emit(.malformed(reason: reason, line: number))
             case .openQuote:
                 pendingLines = [(Array(line), number)]
+                pendingText = Array(line)
                 pendingBytes = line.count
             }
             return
         }
         pendingLines.append((Array(line), number))
         pendingBytes += line.count + 1
-        let joined = pendingLines.map(\.bytes).joined(separator: [0x0A]).map { $0 }
+        pendingText.append(0x0A)
+        pendingText.append(contentsOf: line)
+        if CSVRecordParser.staysOpen(line) {
+            // `splitCells` of the text would say `.openQuote`.
+            if pendingBytes > maxPendingBytes { try recoverFromUnbalancedQuote(emit) }
+            return
+        }
+        let joined = pendingText
         let result = joined.withUnsafeBufferPointer { CSVRecordParser.splitCells($0) }
         switch result {
         case .cells(let cells) where columns == nil || cells.count == columns!.count:
             let first = pendingLines[0].number
             pendingLines = []
+            pendingText = []
             pendingBytes = 0
-            try accept(cells, line: first, emit)
+            try accept(cells, line: first, fingerprint: joined.withUnsafeBytes { Fingerprint.of($0) }, emit)
         case .cells(let cells):
             // A quote that only a later line's quote closed, leaving a record that does not fit:
             // the stray quote is the error, so the lines it swallowed are records of their own.
@@ -81,13 +114,14 @@ public struct CSVRecordParser {
         let swallowed = pendingLines.dropFirst()
         try emit(.malformed(reason: reason, line: pendingLines[0].number))
         pendingLines = []
+        pendingText = []
         pendingBytes = 0
         for line in swallowed {
             try line.bytes.withUnsafeBufferPointer { try feed($0, number: line.number, emit) }
         }
     }
 
-    private mutating func accept(_ cells: [[UInt8]], line: Int, _ emit: (Event) throws -> Void) throws {
+    private mutating func accept(_ cells: [[UInt8]], line: Int, fingerprint: UInt64, _ emit: (Event) throws -> Void) throws {
         guard let columns else {
             let names = cells.map { String(decoding: $0, as: UTF8.self).trimmingSpaces() }
             let keys = names.map { RawRecord.Key(name: $0) }
@@ -115,13 +149,42 @@ public struct CSVRecordParser {
             }
             record[key] = .string(text)
         }
-        try emit(.record(record, line: line))
+        try emit(.record(record, line: line, fingerprint: fingerprint))
     }
 
     enum Split: Equatable {
         case cells([[UInt8]])
         case openQuote
         case malformed(String)
+    }
+
+    /// Whether a record's text that ends inside a quoted cell still does with `line` after it,
+    /// with nothing malformed on the way: then `splitCells` of the whole text would say
+    /// `.openQuote`. Follows `splitCells`'s rules over the line alone.
+    static func staysOpen(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ",")
+        var quoted = true
+        var index = 0
+        while index < line.count {
+            if quoted {
+                guard let closing = line[index...].firstIndex(of: quote) else { return true }
+                if closing + 1 < line.count, line[closing + 1] == quote {
+                    index = closing + 2  // an escaped quote
+                    continue
+                }
+                // The cell closes: a comma must follow, then a new cell.
+                guard closing + 1 < line.count, line[closing + 1] == comma else { return false }
+                quoted = false
+                index = closing + 2
+            } else if line[index] == quote {
+                quoted = true
+                index += 1
+            } else {
+                guard let next = line[index...].firstIndex(of: comma) else { return false }
+                index = next + 1
+            }
+        }
+        return quoted
     }
 
     /// Splits one record's bytes into cells, undoing RFC 4180 quoting.

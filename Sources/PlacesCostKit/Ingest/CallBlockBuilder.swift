@@ -28,6 +28,8 @@ struct CallBlockBuilder {
         var lastPlatform = LastSeen()
         /// The access-log fast path's own (`CallBlockBuilder+AccessLog.swift`).
         var accessLog = AccessLogCaches()
+        /// CSV `fields` cells (`CallBlockBuilder+CSV.swift`).
+        var cellMasks = CellMasks()
     }
 
     let catalogs: CallCatalogs
@@ -48,8 +50,9 @@ struct CallBlockBuilder {
 
     // MARK: - Fast path
 
-    /// Adds a call the fast decoder read from `line`.
-    mutating func add(_ record: FastJSONRecord, line: UnsafeBufferPointer<UInt8>, caches: inout Caches) {
+    /// Adds a call the fast decoder read from `line`: a JSON Lines record, or with
+    /// `fieldsAsDelimitedCell` a CSV row (`FastCSVRowDecoder`), whose `fields` span is one cell.
+    mutating func add(_ record: FastJSONRecord, line: UnsafeBufferPointer<UInt8>, caches: inout Caches, fieldsAsDelimitedCell: Bool = false) {
         let time = record.time
         guard window.contains(time) else {
             block.outsideWindow += 1
@@ -74,7 +77,9 @@ struct CallBlockBuilder {
         var fields: UInt32 = 0
         if let value = record.fields {
             let bytes = span(line, value)
-            if let known = caches.lastMask.id(for: bytes) {
+            if fieldsAsDelimitedCell {
+                fields = cellMask(bytes, caches: &caches)
+            } else if let known = caches.lastMask.id(for: bytes) {
                 fields = known
             } else {
                 fields = mask(bytes, caches: &caches)

@@ -11,6 +11,7 @@ public struct ByteSpan: Equatable, Sendable {
 
 /// One JSON Lines record as `FastJSONLineDecoder` read it: the values a `Call` needs, as spans of
 /// the line's bytes, for the caller to turn into a `Call` with `CallDecoder`'s rules.
+/// `FastCSVRowDecoder` fills it from a CSV row's cells (then `fields` is the cell's text).
 public struct FastJSONRecord: Equatable, Sendable {
     public var time: Timestamp
     /// The `api` string's content (never empty, no escapes).
@@ -59,6 +60,13 @@ public enum FastJSONLineDecoder {
         guard line.count < Int(Int32.max), let base = line.baseAddress else { return nil }
         var scanner = Scanner(base: base, count: line.count)
         return scanner.record()
+    }
+
+    /// Reads an RFC 3339 timestamp's text as the decoder reads a quoted one (the shapes loggers
+    /// write, without an allocation), or `nil` for `TimestampParser` to decide.
+    static func rfc3339(_ text: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+        guard let base = text.baseAddress else { return nil }
+        return Scanner(base: base, count: text.count).rfc3339(from: 0, to: text.count)
     }
 
     /// The cursor over one line. Every method returns `false`/`nil` on anything it does not

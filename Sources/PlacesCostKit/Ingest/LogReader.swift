@@ -229,7 +229,7 @@ public struct LogReader {
             func handle(_ event: CSVRecordParser.Event) throws {
                 switch event {
                 case .header: break
-                case .record(let record, let line): try sink.accept(record, line: line, fingerprint: record.fingerprint, into: &output)
+                case .record(let record, let line, let fingerprint): try sink.accept(record, line: line, fingerprint: fingerprint, into: &output)
                 case .malformed(let reason, let line): try sink.reject(reason, line: line, into: &output)
                 }
             }

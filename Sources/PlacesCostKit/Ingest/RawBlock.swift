@@ -4,7 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// A run of whole lines of one JSON Lines or access-log file, read but not yet parsed.
+/// A run of whole lines of one JSON Lines or access-log file, or of whole records of one CSV
+/// file, read but not yet parsed.
 struct RawBlock: Sendable {
     var index: Int
     var fileIndex: Int
@@ -17,6 +18,8 @@ struct RawBlock: Sendable {
     var mapped: (file: MappedFile, range: Range<Int>)?
     /// The parser of an access log's lines; `nil` for JSON Lines.
     var accessLog: AccessLogParser?
+    /// A CSV file's columns and where the block's lines are counted from; `nil` for other formats.
+    var csv: CSVBlockParser.Layout?
 
     /// One line of a block, as `forEachLine` hands it out.
     enum Line {

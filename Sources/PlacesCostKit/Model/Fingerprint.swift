@@ -1,9 +1,10 @@
 /// A 64-bit hash of a record's content, the same in every run: two records with the same
 /// fingerprint and the same time are taken as exact duplicates (`--dedupe`).
 ///
-/// A JSON Lines record is fingerprinted by its line's bytes (without the line end), a CSV row
-/// by its cells, an access-log line or a HAR entry by the request it shows (time, method,
-/// target, headers, body, user, status: not the response size, which a retry may change). Every line is hashed on
+/// A JSON Lines record is fingerprinted by its line's bytes (without the line end), a CSV row by
+/// its bytes too (a row that spans lines: its lines joined by `\n`), an access-log line or a HAR
+/// entry by the request it shows (time, method, target, headers, body, user, status: not the
+/// response size, which a retry may change). Every line is hashed on
 /// the ingest hot path, so the mixing is wyhash's: each 128-bit multiply folds two 8-byte words,
 /// three independent lanes take 48 bytes a round, and the tail is read as overlapping words, not
 /// byte by byte (a word-per-multiply hash with a byte-wise tail cost 6% of `analyze`). Among the
@@ -91,40 +92,6 @@ public struct Fingerprint {
     private static func mum(_ a: UInt64, _ b: UInt64) -> UInt64 {
         let (high, low) = a.multipliedFullWidth(by: b)
         return high ^ low
-    }
-}
-
-extension RawRecord {
-    /// The fingerprint of every known key's value (a CSV row's cells as read).
-    var fingerprint: UInt64 {
-        var fingerprint = Fingerprint()
-        for key in Key.allCases {
-            guard let value = self[key] else { continue }
-            fingerprint.combine(key.name)
-            value.combine(into: &fingerprint)
-        }
-        return fingerprint.value
-    }
-}
-
-extension RawRecord.Value {
-    /// Adds the value: a tag for its type, then its text or elements. (Spelling it out with
-    /// `String(reflecting:)` went through the runtime's reflection: 80% of reading a CSV log.)
-    func combine(into fingerprint: inout Fingerprint) {
-        switch self {
-        case .null: fingerprint.combine("n")
-        case .bool(let value): fingerprint.combine(value ? "t" : "f")
-        case .number(let literal):
-            fingerprint.combine("#")
-            fingerprint.combine(literal)
-        case .string(let text):
-            fingerprint.combine("s")
-            fingerprint.combine(text)
-        case .array(let elements):
-            fingerprint.combine("[\(elements.count)")
-            for element in elements { element.combine(into: &fingerprint) }
-        case .object: fingerprint.combine("o")
-        }
     }
 }
 

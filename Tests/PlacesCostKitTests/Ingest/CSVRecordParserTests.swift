@@ -41,7 +41,7 @@ struct CSVRecordParserTests {
         func collect(_ event: CSVRecordParser.Event) {
             switch event {
             case .header: seen.append(.header)
-            case .record(let record, let line): seen.append(.record(record, line: line))
+            case .record(let record, let line, _): seen.append(.record(record, line: line))
             case .malformed(let reason, let line): seen.append(.malformed(reason, line: line))
             }
         }
@@ -241,5 +241,28 @@ struct CSVRecordParserTests {
             .record(record([.timestamp: "1", .api: "autocomplete"]), line: 3),
             .record(record([.timestamp: "2", .api: "auto\ncomplete"]), line: 5),
         ])
+    }
+}
+
+@Suite("CSVRecordParser's open records")
+struct CSVOpenRecordTests {
+    @Test("A line after an open record keeps it open exactly when splitting the joined text says so")
+    func staysOpenAgreesWithSplitting() {
+        var random = SeededRandom(seed: 31)
+        let alphabet: [UInt8] = Array("a,\" ".utf8)
+        func text(_ length: Int) -> [UInt8] { (0..<length).map { _ in alphabet[random.below(alphabet.count)] } }
+        var open = 0
+        var checked = 0
+        while checked < 20_000 {
+            let record = text(random.below(8))
+            guard record.withUnsafeBufferPointer({ CSVRecordParser.splitCells($0) }) == .openQuote else { continue }
+            let line = text(random.below(10))
+            let joined = record + [0x0A] + line
+            let expected = joined.withUnsafeBufferPointer { CSVRecordParser.splitCells($0) } == .openQuote
+            #expect(line.withUnsafeBufferPointer { CSVRecordParser.staysOpen($0) } == expected, "\(String(decoding: joined, as: UTF8.self).debugDescription)")
+            if expected { open += 1 }
+            checked += 1
+        }
+        #expect(open > 2000 && open < 18_000)
     }
 }

@@ -119,30 +119,33 @@ struct DuplicateRecordTests {
         #expect(input["records"] as? Int == 150)
     }
 
-    @Test("Record fingerprints: equal records agree; a changed value, key or type gives another")
-    func recordFingerprints() {
-        func record(_ values: [RawRecord.Key: RawRecord.Value]) -> RawRecord {
-            var record = RawRecord()
-            for (key, value) in values { record[key] = value }
-            return record
-        }
-        let base = record([.timestamp: .string("2026-10-01T00:00:00Z"), .api: .string("autocomplete"), .input: .string("Kra")])
-        #expect(base.fingerprint == record([.api: .string("autocomplete"), .input: .string("Kra"), .timestamp: .string("2026-10-01T00:00:00Z")]).fingerprint)
-        let others: [RawRecord] = [
-            record([.timestamp: .string("2026-10-01T00:00:00Z"), .api: .string("autocomplete"), .input: .string("Krak")]),
-            record([.timestamp: .string("2026-10-01T00:00:00Z"), .api: .string("autocomplete"), .platform: .string("Kra")]),
-            record([.timestamp: .string("2026-10-01T00:00:00Z"), .api: .string("autocomplete")]),
-            record([.timestamp: .string("2026-10-01T00:00:00Z"), .api: .string("autocomplete"), .input: .number("1")]),
-            record([.timestamp: .string("2026-10-01T00:00:00Z"), .api: .string("autocomplete"), .input: .string("1")]),
-            record([.timestamp: .string("2026-10-01T00:00:00Z"), .api: .string("autocomplete"), .input: .null]),
-            record([.timestamp: .string("2026-10-01T00:00:00Z"), .api: .string("autocomplete"), .input: .bool(true)]),
-            record([.timestamp: .string("2026-10-01T00:00:00Z"), .api: .string("autocomplete"), .input: .object]),
-            record([.timestamp: .string("2026-10-01T00:00:00Z"), .api: .string("autocomplete"), .fields: .array([.string("a"), .string("b")])]),
-            record([.timestamp: .string("2026-10-01T00:00:00Z"), .api: .string("autocomplete"), .fields: .array([.string("ab")])]),
-            record([.timestamp: .string("2026-10-01T00:00:00Z"), .api: .string("autocomplete"), .fields: .array([.array([.string("a")]), .string("b")])]),
+    @Test("A CSV row is fingerprinted by its bytes: rows written alike agree; other quoting or another unknown cell does not")
+    func csvRowFingerprints() throws {
+        let lines = [
+            "timestamp,api,input,extra",
+            "1790845200000,autocomplete,Kra,x",
+            "1790845200000,autocomplete,Kra,x",
+            "1790845200000,autocomplete,\"Kra\",x",
+            "1790845200000,autocomplete,Kra,y",
+            "1790845200000,autocomplete,\"Kr",
+            "a\",x",
         ]
-        let values = Set(([base] + others).map(\.fingerprint))
-        #expect(values.count == others.count + 1)
+        var parser = CSVRecordParser()
+        var prints: [UInt64] = []
+        for (index, line) in lines.enumerated() {
+            var line = line
+            try line.withUTF8 { bytes in
+                try parser.feed(bytes, number: index + 1) { event in
+                    if case .record(_, _, let fingerprint) = event { prints.append(fingerprint) }
+                }
+            }
+        }
+        #expect(prints.count == 5)
+        #expect(prints[0] == prints[1])
+        #expect(Set(prints).count == 4)
+        // A row spanning lines: its lines joined by a newline.
+        var spanning = "1790845200000,autocomplete,\"Kr\na\",x"
+        #expect(prints[4] == spanning.withUTF8 { Fingerprint.of($0) })
     }
 
     @Test("Fingerprints: the same bytes give the same value; a changed byte, a moved boundary or a longer run another")
