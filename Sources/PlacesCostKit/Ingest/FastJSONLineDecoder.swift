@@ -430,33 +430,11 @@ public enum FastJSONLineDecoder {
             return (word | control | quote | backslash) & highs
         }
 
-        /// Validates one multi-byte UTF-8 sequence exactly as `JSONLineParser.Scanner.skipUTF8Sequence`
-        /// (RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF).
+        /// Validates and skips one multi-byte UTF-8 sequence (`UTF8Validation.sequenceLength`,
+        /// which decides as `JSONLineParser.Scanner.skipUTF8Sequence`, the slow twin, does).
         @inline(never)
         mutating func skipUTF8Sequence() -> Bool {
-            let lead = base[position]
-            let length: Int
-            var lower: UInt8 = 0x80
-            var upper: UInt8 = 0xBF
-            switch lead {
-            case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; lower = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; upper = 0x9F
-            case 0xF0: length = 4; lower = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; upper = 0x8F
-            default: return false
-            }
-            guard position + length <= count else { return false }
-            let second = base[position + 1]
-            guard second >= lower, second <= upper else { return false }
-            if length > 2 {
-                guard base[position + 2] & 0xC0 == 0x80 else { return false }
-                if length > 3 {
-                    guard base[position + 3] & 0xC0 == 0x80 else { return false }
-                }
-            }
+            guard let length = UTF8Validation.sequenceLength(base, at: position, end: count), length > 1 else { return false }
             position += length
             return true
         }

@@ -30,4 +30,31 @@ enum UTF8Validation {
         }
         return high & 0x8080_8080_8080_8080 == 0
     }
+
+    /// The length of the UTF-8 sequence at `position` (RFC 3629: no overlongs, no surrogates,
+    /// nothing above U+10FFFF, as `String(validating:)` decides), or `nil` when it is invalid.
+    static func sequenceLength(_ base: UnsafePointer<UInt8>, at position: Int, end: Int) -> Int? {
+        let lead = base[position]
+        let length: Int
+        var lower: UInt8 = 0x80
+        var upper: UInt8 = 0xBF
+        switch lead {
+        case 0x00...0x7F: return 1
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; lower = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; upper = 0x9F
+        case 0xF0: length = 4; lower = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; upper = 0x8F
+        default: return nil
+        }
+        guard position + length <= end else { return nil }
+        let second = base[position + 1]
+        guard second >= lower, second <= upper else { return nil }
+        for offset in 2..<length where base[position + offset] & 0xC0 != 0x80 {
+            return nil
+        }
+        return length
+    }
 }

@@ -52,7 +52,7 @@ struct FastCSVRowDecoderTests {
                         let fast = prefix.withUnsafeBufferPointer { buffer -> Bool in
                             var position = 0
                             while position < length {
-                                guard let step = FastCSVRowDecoder.sequenceLength(buffer.baseAddress!, at: position, end: length) else { return false }
+                                guard let step = UTF8Validation.sequenceLength(buffer.baseAddress!, at: position, end: length) else { return false }
                                 position += step
                             }
                             return true
