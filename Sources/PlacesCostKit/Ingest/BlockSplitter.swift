@@ -72,15 +72,22 @@ struct BlockSplitter {
     }
 
     /// `prefix` followed by input up to `target` bytes in all (fewer at the end of the input).
-    /// The array is filled by `read(2)` directly: zero-filling 4 MB first would cost a third of
-    /// the read time.
     private mutating func read(after prefix: [UInt8], upTo target: Int) throws -> [UInt8] {
+        let (block, reachedEnd) = try BlockSplitter.read(descriptor, after: prefix, upTo: target)
+        bytesRead += block.count - prefix.count
+        if reachedEnd { atEnd = true }
+        return block
+    }
+
+    /// `prefix` followed by what `descriptor` gives, up to `target` bytes in all, and whether the
+    /// input ended first. The array is filled by `read(2)` directly: zero-filling 4 MB first
+    /// would cost a third of the read time.
+    static func read(_ descriptor: Int32, after prefix: [UInt8], upTo target: Int) throws -> (bytes: [UInt8], reachedEnd: Bool) {
         var failure: IngestError?
         var reachedEnd = false
-        var total = 0
-        let block = [UInt8](unsafeUninitializedCapacity: target) { buffer, count in
+        let block = [UInt8](unsafeUninitializedCapacity: max(target, prefix.count)) { buffer, count in
             prefix.withUnsafeBufferPointer { source in
-                buffer.baseAddress!.initialize(from: source.baseAddress!, count: source.count)
+                if source.count > 0 { buffer.baseAddress!.initialize(from: source.baseAddress!, count: source.count) }
             }
             count = prefix.count
             while count < target {
@@ -95,13 +102,10 @@ struct BlockSplitter {
                     return
                 }
                 count += got
-                total += got
             }
         }
-        bytesRead += total
-        if reachedEnd { atEnd = true }
         if let failure { throw failure }
-        return block
+        return (block, reachedEnd)
     }
 
     private func lastIndex(of byte: UInt8, in block: [UInt8]) -> Int? {

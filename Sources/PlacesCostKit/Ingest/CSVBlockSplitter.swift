@@ -168,32 +168,11 @@ struct CSVBlockSplitter {
         }
     }
 
-    /// Appends input to `carry` until it holds `target` bytes or the input ends. The array is
-    /// filled by `read(2)` directly, as `BlockSplitter` fills its blocks.
+    /// Appends input to `carry` until it holds `target` bytes or the input ends (`BlockSplitter.read`).
     private mutating func read(_ descriptor: Int32, upTo target: Int) throws {
-        var failure: IngestError?
-        var reachedEnd = false
         let old = carry.count
-        carry = [UInt8](unsafeUninitializedCapacity: target) { buffer, count in
-            carry.withUnsafeBufferPointer { source in
-                if source.count > 0 { buffer.baseAddress!.initialize(from: source.baseAddress!, count: source.count) }
-            }
-            count = old
-            while count < target {
-                let got = Glibc.read(descriptor, buffer.baseAddress! + count, target - count)
-                if got < 0 {
-                    if errno == EINTR { continue }
-                    failure = .readFailed(path: "", reason: String(cString: strerror(errno)))
-                    return
-                }
-                if got == 0 {
-                    reachedEnd = true
-                    return
-                }
-                count += got
-            }
-        }
-        if let failure { throw failure }
+        let (bytes, reachedEnd) = try BlockSplitter.read(descriptor, after: carry, upTo: target)
+        carry = bytes
         if reachedEnd { atEnd = true }
         position += carry.count - old
         keepBounded(from: old)
