@@ -1,12 +1,4 @@
 extension CallBlockBuilder {
-    /// Per-thread ids of the field lists access-log URLs carry, by their text as written (kept
-    /// apart from the JSON Lines caches, whose keys are JSON array text).
-    struct AccessLogCaches {
-        var masks = ByteInterner()
-        var maskIDs: [UInt32] = []
-        var lastMask = LastSeen()
-    }
-
     /// Adds a request the fast access-log decoder read from `line`, as `add(_ request:line:caches:)`
     /// files the slow path's `HTTPRequest`: a Places call, or a skipped request.
     mutating func add(_ record: FastAccessLogRecord, line: UnsafeBufferPointer<UInt8>, caches: inout Caches) {
@@ -25,15 +17,7 @@ extension CallBlockBuilder {
         }
         var fields: UInt32 = 0
         if let value = call.fields {
-            let text = bytes(value)
-            if let known = caches.accessLog.lastMask.id(for: text) {
-                fields = known
-            } else {
-                let (id, inserted) = caches.accessLog.masks.intern(text)
-                if inserted { caches.accessLog.maskIDs.append(catalogs.fieldMasks.id(for: FastAccessLogLineDecoder.fieldNames(text))) }
-                fields = caches.accessLog.maskIDs[Int(id)]
-                caches.accessLog.lastMask.remember(text, id: fields)
-            }
+            fields = caches.urlMasks.id(for: bytes(value)) { catalogs.fieldMasks.id(for: FastAccessLogLineDecoder.fieldNames($0)) }
         }
         // An access log has no project or platform (label id 0), and the fast path no `other` API.
         let routed = route(

@@ -18,18 +18,16 @@ struct CallBlockBuilder {
         var apiInfo: [(code: UInt8, generation: UInt8, otherLabel: UInt32)] = []
         var labels = ByteInterner()
         var labelIDs: [UInt32] = []
-        var masks = ByteInterner()
-        var maskIDs: [UInt32] = []
-        /// The previous call's API, mask, project and platform bytes with their ids: consecutive
+        /// The previous call's API, project and platform bytes with their ids: consecutive
         /// calls mostly repeat them, and comparing a few bytes costs less than hashing them.
         var lastAPI = LastSeen()
-        var lastMask = LastSeen()
         var lastProject = LastSeen()
         var lastPlatform = LastSeen()
-        /// The access-log fast path's own (`CallBlockBuilder+AccessLog.swift`).
-        var accessLog = AccessLogCaches()
-        /// CSV `fields` cells (`CallBlockBuilder+CSV.swift`).
-        var cellMasks = CellMasks()
+        /// Field masks as JSON arrays, CSV cells (`CallBlockBuilder+CSV.swift`) and access-log
+        /// URL values (`CallBlockBuilder+AccessLog.swift`).
+        var jsonMasks = MaskCache()
+        var cellMasks = MaskCache()
+        var urlMasks = MaskCache()
     }
 
     let catalogs: CallCatalogs
@@ -77,14 +75,9 @@ struct CallBlockBuilder {
         var fields: UInt32 = 0
         if let value = record.fields {
             let bytes = span(line, value)
-            if fieldsAsDelimitedCell {
-                fields = cellMask(bytes, caches: &caches)
-            } else if let known = caches.lastMask.id(for: bytes) {
-                fields = known
-            } else {
-                fields = mask(bytes, caches: &caches)
-                caches.lastMask.remember(bytes, id: fields)
-            }
+            fields = fieldsAsDelimitedCell
+                ? caches.cellMasks.id(for: bytes) { cellMask($0) }
+                : caches.jsonMasks.id(for: bytes) { jsonMask($0) }
         }
         var project: UInt32 = 0
         if let value = record.project {
@@ -144,18 +137,14 @@ struct CallBlockBuilder {
         return caches.labelIDs[Int(id)]
     }
 
-    /// The mask id of a `fields` array's text, decoded once per distinct text by the slow parser.
-    private func mask(_ bytes: UnsafeRawBufferPointer, caches: inout Caches) -> UInt32 {
-        let (id, inserted) = caches.masks.intern(bytes)
-        if inserted {
-            var text = "{\"fields\":" + String(decoding: bytes, as: UTF8.self) + "}"
-            let fields: [String]? = text.withUTF8 { line in
-                guard case .success(let record) = JSONLineParser.parse(line) else { return nil }
-                return try? CallDecoder.fieldNames(record[.fields], delimitedCell: false)
-            }
-            caches.maskIDs.append(catalogs.fieldMasks.id(for: fields))
+    /// The mask id of a `fields` array's text, by the slow parser's rules.
+    private func jsonMask(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        var text = "{\"fields\":" + String(decoding: bytes, as: UTF8.self) + "}"
+        let fields: [String]? = text.withUTF8 { line in
+            guard case .success(let record) = JSONLineParser.parse(line) else { return nil }
+            return try? CallDecoder.fieldNames(record[.fields], delimitedCell: false)
         }
-        return caches.maskIDs[Int(id)]
+        return catalogs.fieldMasks.id(for: fields)
     }
 
     /// `legacy` or `new`, in any case.
