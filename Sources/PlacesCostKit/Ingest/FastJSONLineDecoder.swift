@@ -122,13 +122,21 @@ public enum FastJSONLineDecoder {
                     let first = base[position]
                     switch key {
                     case .timestamp:
-                        guard let value = outOfLine({ $0.timestamp(first) }) else { return nil }
-                        time = value
+                        if let value = quotedMillisecondTimestamp(first) {
+                            time = value
+                        } else {
+                            guard let value = outOfLine({ $0.timestamp(first) }) else { return nil }
+                            time = value
+                        }
                     case .api:
                         guard first == .quote, let span = plainString(), span.count > 0 else { return nil }
                         api = span
                     case .sessionToken:
-                        guard nullOrPlainString(first, into: &sessionToken) else { return nil }
+                        if let span = quotedUUIDLength(first) {
+                            sessionToken = span
+                        } else {
+                            guard nullOrPlainString(first, into: &sessionToken) else { return nil }
+                        }
                     case .input:
                         if first == .letterN {
                             guard null() else { return nil }
@@ -542,6 +550,36 @@ public enum FastJSONLineDecoder {
         }
 
         // MARK: Known keys' values
+
+        /// The shape loggers write, `"YYYY-MM-DDTHH:MM:SS.mmmZ"`, read in place and skipped, or
+        /// `nil` (cursor unmoved) for `timestamp` to decide. `rfc3339Milliseconds` checks every one
+        /// of the 24 bytes against its template, so none is a quote, backslash or control byte and
+        /// the string ends exactly at the quote checked here: the string need not be scanned.
+        @inline(__always)
+        mutating func quotedMillisecondTimestamp(_ first: UInt8) -> Timestamp? {
+            guard first == .quote, position &+ 26 <= count, base[position &+ 25] == .quote,
+                  let time = rfc3339Milliseconds(at: position &+ 1)
+            else { return nil }
+            position &+= 26
+            return time
+        }
+
+        /// A string of exactly 36 plain ASCII bytes (a UUID's length, as session tokens mostly are),
+        /// checked in five word loads without a loop and skipped, or `nil` (cursor unmoved) for
+        /// the general string reader. Its content need not be a UUID: any 36 plain bytes are the
+        /// same string `plainString` would read.
+        @inline(__always)
+        mutating func quotedUUIDLength(_ first: UInt8) -> ByteSpan? {
+            guard first == .quote, position &+ 38 <= count, base[position &+ 37] == .quote else { return nil }
+            let raw = UnsafeRawPointer(base + (position &+ 1))
+            func word(_ offset: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+            guard Self.stops(in: word(0)) | Self.stops(in: word(8)) | Self.stops(in: word(16))
+                | Self.stops(in: word(24)) | Self.stops(in: word(28)) == 0
+            else { return nil }
+            let span = ByteSpan(start: Int32(truncatingIfNeeded: position &+ 1), count: 36)
+            position &+= 38
+            return span
+        }
 
         /// `timestamp`: an RFC 3339 string (or digits), or a JSON number of epoch milliseconds.
         @inline(never)

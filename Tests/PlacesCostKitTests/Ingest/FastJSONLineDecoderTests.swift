@@ -138,6 +138,50 @@ struct FastJSONLineDecoderTests {
         }
     }
 
+    @Test("A token of exactly 36 bytes (read without a scan) with a stop byte at each offset, and a closing quote at 37")
+    func uuidLengthTokens() {
+        let stops: [[UInt8]] = [[0x22], [0x5C], [0x5C, 0x6E], [0x00], [0x1F], [0x7F], [0x80], [0xC3, 0xA9], [0xF0, 0x9F, 0x98, 0x80]]
+        let prefix = Array(#"{"timestamp":"2026-10-01T00:46:37.450Z","api":"autocomplete","session_token":""#.utf8)
+        let plain = Array("7b94d68c-ff83-4f09-8e63-860a076469aa".utf8)
+        for suffix in [#""}"#, #"","input":"ab"}"#, #"""#] {
+            let line = prefix + plain + Array(suffix.utf8)
+            #expect(fastCall(line) == (try? slowCall(line).get()), "\(suffix)")
+        }
+        for stop in stops {
+            for offset in 0...(36 - stop.count) {
+                var content = plain
+                content.replaceSubrange(offset ..< offset + stop.count, with: stop)
+                for suffix in [#""}"#, #"","input":"ab"}"#] {
+                    let line = prefix + content + Array(suffix.utf8)
+                    let fast = fastCall(line)
+                    let slow = try? slowCall(line).get()
+                    if [[0x7F], [0xC3, 0xA9], [0xF0, 0x9F, 0x98, 0x80]].contains(stop) {
+                        #expect(fast != nil && fast == slow, "\(stop) at \(offset)")
+                    } else {
+                        #expect(fast == nil, "\(stop) at \(offset)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("A 24-byte timestamp is read in place only when all of it is the shape: the general reader decides the rest")
+    func millisecondTimestampInPlace() throws {
+        let good = "2026-10-01T00:46:37.450Z"
+        let line = Array(#"{"timestamp":"\#(good)","api":"a"}"#.utf8)
+        #expect(try #require(fastCall(line)) == (try slowCall(line).get()))
+        // Any one byte of the 24 changed to a stop byte or a quote: never read as a time.
+        for offset in 0..<24 {
+            for replacement: UInt8 in [0x22, 0x5C, 0x00, 0x80, UInt8(ascii: "x")] {
+                var bytes = Array(good.utf8)
+                bytes[offset] = replacement
+                let line = Array(#"{"timestamp":""#.utf8) + bytes + Array(#"","api":"a"}"#.utf8)
+                let fast = fastCall(line)
+                #expect(fast == (try? slowCall(line).get()) || fast == nil, "\(offset) \(replacement)")
+            }
+        }
+    }
+
     @Test("Every wrong type for a known key makes the fast decoder decline")
     func wrongTypes() {
         let cases: [(key: String, values: [String])] = [
