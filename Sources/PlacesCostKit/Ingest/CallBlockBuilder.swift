@@ -18,11 +18,11 @@ struct CallBlockBuilder {
         var apiInfo: [(code: UInt8, generation: UInt8, otherLabel: UInt32)] = []
         var labels = ByteInterner()
         var labelIDs: [UInt32] = []
-        /// The previous call's API, project and platform bytes with their ids: consecutive
-        /// calls mostly repeat them, and comparing a few bytes costs less than hashing them.
-        var lastAPI = LastSeen()
-        var lastProject = LastSeen()
-        var lastPlatform = LastSeen()
+        /// The last few API, project and platform strings with their ids: calls repeat a handful
+        /// of them, and comparing a few bytes costs less than hashing them.
+        var recentAPIs = RecentStrings()
+        var recentProjects = RecentStrings()
+        var recentPlatforms = RecentStrings()
         /// Field masks as JSON arrays, CSV cells (`CallBlockBuilder+CSV.swift`) and access-log
         /// URL values (`CallBlockBuilder+AccessLog.swift`).
         var jsonMasks = MaskCache()
@@ -58,11 +58,11 @@ struct CallBlockBuilder {
         }
         let apiBytes = span(line, record.api)
         let apiID: UInt32
-        if let known = caches.lastAPI.id(for: apiBytes) {
+        if let known = caches.recentAPIs.id(for: apiBytes) {
             apiID = known
         } else {
             apiID = apiInfo(apiBytes, caches: &caches).id
-            caches.lastAPI.remember(apiBytes, id: apiID)
+            caches.recentAPIs.remember(apiBytes, id: apiID)
         }
         let info = caches.apiInfo[Int(apiID)]
         let api = (code: info.code, generation: info.generation, otherLabel: info.otherLabel, id: apiID)
@@ -82,21 +82,21 @@ struct CallBlockBuilder {
         var project: UInt32 = 0
         if let value = record.project {
             let bytes = span(line, value)
-            if let known = caches.lastProject.id(for: bytes) {
+            if let known = caches.recentProjects.id(for: bytes) {
                 project = known
             } else {
                 project = label(bytes, caches: &caches)
-                caches.lastProject.remember(bytes, id: project)
+                caches.recentProjects.remember(bytes, id: project)
             }
         }
         var platform: UInt32 = 0
         if let value = record.platform {
             let bytes = span(line, value)
-            if let known = caches.lastPlatform.id(for: bytes) {
+            if let known = caches.recentPlatforms.id(for: bytes) {
                 platform = known
             } else {
                 platform = label(bytes, caches: &caches)
-                caches.lastPlatform.remember(bytes, id: platform)
+                caches.recentPlatforms.remember(bytes, id: platform)
             }
         }
         let routed = route(
@@ -309,6 +309,41 @@ struct CallBlockBuilder {
     }
 }
 
+/// The last four strings of up to 16 bytes remembered, newest replacing oldest; longer ones are
+/// not remembered (no API, platform or project name of Google's or the generator's is).
+///
+/// Interleaved searches take turns between a few values (iOS, Android and web calls; an
+/// autocomplete run and its details call): one remembered string missed on most turns, and the
+/// interner's hash and probe then cost 3% of `analyze`. A short string is its length and two
+/// words (`LastSeen.words(of:)`), compared in place.
+struct RecentStrings {
+    private var heads = SIMD4<UInt64>.zero
+    private var tails = SIMD4<UInt64>.zero
+    private var counts = SIMD4<Int64>(repeating: -1)
+    private var ids = SIMD4<UInt32>.zero
+    private var next = 0
+
+    @inline(__always)
+    func id(for candidate: UnsafeRawBufferPointer) -> UInt32? {
+        let count = candidate.count
+        guard count <= 16 else { return nil }
+        let (head, tail) = count == 0 ? (0, 0) : LastSeen.words(of: candidate)
+        for index in 0..<4 where counts[index] == Int64(count) && heads[index] == head && tails[index] == tail {
+            return ids[index]
+        }
+        return nil
+    }
+
+    mutating func remember(_ candidate: UnsafeRawBufferPointer, id: UInt32) {
+        let count = candidate.count
+        guard count <= 16 else { return }
+        (heads[next], tails[next]) = count == 0 ? (0, 0) : LastSeen.words(of: candidate)
+        counts[next] = Int64(count)
+        ids[next] = id
+        next = (next + 1) & 3
+    }
+}
+
 /// One string's bytes (up to 64) and the id they were given, to skip a lookup when the next
 /// call repeats them.
 ///
@@ -327,7 +362,7 @@ struct LastSeen {
 
     /// Two words that, with the length, determine a run of 1...16 bytes.
     @inline(__always)
-    private static func words(of candidate: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
+    static func words(of candidate: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
         let base = candidate.baseAddress!
         let count = candidate.count
         if count >= 8 {
