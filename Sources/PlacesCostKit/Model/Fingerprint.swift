@@ -89,7 +89,7 @@ public struct Fingerprint {
 
     /// The 128-bit product of two words, its halves folded: one multiply mixes 16 bytes.
     @inline(__always)
-    private static func mum(_ a: UInt64, _ b: UInt64) -> UInt64 {
+    static func mum(_ a: UInt64, _ b: UInt64) -> UInt64 {
         let (high, low) = a.multipliedFullWidth(by: b)
         return high ^ low
     }

@@ -22,6 +22,20 @@ public struct LengthProfile: Hashable, Sendable {
         if let spilled { hasher.combine(spilled) }
     }
 
+    /// A 64-bit digest for `SearchTally`'s table of shapes: equal profiles have equal digests.
+    var digest: UInt64 {
+        var digest = Fingerprint.mum(
+            UInt64(UInt32(bitPattern: requests)) << 32 | UInt64(UInt32(bitPattern: last)) ^ 0xA076_1D64_78BD_642F,
+            packed ^ 0xE703_7ED1_A0B4_28DB
+        )
+        if let spilled {
+            for (index, count) in spilled.enumerated() {
+                digest = Fingerprint.mum(digest ^ UInt64(index), UInt64(UInt32(bitPattern: count)) ^ 0x8EBC_6AF0_9C88_C6E3)
+            }
+        }
+        return digest
+    }
+
     /// Adds the next call's input length (`nil` when not recorded).
     public mutating func add(_ length: Int?, clip: Int) {
         if requests > 0 { count(last, clip: clip) }
