@@ -1,42 +1,52 @@
 /// Puts calls that arrive nearly in time order into exact time order, holding only a window.
 ///
 /// Merged logs of several servers are minutes out of order. Calls wait in one bucket per
-/// second; a bucket is released, sorted by (time, input position), once the newest call is
-/// more than `window` past its end. A call for a bucket already released is late: the buffer
+/// 2^23 µs (about 8.4 s); a bucket is released, sorted by (time, input position), once the
+/// newest call is more than `window` past its end. A call for a bucket already released is late:
+/// the buffer
 /// says so (`isLate`) and the caller must not trust the walk, and how late the latest call was
 /// (`disorder`) tells it what window would have sufficed. With no window every call is held
 /// until `flush`, which is exact for any order.
 struct ReorderBuffer<Element: Reorderable> {
-    private let windowSeconds: Int64?
+    /// Buckets a call may lag the newest one's by and still be held.
+    private let windowBuckets: Int64?
     private var buckets: [[Element]]
     /// Whether each bucket holds calls, packed: a sparse log (a call every few seconds) passes
-    /// mostly empty seconds, and reading a bucket's own header to learn it was a cache miss a
-    /// second (a sixth of the walk's own time in perf).
+    /// mostly empty buckets, and reading a bucket's own header to learn it was a cache miss a
+    /// bucket (a sixth of the walk's own time in perf, with buckets of a second).
     private var occupied: [UInt64]
     /// An empty bucket with capacity, swapped with the one being released so neither is copied.
     private var spare: [Element] = []
-    /// The second held by `buckets[baseIndex]`.
-    private var baseSecond: Int64 = .min
+    /// The bucket number (time >> `bucketShift`) held by `buckets[baseIndex]`.
+    private var baseBucket: Int64 = .min
     private var baseIndex = 0
     private var buffered = 0
     private var newest: Int64 = .min
-    /// Whether a call arrived after its second was released.
+    /// Whether a call arrived after its bucket was released.
     private(set) var isLate = false
     /// The largest amount, in microseconds, by which a call was older than the newest before it.
     private(set) var disorder: Int64 = 0
 
-    /// The widest window kept in per-second buckets (a day: merged server logs are minutes out
-    /// of order); a wider one, as a log with a timestamp years off asks for, holds everything
-    /// instead, which is exact for any order.
+    /// The widest window kept in buckets (a day: merged server logs are minutes out of order); a
+    /// wider one, as a log with a timestamp years off asks for, holds everything instead, which
+    /// is exact for any order.
     static var maxBucketedSeconds: Int64 { 86_400 }
+
+    /// A bucket spans 2^23 µs. With one per second, a log of a million searches a month put one
+    /// or two calls of a partition in each, and releasing a bucket was a cache miss on its
+    /// header per call or two (a seventh of the walk's own time in perf); a shift also finds the
+    /// bucket without a division.
+    static var bucketShift: Int64 { 23 }
 
     /// - Parameter window: microseconds; `nil` holds everything until `flush`.
     init(window: Int64?) {
-        self.windowSeconds = window.flatMap { window in
-            let seconds = max(0, window) / 1_000_000 + 1
-            return seconds <= ReorderBuffer.maxBucketedSeconds ? seconds : nil
+        self.windowBuckets = window.flatMap { window in
+            guard window / 1_000_000 < ReorderBuffer.maxBucketedSeconds else { return nil }
+            // Enough whole buckets to cover the window, and one for the newest call's own.
+            let span: Int64 = 1 << ReorderBuffer.bucketShift
+            return (max(0, window) + span - 1) / span + 1
         }
-        self.buckets = Array(repeating: [], count: windowSeconds.map { Int($0) + 2 } ?? 1)
+        self.buckets = Array(repeating: [], count: windowBuckets.map { Int($0) + 2 } ?? 1)
         self.occupied = Array(repeating: 0, count: (buckets.count + 63) / 64)
     }
 
@@ -53,7 +63,7 @@ struct ReorderBuffer<Element: Reorderable> {
     static var placeholder: ReorderBuffer { ReorderBuffer() }
 
     private init() {
-        windowSeconds = nil
+        windowBuckets = nil
         buckets = []
         occupied = []
     }
@@ -68,22 +78,22 @@ struct ReorderBuffer<Element: Reorderable> {
         } else {
             disorder = max(disorder, newest &- microseconds)
         }
-        guard let windowSeconds else {
+        guard let windowBuckets else {
             buckets[0].append(element)
             buffered += 1
             return
         }
-        let second = ReorderBuffer.second(microseconds)
-        if baseSecond == .min { baseSecond = second - windowSeconds }
+        let bucket = microseconds >> ReorderBuffer.bucketShift
+        if baseBucket == .min { baseBucket = bucket - windowBuckets }
         if isNewest {
             // Everything more than the window before the newest call can no longer be preceded.
-            advance(to: second - windowSeconds, release: release)
+            advance(to: bucket - windowBuckets, release: release)
         }
-        guard second >= baseSecond else {
+        guard bucket >= baseBucket else {
             isLate = true
             return
         }
-        let slot = (baseIndex + Int(second - baseSecond)) % buckets.count
+        let slot = (baseIndex + Int(bucket - baseBucket)) % buckets.count
         buckets[slot].append(element)
         occupied[slot >> 6] |= 1 << UInt64(slot & 63)
         buffered += 1
@@ -98,7 +108,7 @@ struct ReorderBuffer<Element: Reorderable> {
 
     /// Hands `release` every held call, in order.
     mutating func flush(release: (Element) -> Void) {
-        if windowSeconds == nil {
+        if windowBuckets == nil {
             var all = buckets[0]
             buckets[0] = []
             buffered = 0
@@ -111,19 +121,19 @@ struct ReorderBuffer<Element: Reorderable> {
         }
     }
 
-    /// Releases the buckets of seconds before `second`.
+    /// Releases the buckets before `bucket`.
     @inline(__always)
-    private mutating func advance(to second: Int64, release: (Element) -> Void) {
-        while baseSecond < second {
+    private mutating func advance(to bucket: Int64, release: (Element) -> Void) {
+        while baseBucket < bucket {
             if buffered == 0 {
-                baseSecond = second
+                baseBucket = bucket
                 return
             }
             releaseBase(release)
         }
     }
 
-    /// Releases the oldest second's bucket. The bucket is swapped with `spare` rather than
+    /// Releases the oldest bucket. The bucket is swapped with `spare` rather than
     /// copied out: copying, and the reference counting it took, cost 7% of `analyze`.
     private mutating func releaseBase(_ release: (Element) -> Void) {
         if occupied[baseIndex >> 6] >> UInt64(baseIndex & 63) & 1 != 0 {
@@ -136,7 +146,7 @@ struct ReorderBuffer<Element: Reorderable> {
         }
         baseIndex += 1
         if baseIndex == buckets.count { baseIndex = 0 }
-        baseSecond += 1
+        baseBucket += 1
     }
 
     private func isSorted(_ bucket: [Element]) -> Bool {
@@ -150,9 +160,6 @@ struct ReorderBuffer<Element: Reorderable> {
         }
     }
 
-    private static func second(_ microseconds: Int64) -> Int64 {
-        microseconds >= 0 ? microseconds / 1_000_000 : (microseconds - 999_999) / 1_000_000
-    }
 }
 
 /// What the reorder buffer orders by: a time, then the position in the input.

@@ -134,6 +134,30 @@ struct SessionStreamTests {
         #expect(late.isLate && late.disorder == 25_000_000)
     }
 
+    @Test("A call at most the window older than the newest is never late, wherever it falls in a bucket; one three buckets more than that is")
+    func reorderWindowContract() {
+        let bucket: Int64 = 1 << ReorderBuffer<Timed>.bucketShift
+        for window: Int64 in [0, 500_000, 1_000_000, 10_000_000, 600_000_000] {
+            for step in 0..<21 {
+                let newest = 1_790_000_000_000_000 + Int64(step) * (bucket / 7)
+                for lateness in [0, window / 2, window] {
+                    var buffer = ReorderBuffer<Timed>(window: window)
+                    var released: [Int64] = []
+                    buffer.insert(Timed(time: newest - window, sequence: 0)) { released.append($0.time) }
+                    buffer.insert(Timed(time: newest, sequence: 1)) { released.append($0.time) }
+                    buffer.insert(Timed(time: newest - lateness, sequence: 2)) { released.append($0.time) }
+                    buffer.flush { released.append($0.time) }
+                    #expect(!buffer.isLate, "window \(window), lateness \(lateness)")
+                    #expect(released == [newest - window, newest - lateness, newest].sorted(), "window \(window), lateness \(lateness)")
+                }
+                var late = ReorderBuffer<Timed>(window: window)
+                late.insert(Timed(time: newest, sequence: 0)) { _ in }
+                late.insert(Timed(time: newest - window - 3 * bucket - 1, sequence: 1)) { _ in }
+                #expect(late.isLate, "window \(window)")
+            }
+        }
+    }
+
     @Test("Token keys: UUIDs pack to 18 bytes and unpack to the same text; other tokens are kept as they are")
     func tokenKeys() {
         for token in ["7b94d68c-ff83-4f09-8e63-860a076469aa", "6513270e269e0d37f2a74de452e6b438", "7B94D68C-FF83-4F09-8E63-860A076469AA", "tok-1", "", "7b94d68c-ff83-4f09-8e63-860a076469ag"] {
