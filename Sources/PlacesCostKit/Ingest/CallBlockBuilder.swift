@@ -255,16 +255,7 @@ struct CallBlockBuilder {
         sequence += 1
         call.keyHash = ByteInterner.hash(key)
         let hash = call.keyHash ^ (UInt64(project) &* 0x9E37_79B9_7F4A_7C15) ^ (call.byToken ? 0 : 0x5555)
-        let partition = partition(of: hash)
-        call.keyStart = Int32(block.partitions[partition].arena.count)
-        call.keyCount = Int32(key.count)
-        block.partitions[partition].arena.append(contentsOf: key)
-        if let user {
-            call.userStart = Int32(block.partitions[partition].arena.count)
-            call.userCount = Int32(user.count)
-            block.partitions[partition].arena.append(contentsOf: user)
-        }
-        block.partitions[partition].calls.append(call)
+        block.partitions[partition(of: hash)].file(call, key: key, user: user)
     }
 
     /// The partition a hash picks: its high half scaled to the partition count (a multiply; the

@@ -42,4 +42,22 @@ public struct PartitionCalls: Sendable {
     public var arena: [UInt8] = []
 
     public init() {}
+
+    /// Adds a walked call with its key's bytes, and its user's when given, to the arena.
+    ///
+    /// One mutating access for all three appends: through `block.partitions[index]` each was
+    /// a uniqueness check of the partitions and then of the array (2.6% of `analyze`).
+    @inline(__always)
+    mutating func file(_ call: GroupCall, key: UnsafeRawBufferPointer, user: UnsafeRawBufferPointer?) {
+        var call = call
+        call.keyStart = Int32(arena.count)
+        call.keyCount = Int32(key.count)
+        arena.append(contentsOf: key)
+        if let user {
+            call.userStart = Int32(arena.count)
+            call.userCount = Int32(user.count)
+            arena.append(contentsOf: user)
+        }
+        calls.append(call)
+    }
 }
