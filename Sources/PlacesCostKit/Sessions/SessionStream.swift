@@ -52,9 +52,12 @@ struct SessionStream {
         var generation: UInt8
         /// For a `base` call: whether it carried a token.
         var byToken: Bool
-        var fingerprint: UInt64
         /// A call outside every search; `key` is then its `other` API's label id.
         var base: Bool
+        /// Last, after the one-byte fields fill the word before it: 56 bytes with no tail. With
+        /// `base` after it (57 bytes) the compiler copied a released call with overlapping
+        /// 16-byte moves, whose reload missed store forwarding (an eighth of `accept`'s samples).
+        var fingerprint: UInt64
 
         var isAutocomplete: Bool { api == API.autocompleteCode }
     }
@@ -221,7 +224,7 @@ struct SessionStream {
                 let event = Event(
                     time: call.time, sequence: call.sequence, key: key, user: user, project: call.base ? 0 : call.project,
                     platform: call.platform, fields: call.fields, inputLength: call.inputLength, api: call.api,
-                    generation: call.generation, byToken: call.byToken, fingerprint: call.fingerprint, base: call.base
+                    generation: call.generation, byToken: call.byToken, base: call.base, fingerprint: call.fingerprint
                 )
                 buffer.insert(event) { walk($0) }
                 if tokens.packedCount >= compactAt { compactTokens(&buffer) }
