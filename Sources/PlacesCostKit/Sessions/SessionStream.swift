@@ -9,7 +9,7 @@
 ///   until a later call shows it expired), or an index into the open tokens. Tokens being
 ///   walked are in a `KeyTable`; every `compactAfter` new tokens, those no call or open session
 ///   refers to, spent or waiting, move to `SpentTokens` (16 bytes and two bits, a waiting
-///   one's state, and one to two bytes of filter);
+///   one's state, and half a byte to a byte of filter);
 /// - open sessions, spent-token runs and users' open searches, in full, until nothing can
 ///   extend them;
 /// - counts of everything finished, by shape (`SearchTally`).

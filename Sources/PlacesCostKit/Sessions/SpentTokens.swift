@@ -6,7 +6,8 @@
 /// `compactAfter` new tokens it moves those that are finished here (`KeyTable.compact`), and
 /// looks a new token up here before treating it as fresh. A token here costs its 16-byte
 /// packed UUID, two bits, the state of a waiting one (a fifth of them in a typical log), and
-/// 8 to 16 bits of the filter that turns most lookups of new tokens away.
+/// 4 to 8 bits of the filter that turns most lookups of new tokens away (more below a million
+/// tokens, where the filter's 512 KB minimum holds).
 ///
 /// The entries are one sequence sorted by key, UUID first, stored in chunks of about 512:
 /// - adding a batch merges it in one chunk at a time, freeing each old chunk once copied, so
@@ -60,8 +61,10 @@ struct SpentTokens {
     private(set) var count = 0
     /// One bit per value of `filterSlot`, set for every key added: a key whose bit is clear is
     /// not here. Most new tokens are not, and the bit spares them the chunk search, whose first
-    /// probe missed the cache (4% of `analyze`). At least 8 bits a key (so about one absent key
-    /// in nine gets past it), at least 2^22 bits; rebuilt from the entries when the set outgrows it.
+    /// probe missed the cache (4% of `analyze`). At least 2^22 bits, and at least 4 bits a key
+    /// (so at most about one absent key in five gets past it; one in nine up to half a million
+    /// keys); rebuilt from the entries when the set outgrows it. Four bits a key rather than
+    /// eight keeps the filter to a quarter of the set's growth in memory.
     private var filter: [UInt64] = []
     private var filterShift: UInt64 = 64
     private let minimumFilterBits: Int
@@ -125,7 +128,7 @@ struct SpentTokens {
             next += 1
         }
         flush(&pending)
-        if count * 8 > filter.count * 64 {
+        if count * 4 > filter.count * 64 {
             rebuildFilter()
         } else {
             for entry in batch { markFilter(entry.key) }
@@ -142,11 +145,11 @@ struct SpentTokens {
         filter[slot >> 6] |= 1 << UInt64(slot & 63)
     }
 
-    /// A filter of the first power of two of bits (from the minimum) at least eight times the
+    /// A filter of the first power of two of bits (from the minimum) at least four times the
     /// count, every key marked.
     private mutating func rebuildFilter() {
         var bits = minimumFilterBits
-        while bits < count * 8 { bits *= 2 }
+        while bits < count * 4 { bits *= 2 }
         filter = [UInt64](repeating: 0, count: bits / 64)
         filterShift = UInt64(64 - bits.trailingZeroBitCount)
         for chunk in chunks {
