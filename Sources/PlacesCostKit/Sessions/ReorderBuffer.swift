@@ -2,11 +2,10 @@
 ///
 /// Merged logs of several servers are minutes out of order. Calls wait in one bucket per
 /// 2^23 µs (about 8.4 s); a bucket is released, sorted by (time, input position), once the
-/// newest call is more than `window` past its end. A call for a bucket already released is late:
-/// the buffer
-/// says so (`isLate`) and the caller must not trust the walk, and how late the latest call was
-/// (`disorder`) tells it what window would have sufficed. With no window every call is held
-/// until `flush`, which is exact for any order.
+/// newest call is more than `window` past its end. A call for a bucket already released is
+/// late: the buffer says so (`isLate`) and the caller must not trust the walk, and how late the
+/// latest call was (`disorder`) tells it what window would have sufficed. With no window every
+/// call is held until `flush`, which is exact for any order.
 struct ReorderBuffer<Element: Reorderable> {
     /// Buckets a call may lag the newest one's by and still be held.
     private let windowBuckets: Int64?
