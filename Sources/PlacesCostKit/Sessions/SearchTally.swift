@@ -40,7 +40,6 @@ struct SearchTally {
     /// only when the halves agree.
     struct ShapeTable {
         private var slots = [UInt64](repeating: 0, count: 64)
-        private(set) var count = 0
 
         /// The index of `key` among `shapes`, or where to insert it.
         @inline(__always)
@@ -59,11 +58,11 @@ struct SearchTally {
             }
         }
 
-        /// Records `index` for a key not in the table, at the slot `find` gave.
+        /// Records `index` for a key not in the table, at the slot `find` gave; `shapes` already
+        /// holds the key, so its count is the table's.
         mutating func insert(_ index: Int, digest: UInt64, at slot: Int, shapes: [ShapeKey]) {
             slots[slot] = digest & 0xFFFF_FFFF_0000_0000 | UInt64(index + 1)
-            count += 1
-            if count * 2 > slots.count { grow(shapes) }
+            if shapes.count * 2 > slots.count { grow(shapes) }
         }
 
         private mutating func grow(_ shapes: [ShapeKey]) {
