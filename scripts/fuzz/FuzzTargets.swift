@@ -4,7 +4,9 @@
 // (`swiftc -sanitize=fuzzer,address`), so the targets reach internal types. The target is
 // chosen by the environment variable `PLACESCOST_FUZZ_TARGET`:
 //
-//   jsonl-line   one JSON Lines record: the fast decoder must agree with the slow parser
+//   jsonl-line   one JSON Lines record: the fast decoder must agree with the slow parser; and
+//                the input's lines in turn, decoded by the layouts of the lines before, must
+//                give what the general walk gives
 //   jsonl        a whole JSON Lines log: the line reader and the streamed pipeline (blocks, fast
 //                decoder, sessions on two threads) must read the same records
 //   csv          the same for a canonical CSV log (cut into blocks at safe cuts, with the same
@@ -68,6 +70,9 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case .jsonlLine:
         if let problem = JSONLineTwins.disagreement(bytes) {
             fatalError("the fast JSON decoder disagrees with the slow parser: \(problem)")
+        }
+        if let problem = JSONLineTwins.layoutDisagreement(lines: bytes) {
+            fatalError("decoding by layouts disagrees with the general walk: \(problem)")
         }
     case .accessLogLine:
         for format in accessLogFormats {

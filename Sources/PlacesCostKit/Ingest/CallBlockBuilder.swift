@@ -28,6 +28,8 @@ struct CallBlockBuilder {
         var jsonMasks = MaskCache()
         var cellMasks = MaskCache()
         var urlMasks = MaskCache()
+        /// The layouts of recent JSON Lines records (`FastJSONLineDecoder.decode(_:layouts:)`).
+        let jsonLayouts = JSONLineLayouts()
     }
 
     let catalogs: CallCatalogs

@@ -62,6 +62,27 @@ public enum FastJSONLineDecoder {
         return scanner.record()
     }
 
+    /// Decodes one record by the layouts of recent lines when it follows one, else by the general
+    /// walk, learning the line's layout when that accepts it. Answers exactly as `decode(_:)`.
+    ///
+    /// - Parameter layouts: the worker's layouts, updated.
+    @inline(__always)
+    static func decode(_ line: UnsafeBufferPointer<UInt8>, layouts: JSONLineLayouts) -> FastJSONRecord? {
+        guard line.count < Int(Int32.max), let base = line.baseAddress else { return nil }
+        var scanner = Scanner(base: base, count: line.count)
+        if let record = scanner.record(by: layouts) { return record }
+        return decodeLearning(line, layouts: layouts)
+    }
+
+    @inline(never)
+    private static func decodeLearning(_ line: UnsafeBufferPointer<UInt8>, layouts: JSONLineLayouts) -> FastJSONRecord? {
+        guard let base = line.baseAddress else { return nil }
+        var scanner = Scanner(base: base, count: line.count)
+        guard let record = scanner.record(members: layouts.members) else { return nil }
+        layouts.learn(line)
+        return record
+    }
+
     /// Reads an RFC 3339 timestamp's text as the decoder reads a quoted one (the shapes loggers
     /// write, without an allocation), or `nil` for `TimestampParser` to decide.
     static func rfc3339(_ text: UnsafeBufferPointer<UInt8>) -> Timestamp? {
@@ -84,18 +105,15 @@ public enum FastJSONLineDecoder {
             self.count = count
         }
 
+        /// The general walk: every key read and matched, every separator checked.
+        ///
+        /// - Parameter members: when given, receives each member's key and value bounds (for
+        ///   learning the line's layout), then `Member.end`; or `Member.tooMany` in place of the
+        ///   members past `JSONLineLayouts.maxMembers`.
         @inline(__always)
-        mutating func record() -> FastJSONRecord? {
-            var time: Timestamp?
-            var api: ByteSpan?
-            var sessionToken: ByteSpan?
-            var inputLength: Int32?
-            var fields: ByteSpan?
-            var apiVersion: ByteSpan?
-            var userID: ByteSpan?
-            var project: ByteSpan?
-            var platform: ByteSpan?
-            var status: ByteSpan?
+        mutating func record(members: UnsafeMutablePointer<JSONLineLayouts.Member>? = nil) -> FastJSONRecord? {
+            var values = Values()
+            var memberCount = 0
             // Known keys read so far: a repeat (alias pairs included) would overwrite the earlier
             // value in `RawRecord`; rare enough to leave to the slow path.
             var seen: UInt16 = 0
@@ -114,59 +132,22 @@ public enum FastJSONLineDecoder {
                 position += 1
                 skipWhitespace()
                 guard position < count else { return nil }
+                let valueStart = position
 
                 if let key = known {
                     let bit: UInt16 = 1 << UInt16(key.rawValue)
                     guard seen & bit == 0 else { return nil }
                     seen |= bit
-                    let first = base[position]
-                    switch key {
-                    case .timestamp:
-                        if let value = quotedMillisecondTimestamp(first) {
-                            time = value
-                        } else {
-                            guard let value = outOfLine({ $0.timestamp(first) }) else { return nil }
-                            time = value
-                        }
-                    case .api:
-                        guard first == .quote, let span = plainString(), span.count > 0 else { return nil }
-                        api = span
-                    case .sessionToken:
-                        if let span = quotedUUIDLength(first) {
-                            sessionToken = span
-                        } else {
-                            guard nullOrPlainString(first, into: &sessionToken) else { return nil }
-                        }
-                    case .input:
-                        if first == .letterN {
-                            guard null() else { return nil }
-                        } else {
-                            guard first == .quote, let (span, ascii) = plainStringReportingASCII() else { return nil }
-                            inputLength = ascii ? span.count : scalarCount(in: span)
-                        }
-                    case .placeID:
-                        var ignored: ByteSpan?
-                        guard nullOrPlainString(first, into: &ignored) else { return nil }
-                    case .fields:
-                        if first == .letterN {
-                            guard null() else { return nil }
-                        } else {
-                            guard first == .openBracket, let span = outOfLine({ $0.stringArray() }) else { return nil }
-                            fields = span
-                        }
-                    case .apiVersion:
-                        guard nullOrPlainString(first, into: &apiVersion) else { return nil }
-                    case .userID:
-                        guard label(first, into: &userID) else { return nil }
-                    case .project:
-                        guard label(first, into: &project) else { return nil }
-                    case .platform:
-                        guard label(first, into: &platform) else { return nil }
-                    case .status:
-                        guard label(first, into: &status) else { return nil }
-                    }
+                    guard value(of: key, first: base[position], into: &values) else { return nil }
                 } else {
                     guard outOfLine({ $0.skipValue() }) else { return nil }
+                }
+                if let members {
+                    if memberCount < JSONLineLayouts.maxMembers {
+                        members[memberCount] = JSONLineLayouts.Member(
+                            key: known, valueStart: Int32(truncatingIfNeeded: valueStart), valueEnd: Int32(truncatingIfNeeded: position))
+                    }
+                    memberCount += 1
                 }
 
                 skipWhitespace()
@@ -182,11 +163,164 @@ public enum FastJSONLineDecoder {
                 break
             }
             skipWhitespace()
-            guard position == count, let time, let api else { return nil }
-            return FastJSONRecord(
-                time: time, api: api, sessionToken: sessionToken, inputLength: inputLength, fields: fields,
-                apiVersion: apiVersion, userID: userID, project: project, platform: platform, status: status
-            )
+            guard position == count else { return nil }
+            if let members {
+                members[min(memberCount, JSONLineLayouts.maxMembers)] = memberCount <= JSONLineLayouts.maxMembers ? .end : .tooMany
+            }
+            return values.record
+        }
+
+        /// The walk by layout: each gap compared whole, each value read as the general walk reads
+        /// it. Switches to another layout that shares the steps so far when a gap differs.
+        ///
+        /// - Returns: the record, or `nil` when the line follows no layout or a value declines
+        ///   (the general walk decides then).
+        @inline(__always)
+        mutating func record(by layouts: JSONLineLayouts) -> FastJSONRecord? {
+            guard layouts.count > 0 else { return nil }
+            var layout = layouts.current
+            var step = 0
+            var values = Values()
+            while true {
+                var slot = JSONLineLayouts.slot(layout, step)
+                if !gap(layouts.gaps + slot &* JSONLineLayouts.maxGap, length: Int(layouts.gapLengths[slot])) {
+                    guard let other = outOfLine({ $0.otherLayout(layouts, than: layout, at: step) }) else { return nil }
+                    layout = other
+                    slot = JSONLineLayouts.slot(layout, step)
+                }
+                position &+= Int(layouts.gapLengths[slot])
+                let code = layouts.keys[slot]
+                if code == JSONLineLayouts.endOfLine {
+                    guard position == count else { return nil }
+                    layouts.matched(layout)
+                    return values.record
+                }
+                guard position < count else { return nil }
+                if let key = RawRecord.Key(rawValue: Int(code)) {
+                    guard value(of: key, first: base[position], into: &values) else { return nil }
+                } else {
+                    guard outOfLine({ $0.skipValue() }) else { return nil }
+                }
+                step &+= 1
+            }
+        }
+
+        /// A layout other than `layout` that has the same steps before `step` and whose gap at
+        /// `step` is the line's.
+        @inline(never)
+        func otherLayout(_ layouts: JSONLineLayouts, than layout: Int, at step: Int) -> Int? {
+            for other in 0..<layouts.count where other != layout && layouts.stepsShared(layout, other) >= step {
+                let slot = JSONLineLayouts.slot(other, step)
+                if gap(layouts.gaps + slot * JSONLineLayouts.maxGap, length: Int(layouts.gapLengths[slot])) { return other }
+            }
+            return nil
+        }
+
+        /// Whether the `length` bytes at `position` are `expected`'s (which has `maxGap` bytes).
+        @inline(__always)
+        func gap(_ expected: UnsafePointer<UInt8>, length: Int) -> Bool {
+            guard position &+ length <= count else { return false }
+            let actual = UnsafeRawPointer(base + position)
+            let wanted = UnsafeRawPointer(expected)
+            @inline(__always)
+            func difference<Word: FixedWidthInteger>(_: Word.Type, at offset: Int) -> Word {
+                actual.loadUnaligned(fromByteOffset: offset, as: Word.self) ^ wanted.loadUnaligned(fromByteOffset: offset, as: Word.self)
+            }
+            if length >= 8 {
+                // Whole words, the last one overlapping the one before it.
+                var different = difference(UInt64.self, at: length &- 8)
+                var offset = 0
+                while offset &+ 8 < length {
+                    different |= difference(UInt64.self, at: offset)
+                    offset &+= 8
+                }
+                return different == 0
+            }
+            if length >= 4 {
+                return difference(UInt32.self, at: 0) | difference(UInt32.self, at: length &- 4) == 0
+            }
+            var different: UInt8 = 0
+            for offset in 0..<length {
+                different |= difference(UInt8.self, at: offset)
+            }
+            return different == 0
+        }
+
+        /// The values of a record's known keys as they are read.
+        struct Values {
+            var time: Timestamp?
+            var api: ByteSpan?
+            var sessionToken: ByteSpan?
+            var inputLength: Int32?
+            var fields: ByteSpan?
+            var apiVersion: ByteSpan?
+            var userID: ByteSpan?
+            var project: ByteSpan?
+            var platform: ByteSpan?
+            var status: ByteSpan?
+
+            /// The record, when it has the two values every call needs.
+            @inline(__always)
+            var record: FastJSONRecord? {
+                guard let time, let api else { return nil }
+                return FastJSONRecord(
+                    time: time, api: api, sessionToken: sessionToken, inputLength: inputLength, fields: fields,
+                    apiVersion: apiVersion, userID: userID, project: project, platform: platform, status: status
+                )
+            }
+        }
+
+        /// Reads the value of known key `key` at its first byte, `first`.
+        ///
+        /// - Returns: `false` to decline the line.
+        @inline(always)
+        mutating func value(of key: RawRecord.Key, first: UInt8, into values: inout Values) -> Bool {
+            switch key {
+            case .timestamp:
+                if let value = quotedMillisecondTimestamp(first) {
+                    values.time = value
+                } else {
+                    guard let value = outOfLine({ $0.timestamp(first) }) else { return false }
+                    values.time = value
+                }
+            case .api:
+                guard first == .quote, let span = plainString(), span.count > 0 else { return false }
+                values.api = span
+            case .sessionToken:
+                if let span = quotedUUIDLength(first) {
+                    values.sessionToken = span
+                } else {
+                    guard nullOrPlainString(first, into: &values.sessionToken) else { return false }
+                }
+            case .input:
+                if first == .letterN {
+                    guard null() else { return false }
+                } else {
+                    guard first == .quote, let (span, ascii) = plainStringReportingASCII() else { return false }
+                    values.inputLength = ascii ? span.count : scalarCount(in: span)
+                }
+            case .placeID:
+                var ignored: ByteSpan?
+                guard nullOrPlainString(first, into: &ignored) else { return false }
+            case .fields:
+                if first == .letterN {
+                    guard null() else { return false }
+                } else {
+                    guard first == .openBracket, let span = outOfLine({ $0.stringArray() }) else { return false }
+                    values.fields = span
+                }
+            case .apiVersion:
+                guard nullOrPlainString(first, into: &values.apiVersion) else { return false }
+            case .userID:
+                guard label(first, into: &values.userID) else { return false }
+            case .project:
+                guard label(first, into: &values.project) else { return false }
+            case .platform:
+                guard label(first, into: &values.platform) else { return false }
+            case .status:
+                guard label(first, into: &values.status) else { return false }
+            }
+            return true
         }
 
         /// Runs a step that is rare on typical lines, kept out of line, on a copy of the cursor.

@@ -51,6 +51,21 @@ public enum JSONLineTwins {
         }
     }
 
+    /// Where decoding `lines`' lines in turn by the layouts of the lines before them gives a
+    /// record other than the general walk's, how; `nil` when every line agrees.
+    static func layoutDisagreement(lines: UnsafeBufferPointer<UInt8>) -> String? {
+        let layouts = JSONLineLayouts()
+        for line in lines.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            let bytes = UnsafeBufferPointer(rebasing: line)
+            let general = FastJSONLineDecoder.decode(bytes)
+            let byLayout = FastJSONLineDecoder.decode(bytes, layouts: layouts)
+            if byLayout != general {
+                return "\(String(describing: byLayout)) by layout, \(String(describing: general)) by the general walk, for \(Array(bytes))"
+            }
+        }
+        return nil
+    }
+
     /// The names of a `fields` array's text, trimmed, empties dropped, `nil` when none is left.
     private static func fieldNames(arrayText: String) -> [String]? {
         guard case .success(let record) = JSONLineParser.parse("{\"fields\":\(arrayText)}"),

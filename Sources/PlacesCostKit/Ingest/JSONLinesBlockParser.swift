@@ -16,7 +16,7 @@ struct JSONLinesBlockParser {
                 if case .overlong(let lineNumber) = event { builder.reject(overlongReason, line: lineNumber) }
                 return
             }
-            if let record = FastJSONLineDecoder.decode(line) {
+            if let record = FastJSONLineDecoder.decode(line, layouts: caches.jsonLayouts) {
                 builder.add(record, line: line, caches: &caches)
                 return
             }

@@ -291,6 +291,146 @@ struct FastJSONLineDecoderTests {
         }
     }
 
+    @Test("Decoding by the layouts of recent lines answers exactly as the general walk, line after line")
+    func layoutsAgreeWithGeneralWalk() {
+        var generator = FastLineGenerator(seed: 0x1A40_2026_1123)
+        let layouts = JSONLineLayouts()
+        var shapes = (0..<6).map { _ in generator.shape() }
+        var problems: [String] = []
+        var accepted = 0
+        var mutated = 0
+        for _ in 0..<20_000 {
+            // Mostly three shapes, as one logger writes them; now and then others, and new ones.
+            if generator.chance(0.002) { shapes[generator.int(0...5)] = generator.shape() }
+            let shape = generator.chance(0.9) ? shapes[generator.int(0...2)] : shapes[generator.int(3...5)]
+            var line = generator.line(shape)
+            switch generator.int(0...9) {
+            case 0:
+                line = generator.mutatedBytes(line)
+                mutated += 1
+            case 1:
+                line = generator.line(generator.mutatedMembers(shape.keys.map { FastLineGenerator.Member(key: $0, value: generator.value(forKey: $0)) }))
+                mutated += 1
+            default: break
+            }
+            let general = line.withUnsafeBufferPointer { FastJSONLineDecoder.decode($0) }
+            let byLayout = line.withUnsafeBufferPointer { FastJSONLineDecoder.decode($0, layouts: layouts) }
+            if general != nil { accepted += 1 }
+            if byLayout != general, problems.count < 10 {
+                problems.append("\(String(decoding: line, as: UTF8.self).debugDescription): \(String(describing: byLayout)) != \(String(describing: general))")
+            }
+        }
+        for problem in problems {
+            Issue.record("\(problem)")
+        }
+        #expect(mutated > 3_000)
+        #expect(accepted > 15_000)
+        // Most accepted lines were read by a layout, not learned.
+        #expect(layouts.learnedLines > 100 && layouts.learnedLines < accepted / 5, "\(layouts.learnedLines) learned of \(accepted)")
+    }
+
+    @Test("A layout's gaps are compared whole: a byte changed at any offset of a gap of any length is not matched")
+    func layoutGapsEveryOffset() throws {
+        let layouts = JSONLineLayouts()
+        // Gaps of 1 to 32 bytes, the key `"api"` padded with spaces before the colon.
+        for length in 7...32 {
+            let gap = "," + "\"api\"" + String(repeating: " ", count: length - 7) + ":"
+            let text = #"{"timestamp":0"# + gap + #""a"}"#
+            let line = Array(text.utf8)
+            let expected = try #require(line.withUnsafeBufferPointer { FastJSONLineDecoder.decode($0) })
+            _ = line.withUnsafeBufferPointer { FastJSONLineDecoder.decode($0, layouts: layouts) }
+            let learned = layouts.learnedLines
+            // The same line again: read by its layout.
+            #expect(line.withUnsafeBufferPointer { FastJSONLineDecoder.decode($0, layouts: layouts) } == expected)
+            #expect(layouts.learnedLines == learned, "\(length)")
+            // A space turned into a tab anywhere in the gap: the same record, by the general walk.
+            let gapStart = #"{"timestamp":0"#.utf8.count
+            for offset in 6..<length - 1 {
+                var changed = line
+                changed[gapStart + offset] = 0x09
+                let before = layouts.learnedLines
+                #expect(changed.withUnsafeBufferPointer { FastJSONLineDecoder.decode($0, layouts: layouts) } == expected)
+                #expect(layouts.learnedLines == before + 1, "\(length) \(offset)")
+                // And back: the original layout was learned again or is still kept.
+                _ = line.withUnsafeBufferPointer { FastJSONLineDecoder.decode($0, layouts: layouts) }
+            }
+        }
+        // The first gap, the closing one, and the value next to them: one byte each way.
+        let line = Array(#"{"timestamp":0,"api":"a"}"#.utf8)
+        for index in line.indices {
+            for replacement: UInt8 in [0x20, 0x22, 0x7D, 0x61, 0x30] where replacement != line[index] {
+                var changed = line
+                changed[index] = replacement
+                let general = changed.withUnsafeBufferPointer { FastJSONLineDecoder.decode($0) }
+                _ = line.withUnsafeBufferPointer { FastJSONLineDecoder.decode($0, layouts: layouts) }
+                #expect(changed.withUnsafeBufferPointer { FastJSONLineDecoder.decode($0, layouts: layouts) } == general, "\(index) \(replacement)")
+            }
+        }
+    }
+
+    @Test("A line that follows one layout up to a gap goes on by another that shares the steps before it")
+    func layoutsSwitchAtTheFirstDifference() throws {
+        let layouts = JSONLineLayouts()
+        let autocomplete = #"{"timestamp":"2026-10-01T00:00:00.960Z","api":"autocomplete","session_token":"t","input":"K","status":"OK"}"#
+        let details = #"{"timestamp":"2026-10-01T00:00:02.960Z","api":"place_details","session_token":"t","fields":["id"],"status":"OK"}"#
+        let other = #"{"timestamp":"2026-10-01T00:00:03.960Z","api":"geocode","status":"OK"}"#
+        for text in [autocomplete, details, other] {
+            _ = Array(text.utf8).withUnsafeBufferPointer { FastJSONLineDecoder.decode($0, layouts: layouts) }
+        }
+        #expect(layouts.learnedLines == 3 && layouts.count == 3)
+        #expect(layouts.stepsShared(0, 1) == 3 && layouts.stepsShared(0, 2) == 2 && layouts.stepsShared(1, 1) == JSONLineLayouts.maxSteps)
+        // Each line starts by the last layout matched (`other`) and switches where it differs.
+        for text in [autocomplete, details, autocomplete, other, details, other] {
+            let line = Array(text.utf8)
+            let general = try #require(line.withUnsafeBufferPointer { FastJSONLineDecoder.decode($0) })
+            #expect(line.withUnsafeBufferPointer { FastJSONLineDecoder.decode($0, layouts: layouts) } == general)
+        }
+        #expect(layouts.learnedLines == 3)
+        // A fifth shape replaces the oldest layout, once four are kept.
+        for extra in [#","x":1}"#, #","y":2}"#] {
+            let line = Array((String(other.dropLast()) + extra).utf8)
+            _ = line.withUnsafeBufferPointer { FastJSONLineDecoder.decode($0, layouts: layouts) }
+        }
+        #expect(layouts.learnedLines == 5 && layouts.count == JSONLineLayouts.capacity)
+        _ = Array(autocomplete.utf8).withUnsafeBufferPointer { FastJSONLineDecoder.decode($0, layouts: layouts) }
+        #expect(layouts.learnedLines == 6, "the autocomplete layout, unused longest, was replaced")
+    }
+
+    @Test("A line never goes on by a layout whose earlier steps differ: that could repeat a key")
+    func layoutsSwitchOnlyOnSharedSteps() {
+        let layouts = JSONLineLayouts()
+        for text in [#"{"timestamp":0,"input":"x","api":"a"}"#, #"{"timestamp":0,"api":"a","input":"x"}"#] {
+            _ = Array(text.utf8).withUnsafeBufferPointer { FastJSONLineDecoder.decode($0, layouts: layouts) }
+        }
+        // By the second layout up to `"api"`, then the first one's `,"api":` gap would fit.
+        let repeated = Array(#"{"timestamp":0,"api":"a","api":"b"}"#.utf8)
+        #expect(repeated.withUnsafeBufferPointer { FastJSONLineDecoder.decode($0) } == nil)
+        #expect(repeated.withUnsafeBufferPointer { FastJSONLineDecoder.decode($0, layouts: layouts) } == nil)
+    }
+
+    @Test("Lines with too many members or too long a gap are read by the general walk and not learned")
+    func layoutLimits() throws {
+        func line(members: Int, gapPadding: Int) -> [UInt8] {
+            let extra = (2..<members).map { #","k\#($0)":\#($0)"# }.joined()
+            return Array((#"{"timestamp":0,"api""# + String(repeating: " ", count: gapPadding) + #":"a""# + extra + "}").utf8)
+        }
+        // `,"api"` and the colon are 7 bytes.
+        let cases: [(members: Int, padding: Int, learned: Bool)] = [
+            (JSONLineLayouts.maxMembers, 0, true), (JSONLineLayouts.maxMembers + 1, 0, false), (40, 0, false),
+            (2, JSONLineLayouts.maxGap - 7, true), (2, JSONLineLayouts.maxGap - 6, false),
+        ]
+        for (members, padding, learned) in cases {
+            let layouts = JSONLineLayouts()
+            let bytes = line(members: members, gapPadding: padding)
+            let general = try #require(bytes.withUnsafeBufferPointer { FastJSONLineDecoder.decode($0) })
+            for _ in 0..<2 {
+                #expect(bytes.withUnsafeBufferPointer { FastJSONLineDecoder.decode($0, layouts: layouts) } == general)
+            }
+            #expect(layouts.learnedLines == (learned ? 1 : 0), "\(members) members, \(padding) spaces")
+            #expect(layouts.count == (learned ? 1 : 0))
+        }
+    }
+
     @Test("Speed on the typical line (PLACESCOST_FASTJSON_BENCH=1)",
           .enabled(if: ProcessInfo.processInfo.environment["PLACESCOST_FASTJSON_BENCH"] == "1"))
     func speed() {
@@ -532,6 +672,46 @@ private struct FastLineGenerator {
         }
         members.shuffle(using: &random)
         return members
+    }
+
+    /// A record shape as one logger writes it: the keys in their order and the whitespace around
+    /// every token, fixed; `line(_:)` fills in new values.
+    struct Shape {
+        var keys: [String]
+        /// For member `i`: before its key, after its key, after the colon and after its value at
+        /// `4 i` to `4 i + 3`; then before `{`, before `}` and after it.
+        var spaces: [String]
+    }
+
+    mutating func shape() -> Shape {
+        let keys = normalMembers().map(\.key)
+        return Shape(keys: keys, spaces: (0..<(4 * keys.count + 3)).map { _ in whitespace() })
+    }
+
+    mutating func line(_ shape: Shape) -> [UInt8] {
+        let spaces = shape.spaces
+        let count = shape.keys.count
+        let body = shape.keys.indices.map { index in
+            spaces[4 * index] + shape.keys[index] + spaces[4 * index + 1] + ":" + spaces[4 * index + 2] + value(forKey: shape.keys[index]) + spaces[4 * index + 3]
+        }
+        return Array((spaces[4 * count] + "{" + body.joined(separator: ",") + spaces[4 * count + 1] + "}" + spaces[4 * count + 2]).utf8)
+    }
+
+    /// A value of the kind `normalMembers` gives the key (quoted, as written).
+    mutating func value(forKey key: String) -> String {
+        switch key.dropFirst().dropLast() {
+        case "timestamp": return timestamp()
+        case "api": return quoted(pick(FastLineGenerator.apis))
+        case "session_token", "sessionToken":
+            if chance(0.1) { return "null" }
+            return quoted(chance(0.1) ? "" : (0..<4).map { _ in String(random.next(), radix: 16) }.joined(separator: "-"))
+        case "input": return stringOrNull(FastLineGenerator.inputs)
+        case "place_id", "placeId": return stringOrNull(["ChIJN1t_tDeuEmsRUsoyG83frY4", ""])
+        case "fields": return fields()
+        case "api_version", "apiVersion": return stringOrNull(FastLineGenerator.versions)
+        case "user_id", "userId", "project", "platform", "status": return label()
+        default: return value(depth: 1)
+        }
     }
 
     mutating func line(_ members: [Member]) -> [UInt8] {
