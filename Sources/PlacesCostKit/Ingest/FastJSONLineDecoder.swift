@@ -70,12 +70,41 @@ public enum FastJSONLineDecoder {
     static func decode(_ line: UnsafeBufferPointer<UInt8>, layouts: JSONLineLayouts) -> FastJSONRecord? {
         guard line.count < Int(Int32.max), let base = line.baseAddress else { return nil }
         var scanner = Scanner(base: base, count: line.count)
-        if let record = scanner.record(by: layouts) { return record }
+        if let record = scanner.record(by: layouts), scanner.position == line.count { return record }
         return decodeLearning(line, layouts: layouts)
     }
 
+    /// Decodes the line at the start of `rest` (the rest of a block) by the layouts of recent
+    /// lines, without first finding where it ends.
+    ///
+    /// No walk reads past a newline (strings refuse control bytes, and a newline is not
+    /// whitespace here), so when a layout's closing gap is followed by the line's end (the
+    /// block's end, `\n`, or `\r\n`) the line is `rest[..<length]` exactly as a line reader
+    /// would cut it, trailing `\r` dropped, and the record is the one `decode(_:layouts:)` gives
+    /// for it. The caller still checks the line's length against its limit.
+    ///
+    /// - Returns: the record and the line's length (without its line end), or `nil` for the
+    ///   caller to cut the line itself and call `decodeLearning(_:layouts:)`.
+    @inline(__always)
+    static func decodeLeadingLine(_ rest: UnsafeBufferPointer<UInt8>, layouts: JSONLineLayouts) -> (record: FastJSONRecord, length: Int)? {
+        guard rest.count < Int(Int32.max), let base = rest.baseAddress else { return nil }
+        var scanner = Scanner(base: base, count: rest.count)
+        guard let record = scanner.record(by: layouts) else { return nil }
+        let end = scanner.position
+        // The closing gap is never empty, so `end >= 1`. A line reader drops one `\r` before the
+        // line end: the line must not end in one, unless that `\r` is the one dropped.
+        if end < rest.count, base[end] == .carriageReturn {
+            guard end + 1 == rest.count || base[end + 1] == .newline else { return nil }
+        } else {
+            guard end == rest.count || base[end] == .newline, base[end - 1] != .carriageReturn else { return nil }
+        }
+        return (record, end)
+    }
+
+    /// The general walk, learning the line's layout when it accepts the line. Answers exactly as
+    /// `decode(_:)`.
     @inline(never)
-    private static func decodeLearning(_ line: UnsafeBufferPointer<UInt8>, layouts: JSONLineLayouts) -> FastJSONRecord? {
+    static func decodeLearning(_ line: UnsafeBufferPointer<UInt8>, layouts: JSONLineLayouts) -> FastJSONRecord? {
         guard let base = line.baseAddress else { return nil }
         var scanner = Scanner(base: base, count: line.count)
         guard let record = scanner.record(members: layouts.members) else { return nil }
@@ -173,7 +202,8 @@ public enum FastJSONLineDecoder {
         /// The walk by layout: each gap compared whole, each value read as the general walk reads
         /// it. Switches to another layout that shares the steps so far when a gap differs.
         ///
-        /// - Returns: the record, or `nil` when the line follows no layout or a value declines
+        /// - Returns: the record, with `position` after the closing gap (the caller checks that
+        ///   the line ends there), or `nil` when the line follows no layout or a value declines
         ///   (the general walk decides then).
         @inline(__always)
         mutating func record(by layouts: JSONLineLayouts) -> FastJSONRecord? {
@@ -191,7 +221,6 @@ public enum FastJSONLineDecoder {
                 position &+= Int(layouts.gapLengths[slot])
                 let code = layouts.keys[slot]
                 if code == JSONLineLayouts.endOfLine {
-                    guard position == count else { return nil }
                     layouts.matched(layout)
                     return values.record
                 }
@@ -339,7 +368,11 @@ public enum FastJSONLineDecoder {
 
         // MARK: Tokens
 
-        /// Skips JSON whitespace. Most calls find none: one compare decides that.
+        /// Skips JSON whitespace, except a newline. Most calls find none: one compare decides that.
+        ///
+        /// A line never holds a newline, so stopping at one changes no answer on a line (a walk
+        /// that meets one declines), and it keeps a walk over the rest of a block
+        /// (`decodeLeadingLine`) from running into the next line.
         @inline(__always)
         mutating func skipWhitespace() {
             guard position < count, base[position] <= 0x20 else { return }
@@ -350,7 +383,7 @@ public enum FastJSONLineDecoder {
         mutating func skipSomeWhitespace() {
             while position < count {
                 switch base[position] {
-                case 0x20, 0x09, 0x0A, 0x0D: position += 1
+                case 0x20, 0x09, 0x0D: position += 1
                 default: return
                 }
             }
@@ -1001,6 +1034,8 @@ private extension UInt8 {
     static var colon: UInt8 { 0x3A }
     static var comma: UInt8 { 0x2C }
     static var letterN: UInt8 { 0x6E }
+    static var newline: UInt8 { 0x0A }
+    static var carriageReturn: UInt8 { 0x0D }
 
     var isDigit: Bool {
         self >= UInt8(ascii: "0") && self <= UInt8(ascii: "9")

@@ -1,7 +1,8 @@
 /// Parses a block of JSON Lines into a `CallBlock`.
 ///
 /// Each line goes to `FastJSONLineDecoder` first, which reads the common record without
-/// allocating; a line it is not sure of (escapes, unusual types, errors) goes to the slow,
+/// allocating (by the layouts of recent lines, finding the line's end as it goes, else by its
+/// general walk, which learns the line's layout); a line it is not sure of (escapes, unusual types, errors) goes to the slow,
 /// strict `JSONLineParser` + `CallDecoder`, which decides and words any diagnostic. The fast
 /// path is tested to agree with the slow one wherever it answers.
 struct JSONLinesBlockParser {
@@ -11,12 +12,15 @@ struct JSONLinesBlockParser {
     ///   reader of the other formats does.
     static func parse(_ raw: RawBlock, maxLineLength: Int, into builder: inout CallBlockBuilder, caches: inout CallBlockBuilder.Caches) -> Int {
         let decoder = CallDecoder(fieldsAsDelimitedCell: false)
-        return raw.forEachLine(maxLineLength: maxLineLength) { event in
+        let layouts = caches.jsonLayouts
+        return raw.forEachLine(maxLineLength: maxLineLength, leading: { rest in
+            FastJSONLineDecoder.decodeLeadingLine(rest, layouts: layouts)
+        }) { event, leading in
             guard case .text(let line, let lineNumber) = event else {
                 if case .overlong(let lineNumber) = event { builder.reject(overlongReason, line: lineNumber) }
                 return
             }
-            if let record = FastJSONLineDecoder.decode(line, layouts: caches.jsonLayouts) {
+            if let record = leading ?? FastJSONLineDecoder.decodeLearning(line, layouts: layouts) {
                 builder.add(record, line: line, caches: &caches)
                 return
             }

@@ -291,6 +291,23 @@ struct FastJSONLineDecoderTests {
         }
     }
 
+    @Test("A newline inside a line is not whitespace to the fast decoder: it declines, the slow path decides")
+    func newlineIsNotWhitespace() {
+        let texts = [
+            "{\"timestamp\":0,\n\"api\":\"a\"}", "{\"timestamp\":0,\"api\":\"a\"}\n", "\n{\"timestamp\":0,\"api\":\"a\"}",
+            "{\"timestamp\":0,\"api\":\"a\",\"x\":[1,\n2]}", "{\"timestamp\":0,\"api\":\"a\",\"fields\":[\"id\"\r\n]}",
+            "{\"timestamp\":0,\"api\":\"a\",\"x\":{\"y\":\n1}}",
+        ]
+        for text in texts {
+            let line = Array(text.utf8)
+            #expect(line.withUnsafeBufferPointer { FastJSONLineDecoder.decode($0) } == nil, "\(text.debugDescription)")
+            #expect((try? slowCall(line).get()) != nil, "\(text.debugDescription)")
+            // Without the newline the fast decoder reads it.
+            let joined = Array(text.replacingOccurrences(of: "\n", with: " ").utf8)
+            #expect(fastCall(joined) != nil && fastCall(joined) == (try? slowCall(joined).get()), "\(text.debugDescription)")
+        }
+    }
+
     @Test("Decoding by the layouts of recent lines answers exactly as the general walk, line after line")
     func layoutsAgreeWithGeneralWalk() {
         var generator = FastLineGenerator(seed: 0x1A40_2026_1123)
@@ -327,6 +344,67 @@ struct FastJSONLineDecoderTests {
         #expect(accepted > 15_000)
         // Most accepted lines were read by a layout, not learned.
         #expect(layouts.learnedLines > 100 && layouts.learnedLines < accepted / 5, "\(layouts.learnedLines) learned of \(accepted)")
+    }
+
+    @Test("Lines read by layouts as a block is walked, without a newline search, are the line reader's lines and records")
+    func leadingLinesAgreeWithTheLineReader() {
+        var generator = FastLineGenerator(seed: 0x1EAD_2026_1123)
+        let shapes = (0..<4).map { _ in generator.shape() }
+        var leadingRead = 0
+        var lines = 0
+        for blockIndex in 0..<300 {
+            var text: [UInt8] = []
+            for _ in 0..<generator.int(1...40) {
+                var line = generator.line(shapes[generator.chance(0.8) ? 0 : generator.int(1...3)])
+                if generator.chance(0.05) { line = generator.mutatedBytes(line) }
+                if generator.chance(0.03) { line.insert(0x0A, at: generator.int(0...line.count)) }
+                text += line
+                switch generator.int(0...19) {
+                case 0: text += [0x0D, 0x0A]
+                case 1: text += [0x0D, 0x0D, 0x0A]
+                case 2: text += [0x0A, 0x0A]
+                case 3: text += [0x20, 0x0A]
+                default: text += [0x0A]
+                }
+            }
+            // The last line of a file may lack its newline, or end in a lone `\r`.
+            switch generator.int(0...3) {
+            case 0: text.removeLast()
+            case 1: text[text.count - 1] = 0x0D
+            default: break
+            }
+            let raw = RawBlock(index: blockIndex, fileIndex: 0, fileName: "block.jsonl", bytes: text)
+            let maxLineLength = generator.chance(0.5) ? 1 << 20 : generator.int(150...400)
+            var expected: [String] = []
+            let expectedCount = raw.forEachLine(maxLineLength: maxLineLength) { event in
+                switch event {
+                case .text(let line, let number):
+                    expected.append("\(number) \(Array(line)) \(String(describing: FastJSONLineDecoder.decode(line)))")
+                case .overlong(let number):
+                    expected.append("\(number) overlong")
+                }
+            }
+            let layouts = JSONLineLayouts()
+            var actual: [String] = []
+            let actualCount = raw.forEachLine(maxLineLength: maxLineLength, leading: { rest in
+                FastJSONLineDecoder.decodeLeadingLine(rest, layouts: layouts)
+            }) { event, leading in
+                switch event {
+                case .text(let line, let number):
+                    if leading != nil { leadingRead += 1 }
+                    let record = leading ?? FastJSONLineDecoder.decodeLearning(line, layouts: layouts)
+                    actual.append("\(number) \(Array(line)) \(String(describing: record))")
+                case .overlong(let number):
+                    actual.append("\(number) overlong")
+                }
+            }
+            lines += expectedCount
+            #expect(actualCount == expectedCount)
+            #expect(actual == expected, "block \(blockIndex)")
+            if actual != expected { break }
+        }
+        #expect(lines > 5_000)
+        #expect(leadingRead > lines / 3, "\(leadingRead) of \(lines) lines read by layout as the block was walked")
     }
 
     @Test("A layout's gaps are compared whole: a byte changed at any offset of a gap of any length is not matched")
@@ -576,9 +654,10 @@ private struct FastLineGenerator {
     static let unknownStrings = [#""plain""#, #""he said \"hi\"\n""#, #""\u00e9\ud83d\ude00\/""#, #""""#, "\"日本\u{7F}\"", #""\\""#]
     static let versions = ["legacy", "new", "NEW", "Legacy", "v1", ""]
 
-    /// Whitespace between tokens: usually none, as loggers write it.
+    /// Whitespace between tokens: usually none, as loggers write it. Never a newline: the line
+    /// reader cuts lines there (`newlineIsNotWhitespace` covers one inside a line).
     mutating func whitespace() -> String {
-        chance(0.85) ? "" : pick([" ", "  ", "\t", "\r\n", "\n", " \t\r "])
+        chance(0.85) ? "" : pick([" ", "  ", "\t", "\r", "\r ", " \t\r "])
     }
 
     func quoted(_ text: String) -> String {
