@@ -13,6 +13,12 @@ public struct ByteSpan: Equatable, Sendable {
 /// the line's bytes, for the caller to turn into a `Call` with `CallDecoder`'s rules.
 /// `FastCSVRowDecoder` fills it from a CSV row's cells (then `fields` is the cell's text).
 public struct FastJSONRecord: Equatable, Sendable {
+    /// A record with no values, to be overwritten (`FastJSONLineDecoder.decodeLeadingLine`).
+    static let blank = FastJSONRecord(
+        time: Timestamp(microseconds: 0), api: ByteSpan(start: 0, count: 0), sessionToken: nil, inputLength: nil, fields: nil,
+        apiVersion: nil, userID: nil, project: nil, platform: nil, status: nil
+    )
+
     public var time: Timestamp
     /// The `api` string's content (never empty, no escapes).
     public var api: ByteSpan
@@ -83,13 +89,15 @@ public enum FastJSONLineDecoder {
     /// would cut it, trailing `\r` dropped, and the record is the one `decode(_:layouts:)` gives
     /// for it. The caller still checks the line's length against its limit.
     ///
-    /// - Returns: the record and the line's length (without its line end), or `nil` for the
-    ///   caller to cut the line itself and call `decodeLearning(_:layouts:)`.
+    /// - Parameter record: receives the record when the line is read (a variable the caller
+    ///   keeps across lines: a record handed back inside an optional was copied twice a line).
+    /// - Returns: the line's length (without its line end), or `nil` for the caller to cut the
+    ///   line itself and call `decodeLearning(_:layouts:)`.
     @inline(__always)
-    static func decodeLeadingLine(_ rest: UnsafeBufferPointer<UInt8>, layouts: JSONLineLayouts) -> (record: FastJSONRecord, length: Int)? {
+    static func decodeLeadingLine(_ rest: UnsafeBufferPointer<UInt8>, layouts: JSONLineLayouts, into record: inout FastJSONRecord) -> Int? {
         guard rest.count < Int(Int32.max), let base = rest.baseAddress else { return nil }
         var scanner = Scanner(base: base, count: rest.count)
-        guard let record = scanner.record(by: layouts) else { return nil }
+        guard let decoded = scanner.record(by: layouts) else { return nil }
         let end = scanner.position
         // The closing gap is never empty, so `end >= 1`. A line reader drops one `\r` before the
         // line end: the line must not end in one, unless that `\r` is the one dropped.
@@ -98,7 +106,8 @@ public enum FastJSONLineDecoder {
         } else {
             guard end == rest.count || base[end] == .newline, base[end - 1] != .carriageReturn else { return nil }
         }
-        return (record, end)
+        record = decoded
+        return end
     }
 
     /// The general walk, learning the line's layout when it accepts the line. Answers exactly as
@@ -205,7 +214,7 @@ public enum FastJSONLineDecoder {
         /// - Returns: the record, with `position` after the closing gap (the caller checks that
         ///   the line ends there), or `nil` when the line follows no layout or a value declines
         ///   (the general walk decides then).
-        @inline(__always)
+        @inline(always)
         mutating func record(by layouts: JSONLineLayouts) -> FastJSONRecord? {
             guard layouts.count > 0 else { return nil }
             var layout = layouts.current

@@ -13,14 +13,19 @@ struct JSONLinesBlockParser {
     static func parse(_ raw: RawBlock, maxLineLength: Int, into builder: inout CallBlockBuilder, caches: inout CallBlockBuilder.Caches) -> Int {
         let decoder = CallDecoder(fieldsAsDelimitedCell: false)
         let layouts = caches.jsonLayouts
+        var leadingRecord = FastJSONRecord.blank
         return raw.forEachLine(maxLineLength: maxLineLength, leading: { rest in
-            FastJSONLineDecoder.decodeLeadingLine(rest, layouts: layouts)
-        }) { event, leading in
+            FastJSONLineDecoder.decodeLeadingLine(rest, layouts: layouts, into: &leadingRecord)
+        }) { event, readByLayout in
             guard case .text(let line, let lineNumber) = event else {
                 if case .overlong(let lineNumber) = event { builder.reject(overlongReason, line: lineNumber) }
                 return
             }
-            if let record = leading ?? FastJSONLineDecoder.decodeLearning(line, layouts: layouts) {
+            if readByLayout {
+                builder.add(leadingRecord, line: line, caches: &caches)
+                return
+            }
+            if let record = FastJSONLineDecoder.decodeLearning(line, layouts: layouts) {
                 builder.add(record, line: line, caches: &caches)
                 return
             }

@@ -41,38 +41,39 @@ struct RawBlock: Sendable {
     /// before it, when it follows an overlong one); returns the number of lines.
     @inline(__always)
     func forEachLine(maxLineLength: Int, _ body: (Line) -> Void) -> Int {
-        forEachLine(maxLineLength: maxLineLength, leading: { _ -> (Never, length: Int)? in nil }) { line, _ in body(line) }
+        forEachLine(maxLineLength: maxLineLength, leading: { _ in nil }) { line, _ in body(line) }
     }
 
     /// `forEachLine(maxLineLength:_:)`, offering the rest of the block to `leading` first at each
     /// line: a reader that can tell where a line ends as it reads it saves the search for the
     /// newline.
     ///
-    /// - Parameter leading: reads the line at the start of the rest of the block and returns what
-    ///   it read with the line's length, only when the line ends there as this reader would cut
-    ///   it: at the block's end, `\n` or `\r\n` (`FastJSONLineDecoder.decodeLeadingLine`). Its
-    ///   answer for an overlong line is dropped, and the line reported overlong.
-    /// - Parameter body: receives each line with what `leading` read of it, if anything.
+    /// - Parameter leading: reads the line at the start of the rest of the block, keeping what it
+    ///   read for `body`, and returns the line's length, only when the line ends there as this
+    ///   reader would cut it: at the block's end, `\n` or `\r\n`
+    ///   (`FastJSONLineDecoder.decodeLeadingLine`). What it read of an overlong line is ignored,
+    ///   and the line reported overlong.
+    /// - Parameter body: receives each line, and whether `leading` read it.
     @inline(__always)
-    func forEachLine<Read>(
-        maxLineLength: Int, leading: (UnsafeBufferPointer<UInt8>) -> (Read, length: Int)?, _ body: (Line, Read?) -> Void
+    func forEachLine(
+        maxLineLength: Int, leading: (UnsafeBufferPointer<UInt8>) -> Int?, _ body: (Line, Bool) -> Void
     ) -> Int {
         var lineNumber = 0
         if followsOverlongLine {
             lineNumber = 1
-            body(.overlong(number: 1), nil)
+            body(.overlong(number: 1), false)
         }
         withLines { bytes in
             var start = 0
             let count = bytes.count
             while start < count {
-                if let (read, length) = leading(UnsafeBufferPointer(rebasing: bytes[start...])) {
+                if let length = leading(UnsafeBufferPointer(rebasing: bytes[start...])) {
                     let end = start + length
                     // With the `\r` of a `\r\n`, as the search below counts a line's length.
                     let rawEnd = end < count && bytes[end] == 0x0D ? end + 1 : end
                     if rawEnd - start < maxLineLength {
                         lineNumber += 1
-                        body(.text(UnsafeBufferPointer(rebasing: bytes[start..<end]), number: lineNumber), read)
+                        body(.text(UnsafeBufferPointer(rebasing: bytes[start..<end]), number: lineNumber), true)
                         start = rawEnd + 1
                         continue
                     }
@@ -89,7 +90,7 @@ struct RawBlock: Sendable {
                 let rawLength = end - start
                 let line = UnsafeBufferPointer(rebasing: bytes[start..<last])
                 start = end + 1
-                body(rawLength >= maxLineLength ? .overlong(number: lineNumber) : .text(line, number: lineNumber), nil)
+                body(rawLength >= maxLineLength ? .overlong(number: lineNumber) : .text(line, number: lineNumber), false)
             }
         }
         return lineNumber

@@ -385,14 +385,15 @@ struct FastJSONLineDecoderTests {
                 }
             }
             let layouts = JSONLineLayouts()
+            var leadingRecord = FastJSONRecord.blank
             var actual: [String] = []
             let actualCount = raw.forEachLine(maxLineLength: maxLineLength, leading: { rest in
-                FastJSONLineDecoder.decodeLeadingLine(rest, layouts: layouts)
-            }) { event, leading in
+                FastJSONLineDecoder.decodeLeadingLine(rest, layouts: layouts, into: &leadingRecord)
+            }) { event, readByLayout in
                 switch event {
                 case .text(let line, let number):
-                    if leading != nil { leadingRead += 1 }
-                    let record = leading ?? FastJSONLineDecoder.decodeLearning(line, layouts: layouts)
+                    if readByLayout { leadingRead += 1 }
+                    let record = readByLayout ? leadingRecord : FastJSONLineDecoder.decodeLearning(line, layouts: layouts)
                     actual.append("\(number) \(Array(line)) \(String(describing: record))")
                 case .overlong(let number):
                     actual.append("\(number) overlong")
