@@ -58,6 +58,8 @@ final class JSONLineLayouts {
     private let shared: UnsafeMutablePointer<UInt8>
     /// Where the general walk writes the members of a line to learn (`maxSteps` entries).
     let members: UnsafeMutablePointer<Member>
+    /// The last date the lines read by layout named.
+    let dates: UnsafeMutablePointer<DateMemo>
     /// Layouts learned so far, up to `capacity`.
     private(set) var count = 0
     /// The layout the last line matched: the next line is tried against it first.
@@ -82,6 +84,8 @@ final class JSONLineLayouts {
         shared.initialize(repeating: 0, count: Self.capacity * Self.capacity)
         members = .allocate(capacity: Self.maxSteps)
         members.initialize(repeating: Member(key: nil, valueStart: 0, valueEnd: 0), count: Self.maxSteps)
+        dates = .allocate(capacity: 1)
+        dates.initialize(to: DateMemo())
         lastMatched = .allocate(capacity: Self.capacity)
         lastMatched.initialize(repeating: 0, count: Self.capacity)
     }
@@ -93,6 +97,7 @@ final class JSONLineLayouts {
         shared.deallocate()
         members.deallocate()
         lastMatched.deallocate()
+        dates.deallocate()
     }
 
     /// Notes that `layout` matched a line.

@@ -475,6 +475,29 @@ struct FastJSONLineDecoderTests {
         #expect(layouts.learnedLines == 6, "the autocomplete layout, unused longest, was replaced")
     }
 
+    @Test("Lines read by layout reuse the last date: the same instants as the general walk, invalid dates still refused")
+    func layoutDateMemo() {
+        let layouts = JSONLineLayouts()
+        let times = [
+            "2026-02-28T23:59:59.999Z", "2026-02-28T00:00:00.000Z", "2026-02-30T00:00:00.000Z", "2026-02-28T24:00:00.000Z",
+            "2026-02-28T10:60:00.000Z", "2024-02-29T12:00:00.000Z", "2025-02-29T12:00:00.000Z", "2025-03-01T00:00:00.001Z",
+            "2025-03-01T00:00:00.002Z", "0000-03-01T00:00:00.000Z", "2025-13-01T00:00:00.000Z", "2025-03-00T00:00:00.000Z",
+            "2025-03-10T00:00:00.000Z", "2025-03-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z",
+        ]
+        _ = Array(#"{"timestamp":"2026-01-01T00:00:00.000Z","api":"a"}"#.utf8).withUnsafeBufferPointer {
+            FastJSONLineDecoder.decode($0, layouts: layouts)
+        }
+        var read = 0
+        for time in times + times.reversed() {
+            let line = Array(#"{"timestamp":"\#(time)","api":"a"}"#.utf8)
+            let general = line.withUnsafeBufferPointer { FastJSONLineDecoder.decode($0) }
+            #expect(line.withUnsafeBufferPointer { FastJSONLineDecoder.decode($0, layouts: layouts) } == general, "\(time)")
+            if general != nil { read += 1 }
+        }
+        #expect(read == 16)
+        #expect(layouts.learnedLines == 1, "every line was read by its layout")
+    }
+
     @Test("A line never goes on by a layout whose earlier steps differ: that could repeat a key")
     func layoutsSwitchOnlyOnSharedSteps() {
         let layouts = JSONLineLayouts()
