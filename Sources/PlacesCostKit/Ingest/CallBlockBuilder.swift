@@ -153,17 +153,23 @@ struct CallBlockBuilder {
         return catalogs.fieldMasks.id(for: fields)
     }
 
-    /// `legacy` or `new`, in any case.
+    /// `legacy` or `new`, in any case: each byte with its 0x20 bit set is the lowercase letter's.
+    ///
+    /// Compared as one word, not byte by byte through a closure (which cost 17 instructions a
+    /// line, most lines naming their API version).
+    @inline(__always)
     static func generation(_ bytes: UnsafeRawBufferPointer) -> UInt8? {
-        func matches(_ word: StaticString) -> Bool {
-            guard bytes.count == word.utf8CodeUnitCount else { return false }
-            return word.withUTF8Buffer { expected in
-                (0..<expected.count).allSatisfy { bytes[$0] | 0x20 == expected[$0] }
-            }
+        switch bytes.count {
+        case 6:
+            let word = UInt64(UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self)))
+                | UInt64(UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt16.self))) << 32
+            return word | 0x2020_2020_2020 == 0x7963_6167_656C ? 1 : nil  // "legacy"
+        case 3:
+            let word = UInt32(UInt16(littleEndian: bytes.loadUnaligned(as: UInt16.self))) | UInt32(bytes[2]) << 16
+            return word | 0x20_2020 == 0x77_656E ? 2 : nil  // "new"
+        default:
+            return nil
         }
-        if matches("legacy") { return 1 }
-        if matches("new") { return 2 }
-        return nil
     }
 
     // MARK: - Slow path

@@ -103,7 +103,9 @@ struct KeyTable {
 
     /// The state of key `id`.
     subscript(state id: UInt32) -> UInt32 {
+        @inline(__always)
         get { id & KeyTable.otherBit == 0 ? fixedStates[Int(id)] : otherStates[Int(id & ~KeyTable.otherBit)] }
+        @inline(__always)
         set {
             if id & KeyTable.otherBit == 0 {
                 fixedStates[Int(id)] = newValue

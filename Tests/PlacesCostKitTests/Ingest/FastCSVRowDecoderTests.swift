@@ -133,4 +133,32 @@ struct FastCSVRowDecoderTests {
         json.removeAll()
         csv.removeAll()
     }
+
+    @Test("An API version is legacy or new in any case, exactly as APIGeneration reads the lowercased text")
+    func apiVersionWords() {
+        var spellings: [[UInt8]] = []
+        for word in ["legacy", "new"] {
+            let bytes = Array(word.utf8)
+            for mask in 0..<(1 << bytes.count) {
+                spellings.append(bytes.indices.map { mask >> $0 & 1 == 1 ? bytes[$0] & ~0x20 : bytes[$0] })
+            }
+            for index in bytes.indices {
+                for replacement: UInt8 in [0x00, 0x20, 0x40, 0x60, 0x7F, 0x80, 0xCC, bytes[index] ^ 0x01, bytes[index] ^ 0x40] {
+                    var changed = bytes
+                    changed[index] = replacement
+                    spellings.append(changed)
+                }
+            }
+            spellings += [bytes + [0x20], Array(bytes.dropLast()), [0x20] + bytes]
+        }
+        spellings += [[], Array("le".utf8), Array("NEWS".utf8), Array("legacyy".utf8)]
+        for spelling in spellings {
+            let expected: UInt8? = String(validating: spelling, as: UTF8.self)
+                .flatMap { APIGeneration(rawValue: $0.lowercased()) }
+                .map { $0 == .legacy ? 1 : 2 }
+            let actual = spelling.withUnsafeBytes { CallBlockBuilder.generation($0) }
+            #expect(actual == expected, "\(spelling)")
+        }
+        #expect(spellings.count > 150)
+    }
 }
