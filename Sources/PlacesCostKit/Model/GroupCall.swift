@@ -52,11 +52,13 @@ public struct PartitionCalls: Sendable {
         var call = call
         call.keyStart = Int32(arena.count)
         call.keyCount = Int32(key.count)
-        arena.append(contentsOf: key)
+        // As typed buffers: appending raw bytes went through the generic sequence path (91
+        // instructions for a 36-byte token), typed ones are one copy.
+        arena.append(contentsOf: key.assumingMemoryBound(to: UInt8.self))
         if let user {
             call.userStart = Int32(arena.count)
             call.userCount = Int32(user.count)
-            arena.append(contentsOf: user)
+            arena.append(contentsOf: user.assumingMemoryBound(to: UInt8.self))
         }
         calls.append(call)
     }
