@@ -121,7 +121,7 @@ public enum FastJSONLineDecoder {
     /// `decode(_:)`.
     @inline(never)
     static func decodeLearning(_ line: UnsafeBufferPointer<UInt8>, layouts: JSONLineLayouts) -> FastJSONRecord? {
-        guard let base = line.baseAddress else { return nil }
+        guard line.count < Int(Int32.max), let base = line.baseAddress else { return nil }
         var scanner = Scanner(base: base, count: line.count)
         guard let record = scanner.record(members: layouts.members) else { return nil }
         layouts.learn(line)

@@ -1,10 +1,10 @@
 /// Parses a block of JSON Lines into a `CallBlock`.
 ///
 /// Each line goes to `FastJSONLineDecoder` first, which reads the common record without
-/// allocating (by the layouts of recent lines, finding the line's end as it goes, else by its
-/// general walk, which learns the line's layout); a line it is not sure of (escapes, unusual types, errors) goes to the slow,
-/// strict `JSONLineParser` + `CallDecoder`, which decides and words any diagnostic. The fast
-/// path is tested to agree with the slow one wherever it answers.
+/// allocating: by the layouts of recent lines, finding the line's end as it goes, else by its
+/// general walk, which learns the line's layout. A line it is not sure of (escapes, unusual
+/// types, errors) goes to the slow, strict `JSONLineParser` + `CallDecoder`, which decides and
+/// words any diagnostic. The fast path is tested to agree with the slow one wherever it answers.
 struct JSONLinesBlockParser {
     static let overlongReason = LineReader.overlongReason
 
