@@ -22,16 +22,7 @@ enum FastCSVRowDecoder {
         // Spans are 32-bit, as in the JSON decoder; a longer row is not the common case.
         guard line.count < Int(Int32.max), let base = line.baseAddress else { return nil }
         let count = line.count
-        var time: Timestamp?
-        var api: ByteSpan?
-        var sessionToken: ByteSpan?
-        var inputLength: Int32?
-        var fields: ByteSpan?
-        var apiVersion: ByteSpan?
-        var userID: ByteSpan?
-        var project: ByteSpan?
-        var platform: ByteSpan?
-        var status: ByteSpan?
+        var values = FastJSONRecord.Values()
         var position = 0
         var column = 0
         while true {
@@ -62,28 +53,25 @@ enum FastCSVRowDecoder {
                 switch key {
                 case .timestamp:
                     guard let value = timestamp(UnsafeBufferPointer(start: base + start, count: end - start)) else { return nil }
-                    time = value
-                case .api: api = span
-                case .sessionToken: sessionToken = span
-                case .input: inputLength = ascii ? span.count : scalarCount(base, from: start, to: end)
+                    values.time = value
+                case .api: values.api = span
+                case .sessionToken: values.sessionToken = span
+                case .input: values.inputLength = ascii ? span.count : scalarCount(base, from: start, to: end)
                 case .placeID: break  // checked, not kept
-                case .fields: fields = span
-                case .apiVersion: apiVersion = span
-                case .userID: userID = span
-                case .project: project = span
-                case .platform: platform = span
-                case .status: status = span
+                case .fields: values.fields = span
+                case .apiVersion: values.apiVersion = span
+                case .userID: values.userID = span
+                case .project: values.project = span
+                case .platform: values.platform = span
+                case .status: values.status = span
                 }
             }
             column += 1
             if position >= count { break }
             position += 1  // the comma
         }
-        guard column == columns.count, let time, let api else { return nil }
-        return FastJSONRecord(
-            time: time, api: api, sessionToken: sessionToken, inputLength: inputLength, fields: fields,
-            apiVersion: apiVersion, userID: userID, project: project, platform: platform, status: status
-        )
+        guard column == columns.count else { return nil }
+        return values.record
     }
 
     /// Finds the byte that ends a cell's text (`,` after a plain cell, `"` in a quoted one) from

@@ -43,6 +43,32 @@ public struct FastJSONRecord: Equatable, Sendable {
     public var status: ByteSpan?
 }
 
+extension FastJSONRecord {
+    /// The values of a record's known keys as a decoder reads them.
+    struct Values {
+        var time: Timestamp?
+        var api: ByteSpan?
+        var sessionToken: ByteSpan?
+        var inputLength: Int32?
+        var fields: ByteSpan?
+        var apiVersion: ByteSpan?
+        var userID: ByteSpan?
+        var project: ByteSpan?
+        var platform: ByteSpan?
+        var status: ByteSpan?
+
+        /// The record, when it has the two values every call needs.
+        @inline(__always)
+        var record: FastJSONRecord? {
+            guard let time, let api else { return nil }
+            return FastJSONRecord(
+                time: time, api: api, sessionToken: sessionToken, inputLength: inputLength, fields: fields,
+                apiVersion: apiVersion, userID: userID, project: project, platform: platform, status: status
+            )
+        }
+    }
+}
+
 /// The last valid date a millisecond timestamp named, with its day number: `key` is the date's
 /// eight digits as `FastJSONLineDecoder` packs them (never all ones, its value before any date).
 struct DateMemo {
@@ -157,7 +183,7 @@ public enum FastJSONLineDecoder {
         ///   members past `JSONLineLayouts.maxMembers`.
         @inline(__always)
         mutating func record(members: UnsafeMutablePointer<JSONLineLayouts.Member>? = nil) -> FastJSONRecord? {
-            var values = Values()
+            var values = FastJSONRecord.Values()
             var memberCount = 0
             // Known keys read so far: a repeat (alias pairs included) would overwrite the earlier
             // value in `RawRecord`; rare enough to leave to the slow path.
@@ -226,7 +252,7 @@ public enum FastJSONLineDecoder {
             guard layouts.count > 0 else { return nil }
             var layout = layouts.current
             var step = 0
-            var values = Values()
+            var values = FastJSONRecord.Values()
             while true {
                 var slot = JSONLineLayouts.slot(layout, step)
                 if !gap(layouts.gaps + slot &* JSONLineLayouts.maxGap, length: Int(layouts.gapLengths[slot])) {
@@ -291,30 +317,6 @@ public enum FastJSONLineDecoder {
             return different == 0
         }
 
-        /// The values of a record's known keys as they are read.
-        struct Values {
-            var time: Timestamp?
-            var api: ByteSpan?
-            var sessionToken: ByteSpan?
-            var inputLength: Int32?
-            var fields: ByteSpan?
-            var apiVersion: ByteSpan?
-            var userID: ByteSpan?
-            var project: ByteSpan?
-            var platform: ByteSpan?
-            var status: ByteSpan?
-
-            /// The record, when it has the two values every call needs.
-            @inline(__always)
-            var record: FastJSONRecord? {
-                guard let time, let api else { return nil }
-                return FastJSONRecord(
-                    time: time, api: api, sessionToken: sessionToken, inputLength: inputLength, fields: fields,
-                    apiVersion: apiVersion, userID: userID, project: project, platform: platform, status: status
-                )
-            }
-        }
-
         /// Reads the value of known key `key` at its first byte, `first`.
         ///
         /// - Returns: `false` to decline the line.
@@ -322,7 +324,7 @@ public enum FastJSONLineDecoder {
         /// - Parameter dates: the last date a timestamp named, to reuse, or `nil`.
         @inline(always)
         mutating func value(
-            of key: RawRecord.Key, first: UInt8, into values: inout Values, dates: UnsafeMutablePointer<DateMemo>? = nil
+            of key: RawRecord.Key, first: UInt8, into values: inout FastJSONRecord.Values, dates: UnsafeMutablePointer<DateMemo>? = nil
         ) -> Bool {
             switch key {
             case .timestamp:
