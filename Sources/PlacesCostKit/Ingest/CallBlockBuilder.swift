@@ -28,7 +28,7 @@ struct CallBlockBuilder {
         var jsonMasks = MaskCache()
         var cellMasks = MaskCache()
         var urlMasks = MaskCache()
-        /// The layouts of recent JSON Lines records (`FastJSONLineDecoder.decode(_:layouts:)`).
+        /// The layouts of recent JSON Lines records (`FastJSONLineDecoder.decodeLeadingLine`).
         let jsonLayouts = JSONLineLayouts()
     }
 

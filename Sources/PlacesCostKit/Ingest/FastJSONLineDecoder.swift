@@ -103,6 +103,8 @@ public enum FastJSONLineDecoder {
 
     /// Decodes one record by the layouts of recent lines when it follows one, else by the general
     /// walk, learning the line's layout when that accepts it. Answers exactly as `decode(_:)`.
+    /// The line-at-a-time form, for the tests and the fuzzer; `JSONLinesBlockParser` reads a
+    /// block with `decodeLeadingLine` and `decodeLearning`.
     ///
     /// - Parameter layouts: the worker's layouts, updated.
     @inline(__always)
@@ -287,34 +289,10 @@ public enum FastJSONLineDecoder {
             return nil
         }
 
-        /// Whether the `length` bytes at `position` are `expected`'s (which has `maxGap` bytes).
+        /// Whether the `length` bytes at `position` are `expected`'s.
         @inline(__always)
         func gap(_ expected: UnsafePointer<UInt8>, length: Int) -> Bool {
-            guard position &+ length <= count else { return false }
-            let actual = UnsafeRawPointer(base + position)
-            let wanted = UnsafeRawPointer(expected)
-            @inline(__always)
-            func difference<Word: FixedWidthInteger>(_: Word.Type, at offset: Int) -> Word {
-                actual.loadUnaligned(fromByteOffset: offset, as: Word.self) ^ wanted.loadUnaligned(fromByteOffset: offset, as: Word.self)
-            }
-            if length >= 8 {
-                // Whole words, the last one overlapping the one before it.
-                var different = difference(UInt64.self, at: length &- 8)
-                var offset = 0
-                while offset &+ 8 < length {
-                    different |= difference(UInt64.self, at: offset)
-                    offset &+= 8
-                }
-                return different == 0
-            }
-            if length >= 4 {
-                return difference(UInt32.self, at: 0) | difference(UInt32.self, at: length &- 4) == 0
-            }
-            var different: UInt8 = 0
-            for offset in 0..<length {
-                different |= difference(UInt8.self, at: offset)
-            }
-            return different == 0
+            position &+ length <= count && ByteInterner.equal(base + position, expected, length)
         }
 
         /// Reads the value of known key `key` at its first byte, `first`.

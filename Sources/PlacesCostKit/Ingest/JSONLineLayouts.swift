@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The member layouts of the last few shapes of JSON Lines record a worker has read, which
 /// `FastJSONLineDecoder` matches a line against instead of walking it.
 ///
@@ -176,7 +170,7 @@ final class JSONLineLayouts {
             let slotB = Self.slot(b, steps)
             let length = Int(gapLengths[slotA])
             guard keys[slotA] == keys[slotB], length == Int(gapLengths[slotB]),
-                  memcmp(gaps + slotA * Self.maxGap, gaps + slotB * Self.maxGap, length) == 0
+                  ByteInterner.equal(gaps + slotA * Self.maxGap, gaps + slotB * Self.maxGap, length)
             else { break }
             steps += 1
             if keys[slotA] == Self.endOfLine { break }

@@ -63,28 +63,32 @@ public struct ByteInterner: Sendable {
     }
 
     /// Byte equality, 8 bytes at a time: keys are short, and `memcmp` through the PLT costs more
-    /// than the comparison.
+    /// than the comparison. The differences of all words are gathered and tested once (the
+    /// last word overlapping the one before it), not one branch per word: for `JSONLineLayouts`'
+    /// gaps, compared on every line, that was 2% fewer instructions of `analyze`.
     @inline(__always)
     static func equal(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ count: Int) -> Bool {
-        var offset = 0
-        while offset + 8 <= count {
-            if lhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != rhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self) { return false }
-            offset += 8
+        @inline(__always)
+        func difference<Word: FixedWidthInteger>(_: Word.Type, at offset: Int) -> Word {
+            lhs.loadUnaligned(fromByteOffset: offset, as: Word.self) ^ rhs.loadUnaligned(fromByteOffset: offset, as: Word.self)
         }
-        guard offset < count else { return true }
-        // The tail as one overlapping load where the length allows, rather than byte by byte.
         if count >= 8 {
-            return lhs.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) == rhs.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            var different = difference(UInt64.self, at: count &- 8)
+            var offset = 0
+            while offset &+ 8 < count {
+                different |= difference(UInt64.self, at: offset)
+                offset &+= 8
+            }
+            return different == 0
         }
         if count >= 4 {
-            return lhs.loadUnaligned(as: UInt32.self) == rhs.loadUnaligned(as: UInt32.self)
-                && lhs.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self) == rhs.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+            return difference(UInt32.self, at: 0) | difference(UInt32.self, at: count &- 4) == 0
         }
-        while offset < count {
-            if lhs.load(fromByteOffset: offset, as: UInt8.self) != rhs.load(fromByteOffset: offset, as: UInt8.self) { return false }
-            offset += 1
+        var different: UInt8 = 0
+        for offset in 0..<count {
+            different |= difference(UInt8.self, at: offset)
         }
-        return true
+        return different == 0
     }
 
     private mutating func grow() {

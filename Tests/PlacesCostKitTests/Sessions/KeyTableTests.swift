@@ -40,4 +40,22 @@ struct KeyTableTests {
         #expect(expected.withUnsafeBytes { bytes.equals(at: start, $0) })
         #expect(!source[0..<18].withUnsafeBytes { bytes.equals(at: start, UnsafeRawBufferPointer($0)) })
     }
+
+    @Test("ByteInterner.equal: true for the same bytes, false for one byte changed at any offset, at every length up to 40")
+    func byteEquality() {
+        let source = (0..<40).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        for length in 0...source.count {
+            let bytes = Array(source[..<length])
+            var same = bytes
+            #expect(bytes.withUnsafeBytes { a in same.withUnsafeBytes { b in ByteInterner.equal(a.baseAddress!, b.baseAddress!, length) } })
+            for offset in 0..<length {
+                for flip: UInt8 in [0x01, 0x80, 0xFF] {
+                    same = bytes
+                    same[offset] ^= flip
+                    let equal = bytes.withUnsafeBytes { a in same.withUnsafeBytes { b in ByteInterner.equal(a.baseAddress!, b.baseAddress!, length) } }
+                    #expect(!equal, "length \(length), offset \(offset), flip \(flip)")
+                }
+            }
+        }
+    }
 }
