@@ -145,6 +145,11 @@ struct SessionStream {
             set { if index == 0 { first = newValue } else { second = newValue } }
         }
 
+        /// Every compared walk has the token's session open.
+        var allOpen: Bool {
+            (count < 1 || first == .open) && (count < 2 || second == .open)
+        }
+
         func allSatisfy(_ predicate: (ShadowPhase) -> Bool) -> Bool {
             indices.allSatisfy { predicate(self[$0]) }
         }
@@ -159,6 +164,9 @@ struct SessionStream {
 
     let options: Options
     private let maxTimeout: Int64
+    /// The shortest timeout of all the walks: an autocomplete call this soon after its token's
+    /// first call leaves every walk's session open (`extendsOpenSession`).
+    private let minTimeout: Int64
     private var calendar: BillingCalendar
     private let catalogs: CallCatalogs
     private(set) var tally: SearchTally
@@ -186,6 +194,7 @@ struct SessionStream {
     init(options: Options, calendar: BillingCalendar, catalogs: CallCatalogs) {
         self.options = options
         self.maxTimeout = ([options.timeout] + options.alternativeTimeouts).map(\.microseconds).max()!
+        self.minTimeout = ([options.timeout] + options.alternativeTimeouts).map(\.microseconds).min()!
         self.calendar = calendar
         self.catalogs = catalogs
         self.tally = SearchTally(alternatives: options.alternativeTimeouts.count)
@@ -401,6 +410,10 @@ struct SessionStream {
     private mutating func walkToken(_ event: Event) {
         let token = event.key
         let state = tokens[state: token]
+        if state & SessionStream.tagMask == SessionStream.openTag, event.isAutocomplete,
+           extendsOpenSession(event, slot: Int(state & ~SessionStream.tagMask)) {
+            return
+        }
         var open: OpenToken
         var index: Int?
         switch state & SessionStream.tagMask {
@@ -446,6 +459,24 @@ struct SessionStream {
             stepShadows(&open, event)
         }
         store(consume open, token: token, at: index)
+    }
+
+    /// Adds an autocomplete call to its token's open session in place, when every walk (the
+    /// main one and the compared ones) has that session open and within its timeout: then the
+    /// call changes nothing but the draft (`stepMain`, `stepShadows`). Most calls are such.
+    ///
+    /// - Returns: `false`, changing nothing, when the call needs the full step.
+    @inline(__always)
+    private mutating func extendsOpenSession(_ event: Event, slot: Int) -> Bool {
+        let clip = options.clip
+        let minTimeout = minTimeout
+        return openTokens.withUnsafeMutableBufferPointer { open in
+            guard open[slot]?.sessionOpen == true, event.time - open[slot]!.start <= minTimeout,
+                  event.time - open[slot]!.draft.startedAt <= minTimeout, open[slot]!.shadows.allOpen
+            else { return false }
+            open[slot]!.draft.add(event, clip: clip)
+            return true
+        }
     }
 
     /// Files the token's state: compact when every walk is spent with no run open.
