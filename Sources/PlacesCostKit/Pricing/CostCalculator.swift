@@ -99,44 +99,46 @@ public struct CostCalculator {
         return price(items)
     }
 
-    public func price(_ items: [Item]) -> PricingResult {
-        let strategies = StrategyID.allCases
-        let delays = pricedDelays
-        let slots = strategies.count * delays.count
+    /// Event counts per (month, table) of a run of items, and which tables they used.
+    private struct Counted {
         var tallies: [TallyKey: Tally] = [:]
         var tableUse: [String: Int] = [:]
         var tables: [String: PriceTable] = [:]
         var usedTablesByMonth: [Month: Set<String>] = [:]
 
-        for item in items {
-            let generation = item.search?.generation ?? item.baseCall?.generation
-            let table = plan.table(generation: generation, monthIndex: item.month.index)
-            if tables[table.id] == nil { tables[table.id] = table }
-            tableUse[table.id, default: 0] += item.weight
-            usedTablesByMonth[item.month, default: []].insert(table.id)
-            let key = TallyKey(month: item.month, tableID: table.id)
-            // Taken out while it changes, so its arrays are not copied for every item.
-            var tally = tallies.removeValue(forKey: key) ?? Tally(counts: Array(repeating: RoleCounts(), count: slots), unpriced: Array(repeating: [:], count: slots))
-            let pricer = self.pricer(for: table)
-            if let search = item.search {
-                let day = Int(search.startedAt.microseconds / 86_400_000_000)
-                for (strategyIndex, strategy) in strategies.enumerated() {
-                    for (delayIndex, delay) in delays.enumerated() {
-                        let (events, unpriced) = pricer.events(search, strategy: strategy, delay: delay, day: day)
-                        let slot = strategyIndex * delays.count + delayIndex
-                        tally.counts[slot].add(events, times: item.weight)
-                        if let unpriced { tally.unpriced[slot][unpriced, default: 0] += item.weight }
-                    }
+        /// Adds `other`'s counts: every count is an integer, so the sum is the same in any order.
+        mutating func merge(_ other: Counted) {
+            for (key, tally) in other.tallies {
+                guard var mine = tallies.removeValue(forKey: key) else {
+                    tallies[key] = tally
+                    continue
                 }
-            } else if let call = item.baseCall {
-                let (events, unpriced) = pricer.baseEvents(call)
-                for slot in 0..<slots {
-                    tally.counts[slot].add(events, times: item.weight)
-                    if let unpriced { tally.unpriced[slot][unpriced, default: 0] += item.weight }
+                for slot in mine.counts.indices {
+                    mine.counts[slot].add(tally.counts[slot], times: 1)
+                    mine.unpriced[slot].merge(tally.unpriced[slot], uniquingKeysWith: +)
                 }
+                tallies[key] = mine
             }
-            tallies[key] = tally
+            tableUse.merge(other.tableUse, uniquingKeysWith: +)
+            tables.merge(other.tables) { mine, _ in mine }
+            usedTablesByMonth.merge(other.usedTablesByMonth) { $0.union($1) }
         }
+    }
+
+    /// Items counted on one thread; more are split between two (pricing every item under every
+    /// strategy and delay was a third of `analyze`'s time after the walk, with the other core idle).
+    private static let itemsPerThread = 2048
+
+    public func price(_ items: [Item]) -> PricingResult {
+        let strategies = StrategyID.allCases
+        let delays = pricedDelays
+        let parts = items.count >= 2 * CostCalculator.itemsPerThread ? 2 : 1
+        let partials = ParallelMap.results(count: parts) { part in
+            count(items[items.count * part / parts ..< items.count * (part + 1) / parts], strategies: strategies, delays: delays)
+        }
+        var counted = partials[0]
+        for partial in partials.dropFirst() { counted.merge(partial) }
+        let (tallies, tableUse, tables, usedTablesByMonth) = (counted.tallies, counted.tableUse, counted.tables, counted.usedTablesByMonth)
 
         let primary = tableUse.max { ($0.value, $1.key) < ($1.value, $0.key) }.map { tables[$0.key]! } ?? plan.defaultTable
         var unconfirmed = Set<String>()
@@ -182,6 +184,46 @@ public struct CostCalculator {
             breakEvenRequests: BreakEven.requests(primary), unconfirmedPrices: unconfirmed.sorted(),
             delays: delays, scale: options.scale
         )
+    }
+
+    /// Counts the events of `items` under every strategy and delay, with pricers of its own (a
+    /// pricer's memo is not shared between threads).
+    private func count(_ items: ArraySlice<Item>, strategies: [StrategyID], delays: [Int]) -> Counted {
+        let slots = strategies.count * delays.count
+        var counted = Counted()
+        var pricers: [String: SearchPricer] = [:]
+        for item in items {
+            let generation = item.search?.generation ?? item.baseCall?.generation
+            let table = plan.table(generation: generation, monthIndex: item.month.index)
+            if counted.tables[table.id] == nil { counted.tables[table.id] = table }
+            counted.tableUse[table.id, default: 0] += item.weight
+            counted.usedTablesByMonth[item.month, default: []].insert(table.id)
+            let key = TallyKey(month: item.month, tableID: table.id)
+            // Taken out while it changes, so its arrays are not copied for every item.
+            var tally = counted.tallies.removeValue(forKey: key)
+                ?? Tally(counts: Array(repeating: RoleCounts(), count: slots), unpriced: Array(repeating: [:], count: slots))
+            let pricer = pricers[table.id] ?? SearchPricer(table: table)
+            pricers[table.id] = pricer
+            if let search = item.search {
+                let day = Int(search.startedAt.microseconds / 86_400_000_000)
+                for (strategyIndex, strategy) in strategies.enumerated() {
+                    for (delayIndex, delay) in delays.enumerated() {
+                        let (events, unpriced) = pricer.events(search, strategy: strategy, delay: delay, day: day)
+                        let slot = strategyIndex * delays.count + delayIndex
+                        tally.counts[slot].add(events, times: item.weight)
+                        if let unpriced { tally.unpriced[slot][unpriced, default: 0] += item.weight }
+                    }
+                }
+            } else if let call = item.baseCall {
+                let (events, unpriced) = pricer.baseEvents(call)
+                for slot in 0..<slots {
+                    tally.counts[slot].add(events, times: item.weight)
+                    if let unpriced { tally.unpriced[slot][unpriced, default: 0] += item.weight }
+                }
+            }
+            counted.tallies[key] = tally
+        }
+        return counted
     }
 
     static func isValid(_ strategy: StrategyID, needsDetails: Bool) -> Bool {

@@ -10,23 +10,27 @@ struct SearchPricer {
     /// The last answer is checked first: a search is priced under every strategy and delay in
     /// a row, with the same fields, and comparing an array with itself costs less than hashing it.
     private final class FieldMemo {
-        var legacy: [[String]?: Set<FieldCatalog.LegacyCategory>] = [:]
+        var legacy: [[String]?: RoleCounts] = [:]
         var new: [[String]?: FieldCatalog.NewSKU] = [:]
-        var lastLegacy: (fields: [String]?, categories: Set<FieldCatalog.LegacyCategory>)?
+        var lastLegacy: (fields: [String]?, counts: RoleCounts)?
         var lastNew: (fields: [String]?, sku: FieldCatalog.NewSKU)?
     }
 
-    private func legacyCategories(_ fields: [String]?) -> Set<FieldCatalog.LegacyCategory> {
-        if let last = memo.lastLegacy, last.fields == fields { return last.categories }
-        let categories: Set<FieldCatalog.LegacyCategory>
+    /// The legacy data SKUs a details call with `fields` adds, one event each, as counts (adding
+    /// them beats iterating a `Set` of categories, 28 times a shape).
+    private func legacyCategoryCounts(_ fields: [String]?) -> RoleCounts {
+        if let last = memo.lastLegacy, last.fields == fields { return last.counts }
+        let counts: RoleCounts
         if let known = memo.legacy[fields] {
-            categories = known
+            counts = known
         } else {
-            categories = FieldCatalog.legacyCategories(fields)
-            memo.legacy[fields] = categories
+            var made = RoleCounts()
+            for category in FieldCatalog.legacyCategories(fields) { made[category.role] += 1 }
+            counts = made
+            memo.legacy[fields] = counts
         }
-        memo.lastLegacy = (fields, categories)
-        return categories
+        memo.lastLegacy = (fields, counts)
+        return counts
     }
 
     private func newSKU(_ fields: [String]?) -> FieldCatalog.NewSKU {
@@ -172,7 +176,7 @@ struct SearchPricer {
         switch table.apiVersion {
         case .legacy:
             counts[.placeDetails] += 1
-            for category in legacyCategories(fields) { counts[category.role] += 1 }
+            counts.add(legacyCategoryCounts(fields), times: 1)
         case .new:
             counts[newSKU(fields).role] += 1
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The Sessions stage's result as the later stages read it: one representative per distinct
 /// search shape and per distinct call outside every search, each with how many it stands for.
 ///
@@ -64,8 +66,8 @@ public struct SearchSummary: Sendable {
             )
             calls.append(WeightedCall(call: call, count: count, hasToken: key.hasToken, orphan: key.orphan))
         }
-        self.searches = searches.map { (SearchSummary.sortKey($0.search), $0) }.sorted { $0.0 < $1.0 }.map(\.1)
-        self.baseCalls = calls.map { (SearchSummary.sortKey($0), $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+        self.searches = SearchSummary.sorted(searches, by: SearchSummary.sortKey)
+        self.baseCalls = SearchSummary.sorted(calls, by: SearchSummary.sortKey)
         self.anomalies = tally.anomalies
         let userSearches = searches.reduce(0) { $0 + $1.count } - tally.tokenSearches
         self.alternatives = zip(alternativeTimeouts, tally.alternatives).map {
@@ -112,14 +114,113 @@ public struct SearchSummary: Sendable {
         self.init(tally: tally, catalogs: catalogs, clip: clip, alternativeTimeouts: [])
     }
 
-    private static func sortKey(_ search: Search) -> String {
-        let lengths = search.requestInputLengths.map { $0.map(String.init) ?? "-" }.joined(separator: ",")
-        let selection = search.selection.map { "\($0.api.name)|\($0.fields?.joined(separator: ",") ?? "*")|\($0.generation?.rawValue ?? "")" } ?? ""
-        return "\(search.startedAt.microseconds)|\(search.kind.rawValue)|\(search.outcome.rawValue)|\(search.generation?.rawValue ?? "")|\(lengths)|\(selection)"
+    /// `entries` in the order of their keys' bytes: for keys of ASCII text, the order of the
+    /// keys as strings. The keys are made as bytes because a `String` made by interpolation, a
+    /// search's lengths joined, cost 2.6 µs a shape (a fifth of `analyze`'s time after the walk,
+    /// on the 1 M-search log's 10,000 shapes).
+    private static func sorted<Entry>(_ entries: [Entry], by key: (Entry, inout SortKey) -> Void) -> [Entry] {
+        // Every key's bytes in one arena, `ends[index]` after entry `index`'s.
+        var keys = SortKey()
+        var ends: [Int] = []
+        ends.reserveCapacity(entries.count)
+        for entry in entries {
+            key(entry, &keys)
+            ends.append(keys.bytes.count)
+        }
+        // Indices are sorted, not the entries, which are large to move.
+        let order = keys.bytes.withUnsafeBytes { arena in
+            ends.withUnsafeBufferPointer { ends in
+                func key(_ index: Int) -> UnsafeRawBufferPointer {
+                    UnsafeRawBufferPointer(rebasing: arena[(index == 0 ? 0 : ends[index - 1]) ..< ends[index]])
+                }
+                return entries.indices.sorted { SortKey.precedes(key($0), key($1)) }
+            }
+        }
+        return order.map { entries[$0] }
     }
 
-    private static func sortKey(_ weighted: WeightedCall) -> String {
+    /// A sort key's bytes, appended field by field.
+    struct SortKey {
+        var bytes: [UInt8] = []
+
+        mutating func append(_ text: String) {
+            var text = text
+            text.withUTF8 { bytes.append(contentsOf: $0) }
+        }
+
+        mutating func append(_ number: some BinaryInteger) {
+            if number < 0 { bytes.append(UInt8(ascii: "-")) }
+            var magnitude = number.magnitude
+            let start = bytes.count
+            repeat {
+                bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+                magnitude /= 10
+            } while magnitude != 0
+            bytes[start...].reverse()
+        }
+
+        mutating func separate() {
+            bytes.append(UInt8(ascii: "|"))
+        }
+
+        /// Byte order, a prefix first.
+        static func precedes(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
+            let common = min(lhs.count, rhs.count)
+            let order = common == 0 ? 0 : memcmp(lhs.baseAddress!, rhs.baseAddress!, common)
+            return order != 0 ? order < 0 : lhs.count < rhs.count
+        }
+    }
+
+    /// `startedAt|kind|outcome|generation|lengths|selection`, lengths joined by `,` with `-` for
+    /// one not recorded, the selection as `api|fields|generation` (`*` for no field list).
+    static func sortKey(_ weighted: WeightedSearch, into key: inout SortKey) {
+        let search = weighted.search
+        key.append(search.startedAt.microseconds)
+        key.separate()
+        key.append(search.kind.rawValue)
+        key.separate()
+        key.append(search.outcome.rawValue)
+        key.separate()
+        key.append(search.generation?.rawValue ?? "")
+        key.separate()
+        for (index, length) in search.requestInputLengths.enumerated() {
+            if index > 0 { key.bytes.append(UInt8(ascii: ",")) }
+            if let length { key.append(length) } else { key.bytes.append(UInt8(ascii: "-")) }
+        }
+        key.separate()
+        if let selection = search.selection {
+            key.append(selection.api.name)
+            key.separate()
+            appendFields(selection.fields, to: &key)
+            key.separate()
+            key.append(selection.generation?.rawValue ?? "")
+        }
+    }
+
+    /// `time|api|generation|fields|hasToken|orphan`.
+    static func sortKey(_ weighted: WeightedCall, into key: inout SortKey) {
         let call = weighted.call
-        return "\(call.time.microseconds)|\(call.api.name)|\(call.generation?.rawValue ?? "")|\(call.fields?.joined(separator: ",") ?? "*")|\(weighted.hasToken)|\(weighted.orphan)"
+        key.append(call.time.microseconds)
+        key.separate()
+        key.append(call.api.name)
+        key.separate()
+        key.append(call.generation?.rawValue ?? "")
+        key.separate()
+        appendFields(call.fields, to: &key)
+        key.separate()
+        key.append(weighted.hasToken ? "true" : "false")
+        key.separate()
+        key.append(weighted.orphan ? "true" : "false")
+    }
+
+    private static func appendFields(_ fields: [String]?, to key: inout SortKey) {
+        guard let fields else {
+            key.bytes.append(UInt8(ascii: "*"))
+            return
+        }
+        for (index, field) in fields.enumerated() {
+            if index > 0 { key.bytes.append(UInt8(ascii: ",")) }
+            key.append(field)
+        }
     }
 }
