@@ -5,20 +5,51 @@
 /// recorded". The last call's length is kept exactly: it is the characters typed at selection.
 /// Two searches with equal profiles cost the same under every strategy at every priced delay.
 public struct LengthProfile: Hashable, Sendable {
-    /// Autocomplete calls in the search.
-    public private(set) var requests: Int32 = 0
-    /// The last call's input length; -1 when not recorded.
-    public private(set) var last: Int32 = -1
-    /// Calls before the last, by length class 1...`clip` (8 bits each), while every count fits.
-    private var packed: UInt64 = 0
-    /// The same counts when they do not fit in `packed`: index `class - 1`.
+    /// The profile while every class count fits in a byte and `clip` is at most 8 (almost every
+    /// search): no storage to count references of. Searches being walked hold this form
+    /// (`SessionStream.Draft`); with a reference in them, copying and releasing the walk's open
+    /// searches cost a tenth of `analyze`.
+    struct Compact: Hashable {
+        var requests: Int32 = 0
+        var last: Int32 = -1
+        /// Calls before the last, by length class 1...`clip` (8 bits each).
+        var packed: UInt64 = 0
+
+        /// Adds the next call's input length (-1 when not recorded), or returns `false`, changing
+        /// nothing, when a count would not fit.
+        @inline(__always)
+        mutating func add(_ length: Int32, clip: Int) -> Bool {
+            if requests > 0, last >= 0, last <= clip, clip > 0 {
+                guard clip <= 8 else { return false }
+                let shift = UInt64((Int(max(last, 1)) - 1) * 8)
+                guard (packed >> shift) & 0xFF < 0xFF else { return false }
+                packed += 1 << shift
+            }
+            requests += 1
+            last = length
+            return true
+        }
+    }
+
+    private var compact = Compact()
+    /// The counts by class (index `class - 1`) once they do not fit in `compact.packed`, which
+    /// is then 0.
     private var spilled: [Int32]?
 
     public init() {}
 
+    init(_ compact: Compact) {
+        self.compact = compact
+    }
+
+    /// Autocomplete calls in the search.
+    public var requests: Int32 { compact.requests }
+    /// The last call's input length; -1 when not recorded.
+    public var last: Int32 { compact.last }
+
     public func hash(into hasher: inout Hasher) {
         hasher.combine(UInt64(UInt32(bitPattern: requests)) << 32 | UInt64(UInt32(bitPattern: last)))
-        hasher.combine(packed)
+        hasher.combine(compact.packed)
         if let spilled { hasher.combine(spilled) }
     }
 
@@ -26,7 +57,7 @@ public struct LengthProfile: Hashable, Sendable {
     var digest: UInt64 {
         var digest = Fingerprint.mum(
             UInt64(UInt32(bitPattern: requests)) << 32 | UInt64(UInt32(bitPattern: last)) ^ 0xA076_1D64_78BD_642F,
-            packed ^ 0xE703_7ED1_A0B4_28DB
+            compact.packed ^ 0xE703_7ED1_A0B4_28DB
         )
         if let spilled {
             for (index, count) in spilled.enumerated() {
@@ -38,33 +69,28 @@ public struct LengthProfile: Hashable, Sendable {
 
     /// Adds the next call's input length (`nil` when not recorded).
     public mutating func add(_ length: Int?, clip: Int) {
-        if requests > 0 { count(last, clip: clip) }
-        requests += 1
-        last = length.map { Int32(clamping: $0) } ?? -1
+        let length = length.map { Int32(clamping: $0) } ?? -1
+        if spilled == nil, compact.add(length, clip: clip) { return }
+        if compact.requests > 0 { spill(compact.last, clip: clip) }
+        compact.requests += 1
+        compact.last = length
     }
 
-    private mutating func count(_ length: Int32, clip: Int) {
+    /// Counts a call before the last in `spilled`, moving the counts there first.
+    private mutating func spill(_ length: Int32, clip: Int) {
         guard length >= 0, length <= clip, clip > 0 else { return }
-        let lengthClass = Int(max(length, 1))
-        if spilled == nil, clip <= 8 {
-            let shift = UInt64((lengthClass - 1) * 8)
-            if (packed >> shift) & 0xFF < 0xFF {
-                packed += 1 << shift
-                return
-            }
-        }
         if spilled == nil {
-            spilled = (0..<clip).map { Int32(truncatingIfNeeded: (packed >> UInt64($0 * 8)) & 0xFF) }
-            packed = 0
+            spilled = (0..<clip).map { Int32(truncatingIfNeeded: (compact.packed >> UInt64($0 * 8)) & 0xFF) }
+            compact.packed = 0
         }
-        spilled![lengthClass - 1] += 1
+        spilled![Int(max(length, 1)) - 1] += 1
     }
 
     /// How many calls before the last fall in length class `lengthClass` (1...clip).
     private func classCount(_ lengthClass: Int) -> Int {
         if let spilled { return lengthClass - 1 < spilled.count ? Int(spilled[lengthClass - 1]) : 0 }
         guard lengthClass <= 8 else { return 0 }
-        return Int((packed >> UInt64((lengthClass - 1) * 8)) & 0xFF)
+        return Int((compact.packed >> UInt64((lengthClass - 1) * 8)) & 0xFF)
     }
 
     /// Input lengths that price and count exactly like the search's own: each class's calls at

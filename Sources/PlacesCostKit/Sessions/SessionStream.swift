@@ -62,22 +62,25 @@ struct SessionStream {
         var isAutocomplete: Bool { api == API.autocompleteCode }
     }
 
-    /// A search being assembled.
+    /// A search being assembled. No field refers to storage, so moving and copying one costs
+    /// no reference counting: lengths that outgrow `LengthProfile.Compact` wait in
+    /// `asideLengths`, and every length of a kept search in `keptLengths` (`SessionStream.add`).
     struct Draft {
         var kind: Search.Kind
         var sequence: Int64
         var startedAt: Int64
         var lastAutocompleteAt: Int64
-        var lengths = LengthProfile()
+        var lengths = LengthProfile.Compact()
+        /// The lengths are in `asideLengths` under `sequence` instead.
+        var lengthsAside = false
         var generation: UInt8 = 0
         var platform: UInt32 = 0
         var project: UInt32
         var key: UInt32
         var user: UInt32
-        /// Every input length, only when searches are kept (`searches.csv`, tests).
-        var allLengths: [Int?]?
 
-        init(kind: Search.Kind, opener: Event, clip: Int, keep: Bool) {
+        /// A draft opened by `opener`; the stream notes the opener's length for a kept search.
+        init(kind: Search.Kind, opener: Event, clip: Int) {
             self.kind = kind
             self.sequence = opener.sequence
             self.startedAt = opener.time
@@ -85,14 +88,26 @@ struct SessionStream {
             self.project = opener.project
             self.key = opener.key
             self.user = opener.byToken ? opener.user : opener.key
-            if keep { allLengths = [] }
-            add(opener, clip: clip)
+            let added = addInPlace(opener, clip: clip)
+            assert(added, "a first length always fits")
         }
 
-        mutating func add(_ event: Event, clip: Int) {
-            let length = event.inputLength >= 0 ? Int(event.inputLength) : nil
-            lengths.add(length, clip: clip)
-            allLengths?.append(length)
+        /// Adds `event` when its length fits in `lengths`; returns `false`, changing nothing,
+        /// otherwise (`SessionStream.add` then does).
+        @inline(__always)
+        mutating func addInPlace(_ event: Event, clip: Int) -> Bool {
+            guard !lengthsAside, lengths.add(event.inputLength, clip: clip) else { return false }
+            note(event)
+            return true
+        }
+
+        /// Whether the search has exactly one autocomplete call (`lengths` is not current once
+        /// they are aside, which happens from a second call on).
+        var hasOneRequest: Bool { !lengthsAside && lengths.requests == 1 }
+
+        /// What an added call tells besides its length.
+        @inline(__always)
+        mutating func note(_ event: Event) {
             lastAutocompleteAt = event.time
             if generation == 0 { generation = event.generation }
             if platform == 0 { platform = event.platform }
@@ -177,6 +192,11 @@ struct SessionStream {
     /// `tokens.packedCount` at which the next compaction runs.
     private var compactAt: Int
     private var openTokens: [OpenToken?] = []
+    /// The lengths of drafts whose counts outgrew `LengthProfile.Compact` (a class count past
+    /// 255, or delays past 8), by the draft's sequence.
+    private var asideLengths: [Int64: LengthProfile] = [:]
+    /// Every input length of each open draft, by its sequence, when searches are kept.
+    private var keptLengths: [Int64: [Int?]] = [:]
     private var freeOpenTokens: [Int] = []
     private var tokenDeadlines = FIFO<(deadline: Int64, token: UInt32)>()
     /// Kept searches of waiting tokens, to mark them expired if a later call shows it.
@@ -425,7 +445,7 @@ struct SessionStream {
                 tokens[state: token] = SessionStream.spentState
                 return
             }
-            let draft = Draft(kind: .session, opener: event, clip: options.clip, keep: options.keepSearches)
+            let draft = newDraft(.session, opener: event)
             tally.tokenSearches += 1
             for shadow in tally.alternatives.indices { tally.alternatives[shadow].tokenSearches += 1 }
             open = OpenToken(start: event.time, sessionOpen: true, hasRun: false, draft: draft, shadows: ShadowPhases(repeating: .open, count: options.alternativeTimeouts.count))
@@ -447,14 +467,14 @@ struct SessionStream {
                 _ = tally.reclassify(Int(shape), as: .expired)
                 if let kept = waitingKept.removeValue(forKey: token) { tally.kept[kept].search.outcome = .expired }
             }
-            open = OpenToken(start: event.time, sessionOpen: false, hasRun: false, draft: Draft(kind: .spentToken, opener: event, clip: 0, keep: false), shadows: ShadowPhases(repeating: .spent(runOpen: false), count: options.alternativeTimeouts.count))
+            open = OpenToken(start: event.time, sessionOpen: false, hasRun: false, draft: Draft(kind: .spentToken, opener: event, clip: 0), shadows: ShadowPhases(repeating: .spent(runOpen: false), count: options.alternativeTimeouts.count))
             for shadow in options.alternativeTimeouts.indices where state & (1 << UInt32(shadow)) != 0 {
                 tally.alternatives[shadow].expired += 1
             }
             stepMain(&open, event)
             stepShadows(&open, event)
         default:
-            open = OpenToken(start: event.time, sessionOpen: false, hasRun: false, draft: Draft(kind: .spentToken, opener: event, clip: 0, keep: false), shadows: ShadowPhases(repeating: .spent(runOpen: false), count: options.alternativeTimeouts.count))
+            open = OpenToken(start: event.time, sessionOpen: false, hasRun: false, draft: Draft(kind: .spentToken, opener: event, clip: 0), shadows: ShadowPhases(repeating: .spent(runOpen: false), count: options.alternativeTimeouts.count))
             stepMain(&open, event)
             stepShadows(&open, event)
         }
@@ -465,18 +485,45 @@ struct SessionStream {
     /// main one and the compared ones) has that session open and within its timeout: then the
     /// call changes nothing but the draft (`stepMain`, `stepShadows`). Most calls are such.
     ///
-    /// - Returns: `false`, changing nothing, when the call needs the full step.
+    /// - Returns: `false`, changing nothing, when the call needs the full step (or its length
+    ///   must be kept for `searches.csv`).
     @inline(__always)
     private mutating func extendsOpenSession(_ event: Event, slot: Int) -> Bool {
+        guard !options.keepSearches else { return false }
         let clip = options.clip
         let minTimeout = minTimeout
         return openTokens.withUnsafeMutableBufferPointer { open in
             guard open[slot]?.sessionOpen == true, event.time - open[slot]!.start <= minTimeout,
                   event.time - open[slot]!.draft.startedAt <= minTimeout, open[slot]!.shadows.allOpen
             else { return false }
-            open[slot]!.draft.add(event, clip: clip)
-            return true
+            return open[slot]!.draft.addInPlace(event, clip: clip)
         }
+    }
+
+    /// A draft opened by `opener`, its length noted when searches are kept.
+    private mutating func newDraft(_ kind: Search.Kind, opener: Event) -> Draft {
+        if options.keepSearches { keptLengths[opener.sequence] = [opener.inputLength >= 0 ? Int(opener.inputLength) : nil] }
+        return Draft(kind: kind, opener: opener, clip: options.clip)
+    }
+
+    /// Adds an autocomplete call to `draft`: in place, or with its lengths aside once they
+    /// outgrow it; and to the kept lengths when searches are kept.
+    private mutating func add(_ event: Event, to draft: inout Draft) {
+        let length = event.inputLength >= 0 ? Int(event.inputLength) : nil
+        if !draft.addInPlace(event, clip: options.clip) {
+            draft.note(event)
+            if !draft.lengthsAside {
+                asideLengths[draft.sequence] = LengthProfile(draft.lengths)
+                draft.lengthsAside = true
+            }
+            asideLengths[draft.sequence]!.add(length, clip: options.clip)
+        }
+        if options.keepSearches { keptLengths[draft.sequence, default: []].append(length) }
+    }
+
+    /// The lengths of `draft`, which is being emitted (its lengths aside are let go).
+    private mutating func takeLengths(of draft: Draft) -> LengthProfile {
+        draft.lengthsAside ? asideLengths.removeValue(forKey: draft.sequence)! : LengthProfile(draft.lengths)
     }
 
     /// Files the token's state: compact when every walk is spent with no run open.
@@ -519,7 +566,7 @@ struct SessionStream {
             open.sessionOpen = false
             stepAfterSpent(&open, event)
         } else if event.isAutocomplete {
-            open.draft.add(event, clip: options.clip)
+            add(event, to: &open.draft)
         } else {
             closeSession(open.draft, .completed, selection: event)
             open.sessionOpen = false
@@ -530,10 +577,10 @@ struct SessionStream {
         tally.anomalies.tokenReused += 1
         if event.isAutocomplete {
             if open.hasRun {
-                open.draft.add(event, clip: options.clip)
+                add(event, to: &open.draft)
             } else {
                 tally.tokenSearches += 1
-                open.draft = Draft(kind: .spentToken, opener: event, clip: options.clip, keep: options.keepSearches)
+                open.draft = newDraft(.spentToken, opener: event)
                 open.hasRun = true
             }
         } else if open.hasRun {
@@ -575,10 +622,10 @@ struct SessionStream {
         let withinGap = draft.map { event.time - $0.lastAutocompleteAt <= options.userGap.microseconds } ?? false
         if event.isAutocomplete {
             if withinGap {
-                draft!.add(event, clip: options.clip)
+                add(event, to: &draft!)
             } else {
                 if let old = draft { emit(old, .abandoned) }
-                draft = Draft(kind: .inferred, opener: event, clip: options.clip, keep: options.keepSearches)
+                draft = newDraft(.inferred, opener: event)
             }
             userDeadlines.append((event.time + options.userGap.microseconds, user))
             if slot >= 0 {
@@ -614,20 +661,24 @@ struct SessionStream {
 
     @discardableResult
     private mutating func closeSession(_ session: Draft, _ outcome: Search.Outcome, selection: Event? = nil) -> Int {
-        if session.lengths.requests == 1 { tally.anomalies.oneRequestSessions += 1 }
+        if session.hasOneRequest { tally.anomalies.oneRequestSessions += 1 }
         return emit(session, outcome, selection: selection)
     }
 
     @discardableResult
     private mutating func emit(_ draft: Draft, _ outcome: Search.Outcome, selection: Event? = nil) -> Int {
         let generation = draft.generation != 0 ? draft.generation : (selection?.generation ?? 0)
+        let lengths = takeLengths(of: draft)
         let key = SearchTally.ShapeKey(
-            period: calendar.period(of: Timestamp(microseconds: draft.startedAt)), lengths: draft.lengths,
+            period: calendar.period(of: Timestamp(microseconds: draft.startedAt)), lengths: lengths,
             selectionFields: selection?.fields ?? 0, kind: draft.kind, outcome: outcome, generation: generation,
             selectionAPI: selection?.api ?? 0, selectionGeneration: selection?.generation ?? 0
         )
         let index = tally.add(key, time: draft.startedAt)
-        if options.keepSearches { tally.kept.append((search(draft, outcome, selection: selection), draft.sequence)) }
+        if options.keepSearches {
+            let all = keptLengths.removeValue(forKey: draft.sequence) ?? lengths.representativeLengths(clip: options.clip)
+            tally.kept.append((search(draft, outcome, lengths: all, selection: selection), draft.sequence))
+        }
         return index
     }
 
@@ -682,7 +733,7 @@ struct SessionStream {
     }
 
     /// The full search, for `searches.csv`.
-    private func search(_ draft: Draft, _ outcome: Search.Outcome, selection: Event?) -> Search {
+    private func search(_ draft: Draft, _ outcome: Search.Outcome, lengths: [Int?], selection: Event?) -> Search {
         let selected = selection.map {
             Selection(api: API(code: $0.api, otherName: ""), time: Timestamp(microseconds: $0.time),
                       fields: catalogs.fieldMasks.value($0.fields), generation: APIGeneration(code: $0.generation))
@@ -691,7 +742,7 @@ struct SessionStream {
         let tokenText: String? = draft.kind == .inferred ? nil : TokenKey.decode(tokens.bytes(draft.key))
         let userText: String? = draft.user == UInt32.max ? nil : TokenKey.decode(users.bytes(draft.user))
         return Search(
-            kind: draft.kind, outcome: outcome, requestInputLengths: draft.allLengths ?? draft.lengths.representativeLengths(clip: options.clip),
+            kind: draft.kind, outcome: outcome, requestInputLengths: lengths,
             selection: selected, startedAt: Timestamp(microseconds: draft.startedAt),
             endedAt: Timestamp(microseconds: selection?.time ?? draft.lastAutocompleteAt),
             generation: APIGeneration(code: generation), sessionToken: tokenText, userID: userText,

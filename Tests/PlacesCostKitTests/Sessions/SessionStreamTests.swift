@@ -103,6 +103,41 @@ struct SessionStreamTests {
         }
     }
 
+    @Test("Lengths that outgrow a walk's compact profile (a class past 255 calls, delays past 8) count as the builder counts them", arguments: [false, true])
+    func lengthsAside(keep: Bool) throws {
+        let directory = TemporaryDirectory()
+        var log: [TestRecord] = []
+        // A session of 300 one-character calls: its first class passes a byte's count.
+        for call in 0..<300 { log.append(TestRecord(at: Double(call) * 0.05, api: "autocomplete", token: "tok-long", input: "a")) }
+        log.append(TestRecord(at: 16, api: "place_details", token: "tok-long", fields: ["formattedAddress"]))
+        // Sessions, a spent-token run and a user's searches with lengths 0...12, past 8 classes.
+        for search in 0..<6 {
+            let start = 20 + Double(search) * 40
+            let token: String? = search == 5 ? nil : "tok-\(min(search, 3))"
+            for length in 0...12 {
+                log.append(TestRecord(at: start + Double(length), api: "autocomplete", token: token, input: String(repeating: "b", count: (length * 7) % 13), user: "u1"))
+            }
+            if search % 2 == 0 { log.append(TestRecord(at: start + 14, api: "place_details", token: token, fields: ["rating"], user: "u1")) }
+        }
+        let file = directory.write("log.jsonl", log.map(\.jsonLine).joined(separator: "\n") + "\n")
+
+        let delays = Array(1...10)
+        let calls = try LogReader().read([file]).calls
+        let calendar = BillingCalendar(ruleStartDays: try PricingPlan.load(nil).ruleStartDays)
+        let expected = SearchSummary(SessionBuilder(options: SessionOptions()).build(calls), calendar: calendar, clip: 10, keepSearches: keep)
+        var options = Analyzer.Options()
+        options.costs.delays = delays
+        options.keepSearches = keep
+        for threads in [1, 2] {
+            options.threads = threads
+            let streamed = try Analyzer(options: options).analyze(paths: [file]).0.sessions
+            #expect(streamed.searches == expected.searches, "threads \(threads)")
+            #expect(streamed.anomalies == expected.anomalies, "threads \(threads)")
+            #expect(streamed.keptSearches == expected.keptSearches, "threads \(threads)")
+        }
+        #expect(expected.searches.contains { $0.search.requests == 300 })
+    }
+
     @Test("Searches on the compared timeouts match the builder's")
     func alternativeSearchCounts() throws {
         let directory = TemporaryDirectory()
