@@ -193,6 +193,31 @@ struct SessionStreamTests {
         }
     }
 
+    @Test("Token keys: UUIDs pack eight digits a word exactly as digit by digit, and refuse what is not a lowercase digit")
+    func tokenPacking() {
+        var random = SeededRandom(seed: 6)
+        let alphabet = Array("0123456789abcdef".utf8)
+        // Near-misses around both ranges, upper case, dashes, high bytes.
+        let odd: [UInt8] = [0x2F, 0x3A, 0x40, 0x41, 0x46, 0x47, 0x60, 0x67, 0x2D, 0x00, 0x7F, 0x80, 0xB0, 0xE6, 0xFF]
+        for round in 0..<4000 {
+            let dashed = round % 2 == 0
+            var text = (0..<(dashed ? 36 : 32)).map { _ in alphabet[random.below(alphabet.count)] }
+            if dashed { for index in [8, 13, 18, 23] { text[index] = 0x2D } }
+            if round % 3 != 0 {
+                for _ in 0..<(1 + random.below(2)) { text[random.below(text.count)] = odd[random.below(odd.count)] }
+            }
+            var fast = [UInt8](repeating: 0, count: 16)
+            var slow = [UInt8](repeating: 0, count: 16)
+            let (packed, expected) = text.withUnsafeBufferPointer { source in
+                (dashed ? TokenKey.packDashed(UnsafeRawPointer(source.baseAddress!), into: &fast) : TokenKey.packPlain(UnsafeRawPointer(source.baseAddress!), into: &fast),
+                 TokenKey.packReference(source.baseAddress!, dashed: dashed, into: &slow))
+            }
+            // A dashed text's dashes are checked before packing: the twins see only the digits.
+            #expect(packed == expected, "\(String(decoding: text, as: UTF8.self))")
+            if packed { #expect(fast == slow, "\(String(decoding: text, as: UTF8.self))") }
+        }
+    }
+
     @Test("Token keys: UUIDs pack to 18 bytes and unpack to the same text; other tokens are kept as they are")
     func tokenKeys() {
         for token in ["7b94d68c-ff83-4f09-8e63-860a076469aa", "6513270e269e0d37f2a74de452e6b438", "7B94D68C-FF83-4F09-8E63-860A076469AA", "tok-1", "", "7b94d68c-ff83-4f09-8e63-860a076469ag"] {
