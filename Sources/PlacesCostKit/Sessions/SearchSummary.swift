@@ -148,7 +148,7 @@ public struct SearchSummary: Sendable {
             text.withUTF8 { bytes.append(contentsOf: $0) }
         }
 
-        mutating func append(_ number: some BinaryInteger) {
+        mutating func append(_ number: Int64) {
             if number < 0 { bytes.append(UInt8(ascii: "-")) }
             var magnitude = number.magnitude
             let start = bytes.count
@@ -185,7 +185,7 @@ public struct SearchSummary: Sendable {
         key.separate()
         for (index, length) in search.requestInputLengths.enumerated() {
             if index > 0 { key.bytes.append(UInt8(ascii: ",")) }
-            if let length { key.append(length) } else { key.bytes.append(UInt8(ascii: "-")) }
+            if let length { key.append(Int64(length)) } else { key.bytes.append(UInt8(ascii: "-")) }
         }
         key.separate()
         if let selection = search.selection {
