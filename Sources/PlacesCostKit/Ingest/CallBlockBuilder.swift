@@ -227,11 +227,16 @@ struct CallBlockBuilder {
         if api == API.otherCode {
             otherAPICounts[otherLabel, default: 0] += 1
         } else {
-            apiCounts[Int(api)] += 1
+            apiCounts[Int(api)] &+= 1
         }
         let platformSlot = Int(platform) * 3 + Int(generation)
-        if platformSlot >= platformCounts.count { platformCounts += Array(repeating: 0, count: platformSlot + 1 - platformCounts.count) }
-        platformCounts[platformSlot] += 1
+        if platformSlot < CallBlockBuilder.inlinePlatformSlots {
+            platformCounts[platformSlot] &+= 1
+        } else {
+            let slot = platformSlot - CallBlockBuilder.inlinePlatformSlots
+            if slot >= morePlatformCounts.count { morePlatformCounts += Array(repeating: 0, count: slot + 1 - morePlatformCounts.count) }
+            morePlatformCounts[slot] += 1
+        }
         block.firstCall = min(block.firstCall ?? time, time)
         block.lastCall = max(block.lastCall ?? time, time)
         if api == API.autocompleteCode, !hasToken { block.tally.anomalies.noTokenRequests += 1 }
@@ -291,22 +296,29 @@ struct CallBlockBuilder {
 
     /// Calls per API code, and per name's label id for `other` APIs: named once, in `finish`
     /// (a dictionary by name, even touched once per run of one API, was 1.5% of `analyze`).
-    private var apiCounts = [Int](repeating: 0, count: Int(API.otherCode))
+    /// The codes' counts are inline: in arrays, these counts cost two uniqueness checks a call.
+    private var apiCounts = SIMD8<Int>()
     private var otherAPICounts: [UInt32: Int] = [:]
-    /// Calls per (platform label id, generation code), at `platform * 3 + generation`.
-    private var platformCounts: [Int] = []
+    /// Calls per (platform label id, generation code), at `platform * 3 + generation`: the first
+    /// slots inline (a log names a handful of platforms), the rest in `morePlatformCounts`.
+    private var platformCounts = SIMD32<Int>()
+    private var morePlatformCounts: [Int] = []
+    private static let inlinePlatformSlots = 32
 
     mutating func finish(lineCount: Int) -> CallBlock {
-        for (code, count) in apiCounts.enumerated() where count > 0 {
+        for code in 0..<Int(API.otherCode) where apiCounts[code] > 0 {
+            let count = apiCounts[code]
             block.byAPI[API(code: UInt8(code), otherName: "").name, default: 0] += count
         }
         for (label, count) in otherAPICounts {
             block.byAPI[API(code: API.otherCode, otherName: catalogs.labels.value(label) ?? "").name, default: 0] += count
         }
-        for (slot, count) in platformCounts.enumerated() where count > 0 {
+        let slotCounts = (0..<CallBlockBuilder.inlinePlatformSlots).map { platformCounts[$0] } + morePlatformCounts
+        for (slot, count) in slotCounts.enumerated() where count > 0 {
             block.byPlatform[CallBlock.PlatformCount(platform: UInt32(slot / 3), generation: UInt8(slot % 3)), default: 0] += count
         }
-        platformCounts = []
+        platformCounts = SIMD32()
+        morePlatformCounts = []
         block.lineCount = lineCount
         return block
     }

@@ -278,6 +278,35 @@ struct BlockIngestTests {
     }
 }
 
+extension BlockIngestTests {
+    @Test("Calls are counted by platform and generation however large the platforms' label ids")
+    func platformsPastTheInlineCounts() throws {
+        // Forty projects are named before any platform, so the platforms' label ids (shared
+        // with projects) put their counts past the builder's inline slots.
+        var lines: [String] = []
+        let platforms = ["ios", "android", "web", "IPAD", "server", "js"]
+        for index in 0..<600 {
+            let named = index < 40 ? ",\"project\":\"p\(index)\"" : ",\"platform\":\"\(platforms[(index / 3) % platforms.count])\""
+            let version = index % 3 == 0 ? ",\"api_version\":\"new\"" : (index % 3 == 1 ? ",\"api_version\":\"legacy\"" : "")
+            lines.append("{\"timestamp\":\(1_790_845_200_000 + index * 700),\"api\":\"autocomplete\",\"session_token\":\"t\(index / 5)\"\(named)\(version)}")
+        }
+        let directory = TemporaryDirectory()
+        let file = directory.write("log.jsonl", lines.joined(separator: "\n") + "\n")
+        var expected: [String: Int] = [:]
+        for call in try LogReader().read([file]).calls {
+            expected["\(ClientPlatform(logValue: call.platform)) \(call.generation ?? .legacy)", default: 0] += 1
+        }
+        for threads in [1, 2] {
+            var options = Analyzer.Options()
+            options.threads = threads
+            let platforms = try Analyzer(options: options).analyze(paths: [file]).0.input.platforms
+            let counted = Dictionary(uniqueKeysWithValues: platforms.map { ("\($0.platform) \($0.generation)", $0.calls) })
+            #expect(counted == expected, "threads \(threads)")
+        }
+        #expect(expected.count >= 7)
+    }
+}
+
 @Suite("Access logs cut into blocks")
 struct AccessLogBlockTests {
     /// An access log with Places calls, other requests, malformed and blank lines, CRLF line ends
