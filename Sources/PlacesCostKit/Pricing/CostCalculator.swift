@@ -182,7 +182,7 @@ public struct CostCalculator {
         return PricingResult(
             primaryTable: primary, strategies: costs, tablesUsed: used,
             breakEvenRequests: BreakEven.requests(primary), unconfirmedPrices: unconfirmed.sorted(),
-            delays: delays, scale: options.scale
+            delays: delays, scale: options.scale, tables: tables
         )
     }
 

@@ -14,6 +14,8 @@ public struct PricingResult: Sendable {
     public var delays: [Int]
     /// The `--scale` factor volumes were multiplied by.
     public var scale: Double = 1
+    /// Every table that billed a month, by id (`MonthCost.Line.tableID` names one).
+    public var tables: [String: PriceTable] = [:]
 
     /// The cost of `strategy` at `delay`.
     public func cost(_ strategy: StrategyID, delay: Int) -> StrategyCost? {
