@@ -1,6 +1,16 @@
-/// Turns the priced strategies into a `Recommendation`: the decision tree's answer, every option
-/// ranked by the bill, why the cheapest differs from the tree when it does, savings against
-/// `current`, next steps for the platforms seen, and the fix of each anomaly.
+import Foundation
+
+/// Turns the priced strategies into a `Recommendation` that follows the money within the app's
+/// needs (`docs/recommendation.md`):
+///
+/// - the decision tree decides what is valid (does the app need Place Details?) and is shown with
+///   its numbers;
+/// - the recommendation is the valid option (any strategy but `current`, any delay up to
+///   `--max-delay`) with the lowest bill; ties go to the tree's answer, then the smaller delay,
+///   then the lower list cost;
+/// - it is never an option that bills more than the calls as made: when no valid option bills
+///   less, the advice is to keep the integration as it is (`current`, delay 0), with the cheapest
+///   alternative and the volume from which the advice changes.
 public struct Advisor: Sendable {
     public init() {}
 
@@ -12,9 +22,9 @@ public struct Advisor: Sendable {
     public func recommend(
         evidence: Recommendation.Evidence, pricing: PricingResult, anomalies: [AnomalyCost], platforms: [PlatformUse]
     ) -> Recommendation {
-        let answer = DecisionTree.walk(evidence)
-        let months = max(pricing.cost(.current, delay: 0)?.months.count ?? 1, 1)
+        let tree = DecisionTree.walk(evidence)
         let currentCost = pricing.cost(.current, delay: 0)
+        let months = max(currentCost?.months.count ?? 1, 1)
         func option(_ cost: StrategyCost) -> Recommendation.Option {
             let now = currentCost?.costUSD ?? 0
             let nowList = currentCost?.listCostUSD ?? 0
@@ -26,80 +36,213 @@ public struct Advisor: Sendable {
                 listSavingsPercent: nowList > 0 ? (nowList - cost.listCostUSD) / nowList * 100 : 0
             )
         }
-        let ranking = pricing.strategies.map(option).sorted { Advisor.rankKey($0) < Advisor.rankKey($1) }
-        let recommended = ranking.first { $0.strategy == answer.strategy && $0.delay == answer.delay }
-            ?? option(StrategyCost(strategy: answer.strategy, delay: answer.delay, listCostUSD: 0, costUSD: 0, valid: true, skus: [], months: []))
-        // `current` is what the app does now, anomalies included: not a strategy to adopt.
-        let choices = ranking.filter { $0.valid && $0.delay <= evidence.maxDelay && $0.strategy != .current }
-        // A tie with the tree's answer keeps the tree's answer: only a lower bill is a difference.
-        var cheapest = choices.first ?? recommended
-        if Advisor.cents(cheapest.costUSD) >= Advisor.cents(recommended.costUSD) { cheapest = recommended }
-        let current = ranking.first { $0.strategy == .current && $0.delay == 0 } ?? recommended
+        let priced = pricing.strategies.map { (option: option($0), cost: $0) }
+        let ranking = Advisor.ranked(priced.map(\.option))
+        let unpriced = StrategyCost(strategy: .current, delay: 0, listCostUSD: 0, costUSD: 0, valid: true, skus: [], months: [])
+        let current = option(currentCost ?? unpriced)
+        let considered = priced.filter { $0.option.delay <= evidence.maxDelay }
+        let candidates = considered.filter { $0.option.valid && $0.option.strategy != .current }
+        let treeOption = priced.first { $0.option.strategy == tree.strategy && $0.option.delay == tree.delay }?.option
+            ?? option(StrategyCost(strategy: tree.strategy, delay: tree.delay, listCostUSD: 0, costUSD: 0, valid: true, skus: [], months: []))
+        let choose = { (options: [Recommendation.Option]) in options.min { Advisor.choiceKey($0, tree: tree) < Advisor.choiceKey($1, tree: tree) } }
+        let best = choose(candidates.map(\.option))
+        let keeps = best.map { Advisor.micros($0.costUSD) >= Advisor.micros(current.costUSD) } ?? true
+        let recommended = keeps ? current : best!
+
+        let currentsWithDelay = considered.map(\.option).filter { $0.strategy == .current && $0.delay > 0 }
+        var currentWithDelay: Recommendation.Option?
+        if keeps {
+            currentWithDelay = currentsWithDelay.min { (Advisor.micros($0.costUSD), $0.delay) < (Advisor.micros($1.costUSD), $1.delay) }
+        } else if recommended.delay > 0 {
+            currentWithDelay = currentsWithDelay.first { $0.delay == recommended.delay }
+        }
+        if let option = currentWithDelay, Advisor.micros(option.costUSD) >= Advisor.micros(recommended.costUSD) { currentWithDelay = nil }
+
+        let validConsidered = considered.map(\.option).filter(\.valid)
+        let allZero = validConsidered.allSatisfy { Advisor.micros($0.costUSD) == 0 } && validConsidered.contains { Advisor.micros($0.listCostUSD) > 0 }
+        let cheapestAtList = allZero
+            ? candidates.map(\.option).min { Advisor.listKey($0, tree: tree) < Advisor.listKey($1, tree: tree) }
+            : nil
+
+        var differs: String?
+        if !recommended.sameChoice(as: treeOption) {
+            differs = reason(winner: recommended, loser: treeOption, tree: tree, evidence: evidence, pricing: pricing)
+        }
+        var change: Recommendation.ScaleChange?
+        if keeps, let currentCost {
+            change = Advisor.adviceChange(
+                pricing: pricing, current: currentCost, candidates: candidates.map(\.cost), tree: tree,
+                searchesPerMonthAtScaleOne: Double(evidence.searches) / Double(months)
+            )
+        }
 
         let usedPlatforms = platforms.isEmpty
             ? [PlatformUse(platform: .webService, generation: pricing.primaryTable.apiVersion, calls: 0)]
             : Array(platforms.prefix(3))
+        let advice = anomalies.map { AnomalyAdvice(cost: $0, fix: PlatformGuide.fix(for: $0.name)) }
+        let steps = keeps
+            ? PlatformGuide.keepSteps(fixes: advice.filter(\.fixSavesMoney), delay: currentWithDelay?.delay, platforms: usedPlatforms, change: change)
+            : PlatformGuide.nextSteps(strategy: recommended.strategy, delay: recommended.delay, platforms: usedPlatforms)
         return Recommendation(
-            strategy: answer.strategy, delay: answer.delay, path: answer.path, evidence: evidence,
-            ranking: ranking, cheapest: cheapest,
-            cheaperBecause: cheapest == recommended ? [] : reasons(recommended: recommended, cheapest: cheapest, evidence: evidence, pricing: pricing),
-            currentCheaperBecause: Advisor.cents(current.costUSD) < Advisor.cents(recommended.costUSD)
-                ? currentReason(recommended: recommended, current: current, pricing: pricing) : nil,
-            recommended: recommended, current: current, months: months,
-            nextSteps: PlatformGuide.nextSteps(strategy: answer.strategy, delay: answer.delay, platforms: usedPlatforms),
-            anomalies: anomalies.map { AnomalyAdvice(cost: $0, fix: PlatformGuide.fix(for: $0.name)) }
+            strategy: recommended.strategy, delay: recommended.delay, tree: tree, evidence: evidence,
+            ranking: ranking, recommended: recommended, current: current, treeOption: treeOption,
+            differsFromTree: differs,
+            bestWithoutDelay: !keeps && recommended.delay > 0 ? choose(candidates.map(\.option).filter { $0.delay == 0 }) : nil,
+            currentWithDelay: currentWithDelay,
+            cheapestAlternative: keeps ? best : nil,
+            adviceChanges: change,
+            cheapestAtListPrices: cheapestAtList,
+            months: months, nextSteps: steps, anomalies: advice
         )
     }
 
-    /// Bill first (to the micro-dollar, as reports round it), then list cost (which orders the
-    /// options a free cap bills at $0), then strategy order, then delay.
-    static func rankKey(_ option: Recommendation.Option) -> (Double, Double, Int, Int) {
-        (cents(option.costUSD), cents(option.listCostUSD), StrategyID.allCases.firstIndex(of: option.strategy)!, option.delay)
+    // MARK: - Orders
+
+    /// The one order every table and chart uses: valid options first, each part by the bill (to
+    /// the micro-dollar, as reports round it), then list cost (which orders the options a free cap
+    /// bills at $0), then strategy, then delay.
+    static func ranked(_ options: [Recommendation.Option]) -> [Recommendation.Option] {
+        options.sorted { rankKey($0) < rankKey($1) }
     }
 
-    /// Money rounded to 1e-6 USD, so sums taken in different orders compare equal.
-    static func cents(_ usd: Double) -> Double {
+    static func rankKey(_ option: Recommendation.Option) -> (Int, Double, Double, Int, Int) {
+        (option.valid ? 0 : 1, micros(option.costUSD), micros(option.listCostUSD), strategyIndex(option.strategy), option.delay)
+    }
+
+    /// The recommendation's order: the bill, then the tree's answer, then the smaller delay (a
+    /// delay that saves nothing is latency for nothing), then list cost.
+    static func choiceKey(_ option: Recommendation.Option, tree: DecisionTree.Answer) -> (Double, Int, Int, Double, Int) {
+        (micros(option.costUSD), isTree(option, tree) ? 0 : 1, option.delay, micros(option.listCostUSD), strategyIndex(option.strategy))
+    }
+
+    /// What is cheapest once past the free caps: list cost first.
+    static func listKey(_ option: Recommendation.Option, tree: DecisionTree.Answer) -> (Double, Int, Int, Int) {
+        (micros(option.listCostUSD), isTree(option, tree) ? 0 : 1, option.delay, strategyIndex(option.strategy))
+    }
+
+    private static func isTree(_ option: Recommendation.Option, _ tree: DecisionTree.Answer) -> Bool {
+        option.strategy == tree.strategy && option.delay == tree.delay
+    }
+
+    private static func strategyIndex(_ strategy: StrategyID) -> Int {
+        StrategyID.allCases.firstIndex(of: strategy)!
+    }
+
+    /// Money in whole micro-dollars, as reports round it, so sums taken in different orders
+    /// compare equal (a `Double`: a bill past 9.2 trillion dollars is still a number).
+    static func micros(_ usd: Double) -> Double {
         (usd * 1_000_000).rounded()
     }
 
-    /// Why `cheapest` bills less than the tree's answer: the tree's averages against the full
-    /// pricing of every search under the table's caps, credit and tiers.
-    func reasons(
-        recommended: Recommendation.Option, cheapest: Recommendation.Option, evidence: Recommendation.Evidence, pricing: PricingResult
-    ) -> [String] {
-        let name = { (option: Recommendation.Option) in
-            "`\(option.strategy.rawValue)`" + (option.delay > 0 ? " with delay \(option.delay)" : "")
+    // MARK: - Volume
+
+    /// The nearest `--scale` at which some valid option starts to bill less than the calls as
+    /// made: first above this volume, else below it; `nil` when none does between a millionth and a
+    /// million times this volume. The scale shown is rounded (up when growing, down when
+    /// shrinking) to two significant digits, or more where the change does not hold at two.
+    static func adviceChange(
+        pricing: PricingResult, current: StrategyCost, candidates: [StrategyCost], tree: DecisionTree.Answer,
+        searchesPerMonthAtScaleOne: Double
+    ) -> Recommendation.ScaleChange? {
+        guard !candidates.isEmpty, pricing.scale > 0 else { return nil }
+        func winner(at scale: Double) -> StrategyCost? {
+            let bill = { (cost: StrategyCost) in micros(pricing.costUSD(of: cost, atScale: scale)) }
+            let key = { (cost: StrategyCost) in
+                (bill(cost), cost.strategy == tree.strategy && cost.delay == tree.delay ? 0 : 1, cost.delay, micros(cost.listCostUSD), strategyIndex(cost.strategy))
+            }
+            guard let best = candidates.min(by: { key($0) < key($1) }) else { return nil }
+            return bill(best) < bill(current) ? best : nil
         }
-        let bills = "\(name(cheapest)) bills \(Money.usd(cheapest.costUSD)) against \(Money.usd(recommended.costUSD)) for \(name(recommended))"
-        if cheapest.strategy == recommended.strategy {
-            return ["\(bills): the tree takes the smallest delay that reaches the break-even, because every character of delay is a wait users see before predictions appear."]
+        let step = 1.1
+        let steps = Int((log(1_000_000) / log(step)).rounded(.up))
+        for growing in [true, false] {
+            var lower = pricing.scale
+            for index in 1...steps {
+                let factor = pow(step, Double(index))
+                let upper = growing ? pricing.scale * factor : pricing.scale / factor
+                guard winner(at: upper) != nil else {
+                    lower = upper
+                    continue
+                }
+                // `lower` keeps the integration, `upper` changes it: halve the gap on a log scale.
+                var (keeps, changes) = (lower, upper)
+                for _ in 0..<60 {
+                    let middle = (keeps * changes).squareRoot()
+                    if winner(at: middle) != nil { changes = middle } else { keeps = middle }
+                }
+                var shown = changes
+                for digits in 2...5 {
+                    let rounded = roundedScale(changes, significantDigits: digits, up: growing)
+                    if winner(at: rounded) != nil {
+                        shown = rounded
+                        break
+                    }
+                }
+                guard let option = winner(at: shown) else { return nil }
+                return Recommendation.ScaleChange(
+                    scale: shown, searchesPerMonth: searchesPerMonthAtScaleOne * shown,
+                    strategy: option.strategy, delay: option.delay, growing: growing
+                )
+            }
         }
-        var reasons: [String] = []
-        if Advisor.cents(cheapest.listCostUSD) >= Advisor.cents(recommended.listCostUSD) {
-            reasons.append("\(bills), although at first-tier list prices \(name(recommended)) costs \(Money.usd(recommended.listCostUSD)) and \(name(cheapest)) \(Money.usd(cheapest.listCostUSD)): " + Advisor.volumeEffects(pricing) + " change the order at this volume. The tree compares list prices per search; if the volume grows, its answer wins again.")
-            return reasons
-        }
-        let table = pricing.primaryTable
-        if table.apiVersion == .legacy, evidence.abandoned > 0,
-           recommended.strategy != .perRequestGeocoding, cheapest.strategy == .perRequestGeocoding {
-            let abandonedSession = table.skus.first { $0.roles.contains(.sessionWithoutDetails) }?.tiers[0].usdPer1000 ?? 0
-            reasons.append("\(bills): \(Money.plain(evidence.abandonedShare * 100))% of searches (\(Money.count(evidence.abandoned))) end without a selection. Under legacy pricing each abandoned session is billed \(Money.usd(abandonedSession / 1000, digits: 5)), while per request an abandoned search costs only its requests and needs no Geocoding call; the break-even counts only searches that end in a selection.")
-        } else if table.apiVersion == .new, recommended.strategy == .perRequestGeocoding, cheapest.strategy != .perRequestGeocoding {
-            let cap = table.sessionRules?.essentialsRequestCap ?? 12
-            reasons.append("\(bills): a session ending in Place Details Essentials bills at most \(cap) requests, so searches longer than that cost less as sessions; the tree looks at the mean only.")
-        } else {
-            reasons.append("\(bills) when every search is priced on its own: the tree works from the mean number of requests per search, while the bill depends on each search's count and on how many searches end in a selection.")
-        }
-        return reasons
+        return nil
     }
 
-    /// Why the calls as made bill less than the tree's answer.
-    func currentReason(recommended: Recommendation.Option, current: Recommendation.Option, pricing: PricingResult) -> String {
-        let bills = "The calls as made (`current`) bill \(Money.usd(current.costUSD)) against \(Money.usd(recommended.costUSD)) for the recommendation"
-        if Advisor.cents(current.listCostUSD) >= Advisor.cents(recommended.listCostUSD) {
-            return "\(bills), although at first-tier list prices they cost \(Money.usd(current.listCostUSD)) against \(Money.usd(recommended.listCostUSD)): spread over more SKUs, they get more of " + Advisor.volumeEffects(pricing) + ". Past the caps the recommendation costs less."
+    /// `value` rounded up (or down) to `significantDigits` digits.
+    static func roundedScale(_ value: Double, significantDigits: Int, up: Bool) -> Double {
+        let unit = pow(10, (log10(value)).rounded(.down) - Double(significantDigits - 1))
+        let units = value / unit
+        return (up ? units.rounded(.up) : units.rounded(.down)) * unit
+    }
+
+    // MARK: - Reasons
+
+    /// One sentence, with the numbers, on why `winner` bills less than `loser` (the tree's answer).
+    func reason(
+        winner: Recommendation.Option, loser: Recommendation.Option, tree: DecisionTree.Answer,
+        evidence: Recommendation.Evidence, pricing: PricingResult
+    ) -> String {
+        let name = Advisor.name
+        let means = evidence.meanRequests
+        let bills = "\(name(winner)) bills \(Money.usd(winner.costUSD)) against \(Money.usd(loser.costUSD)) for \(name(loser))"
+        if winner.strategy == .current {
+            if Advisor.micros(winner.costUSD) == Advisor.micros(loser.costUSD) {
+                return "The tree's answer, \(name(loser)), bills what the calls as made bill at this volume (\(Money.usd(winner.costUSD))): changing the integration would save nothing yet."
+            }
+            let asMade = "The calls as made bill \(Money.usd(winner.costUSD)) against \(Money.usd(loser.costUSD)) for the tree's answer, \(name(loser))"
+            if Advisor.micros(winner.listCostUSD) >= Advisor.micros(loser.listCostUSD) {
+                return "\(asMade), although at first-tier list prices they cost \(Money.usd(winner.listCostUSD)) against \(Money.usd(loser.listCostUSD)): spread over more SKUs, they get more of \(Advisor.volumeEffects(pricing))."
+            }
+            return "\(asMade), and less at list prices too (\(Money.usd(winner.listCostUSD)) against \(Money.usd(loser.listCostUSD))): runs without a token or on a spent token that end without a selection are billed only their requests, which costs less than one strategy for every search."
         }
-        return "\(bills): some searches cost less as made than under one strategy for all (token-less runs and runs on spent tokens are billed only their requests when they end without a selection). Fix the anomalies first, then compare again."
+        if winner.strategy == loser.strategy, winner.delay > loser.delay {
+            let from = loser.delay == 0 ? "sending a request from the first character" : "the \(DecisionTree.ordinal(loser.delay + 1))"
+            let treeWay = tree.strategy == .perRequestGeocoding
+                ? "the tree stops at the first delay that reaches the break-even"
+                : "the tree weighs delays only on the per-request branch"
+            return "Waiting for the \(DecisionTree.ordinal(winner.delay + 1)) character rather than \(from) cuts autocomplete requests per search from \(Money.plain(means[loser.delay] ?? 0)) to \(Money.plain(means[winner.delay] ?? 0)) and the bill from \(Money.usd(loser.costUSD)) to \(Money.usd(winner.costUSD)); \(treeWay)."
+        }
+        let withDelay = winner.delay > 0 && winner.delay != loser.delay
+            ? " (waiting for the \(DecisionTree.ordinal(winner.delay + 1)) character cuts requests per search from \(Money.plain(means[0] ?? 0)) to \(Money.plain(means[winner.delay] ?? 0)))"
+            : ""
+        if Advisor.micros(winner.listCostUSD) >= Advisor.micros(loser.listCostUSD) {
+            return "\(bills)\(withDelay), although at first-tier list prices \(name(loser)) costs \(Money.usd(loser.listCostUSD)) and \(name(winner)) \(Money.usd(winner.listCostUSD)): \(Advisor.volumeEffects(pricing)) change the order at this volume."
+        }
+        let table = pricing.primaryTable
+        if table.apiVersion == .legacy, evidence.abandoned > 0, loser.strategy != .perRequestGeocoding, winner.strategy == .perRequestGeocoding {
+            let abandonedSession = table.skus.first { $0.roles.contains(.sessionWithoutDetails) }?.tiers[0].usdPer1000 ?? 0
+            return "\(bills)\(withDelay): \(Money.plain(evidence.abandonedShare * 100))% of searches (\(Money.count(evidence.abandoned))) end without a selection, and under legacy pricing each abandoned session is billed \(Money.usd(abandonedSession / 1000, digits: 5)) while per request it costs only its requests; the break-even counts only searches that end in a selection."
+        }
+        if table.apiVersion == .new, loser.strategy == .perRequestGeocoding, winner.strategy != .perRequestGeocoding {
+            let cap = table.sessionRules?.essentialsRequestCap ?? 12
+            return "\(bills)\(withDelay): a session ending in Place Details Essentials bills at most \(cap) requests, so searches longer than that cost less as sessions; the tree looks at the mean of \(Money.plain(means[0] ?? 0)) requests only."
+        }
+        return "\(bills)\(withDelay) when every search is priced on its own: the tree works from the mean of \(Money.plain(means[0] ?? 0)) requests per search, while the bill depends on each search's count and on how many end in a selection."
+    }
+
+    /// An option as the reports name it: `strategy` with its delay.
+    static func name(_ option: Recommendation.Option) -> String {
+        "`\(option.strategy.rawValue)`" + (option.delay > 0 ? " with delay \(option.delay)" : "")
     }
 
     /// The table features that make the bill differ from list prices.

@@ -15,10 +15,44 @@ public enum PlatformGuide {
             }
         }
         if delay > 0 {
-            steps.append("Send no autocomplete request until the input has more than \(delay) characters (count Unicode characters: `query.unicodeScalars.count > \(delay)` in Swift, `[...query].length > \(delay)` in JavaScript), and show a hint such as \"keep typing\" meanwhile: users see predictions from the \(DecisionTree.ordinal(delay + 1)) character on.")
+            steps += delaySteps(delay, platforms: platforms)
         }
-        steps.append("Re-run `placescost analyze` on a week of logs after the change: the anomaly counts should drop to zero and `current` should cost what `\(strategy.rawValue)` costs here.")
+        steps.append("Re-run `placescost analyze` on a week of logs after the change: the anomaly counts should drop to zero and `current` should cost what `\(strategy.rawValue)` with delay \(delay) costs here.")
         return steps
+    }
+
+    /// Steps when no valid option bills less than the calls as made: the anomaly fixes that still
+    /// save money, the delay that does (if any), and when to look again.
+    public static func keepSteps(fixes: [AnomalyAdvice], delay: Int?, platforms: [PlatformUse], change: Recommendation.ScaleChange?) -> [String] {
+        var steps = ["Keep the integration as it is: at this volume no strategy that serves the app bills less than the calls as made."]
+        steps += fixes.map { "Fix `\($0.cost.name)` (\(Money.count($0.cost.count)) seen): \($0.fix)" }
+        if let delay {
+            steps += delaySteps(delay, platforms: platforms)
+        }
+        if let change {
+            steps.append("Run `placescost analyze` again as traffic \(change.growing ? "grows" : "shrinks"): from about \(Money.count(Int(change.searchesPerMonth.rounded()))) searches a month (`--scale \(Money.plain(change.scale, digits: 4))` on this log) `\(change.strategy.rawValue)` with delay \(change.delay) bills less than the calls as made.")
+        } else {
+            steps.append("Run `placescost analyze` again when the traffic or the price list changes.")
+        }
+        return steps
+    }
+
+    /// How to wait for more than `delay` characters before the first request, on each platform.
+    static func delaySteps(_ delay: Int, platforms: [PlatformUse]) -> [String] {
+        let wait = "users then see predictions from the \(DecisionTree.ordinal(delay + 1)) character on; show a hint such as \"keep typing\" meanwhile"
+        var seen = Set<ClientPlatform>()
+        return platforms.filter { seen.insert($0.platform).inserted }.map { use in
+            switch use.platform {
+            case .ios:
+                return "iOS: in the text field's change handler, call `findAutocompletePredictions` (or `fetchAutocompleteSuggestions`) only when `query.unicodeScalars.count > \(delay)`; \(wait)."
+            case .android:
+                return "Android: in the `TextWatcher`'s `afterTextChanged`, call `findAutocompletePredictions` only when `query.codePointCount(0, query.length) > \(delay)`; \(wait)."
+            case .javascript:
+                return "Web (Maps JavaScript API): call `getPlacePredictions` (or `AutocompleteSuggestion.fetchAutocompleteSuggestions`) only when `[...input.value].length > \(delay)`; the drop-in `Autocomplete` widget cannot wait, so use the service with your own list; \(wait)."
+            case .webService:
+                return "Web service: send no autocomplete request while the input has \(delay) or fewer characters (count code points: `[...query].length > \(delay)` in JavaScript, `len(query) > \(delay)` in Python, `query.unicodeScalars.count > \(delay)` in Swift); \(wait)."
+            }
+        }
     }
 
     enum Mask {

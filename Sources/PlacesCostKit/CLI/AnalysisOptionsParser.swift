@@ -32,10 +32,14 @@ struct AnalysisOptionsParser {
                 throw usageError("--log-format: \(error)")
             }
         }
-        options.reader.window = TimeWindow(
+        let window = TimeWindow(
             start: try parsed["since"].map { try parseDate($0, option: "--since", endOfDay: false) },
             end: try parsed["until"].map { try parseDate($0, option: "--until", endOfDay: true) }
         )
+        if let start = window.start, let end = window.end, start >= end {
+            throw usageError("--since \(parsed["since"]!) is not before --until \(parsed["until"]!): the period would hold no call.")
+        }
+        options.reader.window = window
         options.pricing = parsed["pricing"]
         options.costs.timeZone = try values.timeZone(parsed["timezone"]) ?? options.costs.timeZone
         options.costs.scale = try values.positive(parsed["scale"], option: "--scale") ?? 1

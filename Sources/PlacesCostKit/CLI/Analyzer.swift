@@ -77,8 +77,15 @@ public struct Analyzer: Sendable {
             streamed = try CallPipeline(options: pipelineOptions, catalogs: catalogs).run(paths)
         }
         var read = streamed.read
-        guard streamed.records > 0 || read.outsideWindow > 0 || read.skippedRequests > 0 else {
-            throw IngestError.noRecords(inputs: paths.map { $0 == "-" ? "<stdin>" : $0 })
+        guard streamed.records > 0 else {
+            let inputs = paths.map { $0 == "-" ? "<stdin>" : $0 }
+            if read.outsideWindow > 0 {
+                throw IngestError.noCallInPeriod(inputs: inputs, calls: read.outsideWindow, span: read.outsidePeriod, period: options.reader.window)
+            }
+            if read.skippedRequests > 0 {
+                throw IngestError.noPlacesCall(inputs: inputs, requests: read.skippedRequests, rejected: read.rejected)
+            }
+            throw IngestError.noRecords(inputs: inputs)
         }
         read.calls = []
         let sessions = SearchSummary(tally: streamed.tally, catalogs: catalogs, clip: clip, alternativeTimeouts: alternatives)

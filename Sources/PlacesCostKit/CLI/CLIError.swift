@@ -33,7 +33,7 @@ extension ExitCode {
             switch error {
             case .unreadable, .unreadableBillingExport: self = .noInput
             case .readFailed: self = .ioError
-            case .malformedRecord, .noRecords, .unknownFormat, .invalidBillingExport: self = .dataError
+            case .malformedRecord, .noRecords, .noCallInPeriod, .noPlacesCall, .unknownFormat, .invalidBillingExport: self = .dataError
             }
         case let error as PricingError:
             switch error {

@@ -225,6 +225,7 @@ final class CallPipeline: @unchecked Sendable {
         var block = CallBlock(index: 0, fileIndex: fileIndex, fileName: fileName, partitions: Array(repeating: PartitionCalls(), count: options.threads))
         block.rejected = output.rejected
         block.outsideWindow = output.outsideWindow
+        block.outsidePeriod = output.outsidePeriod
         block.skippedRequests = output.skippedRequests
         block.bodiesUnknown = output.bodiesUnknown
         block.diagnostics = output.diagnostics
@@ -363,6 +364,7 @@ final class CallPipeline: @unchecked Sendable {
             result.read.diagnosticCount += block.diagnosticCount
             result.read.rejected += block.rejected
             result.read.outsideWindow += block.outsideWindow
+            result.read.outsidePeriod.merge(block.outsidePeriod)
             result.read.skippedRequests += block.skippedRequests
             result.read.bodiesUnknown += block.bodiesUnknown
             result.records += block.records

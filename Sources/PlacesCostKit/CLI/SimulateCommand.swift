@@ -18,8 +18,9 @@ struct SimulateCommand {
       --completion-rate P      Share of searches that end with a selected place, 0..1 (default 1).
       --fields LIST            Comma-separated fields of the Place Details call
                                (default: address and location only).
-      --needs-details yes|no   Instead of --fields: yes asks for name, address and location;
-                               no for address and location only.
+      --needs-details yes|no   Instead of --fields: yes asks for the place's name, address and
+                               location (the name is a Pro field in Places API (New)); no for
+                               address and location only.
       --pricing ID|FILE        Price table (default places-new-2025; see `placescost pricing list`).
       --months M               Months simulated (default 1); each month has its own free caps
                                and tiers, and cost_usd is the total.
@@ -41,8 +42,16 @@ struct SimulateCommand {
     ], usage: usage)
 
     static let defaultTable = "places-new-2025"
-    /// Fields a selection asks for when `--needs-details yes` is given without `--fields`.
-    static let detailsFields = ["name", "formatted_address", "geometry"]
+    /// Fields a selection asks for when `--needs-details yes` is given without `--fields`: the
+    /// place's name, address and location, in the naming of the table's API generation (the name
+    /// is `name` in the legacy APIs, a Basic field, and `displayName` in Places API (New), a Pro
+    /// field; there `name` is the resource name, IDs Only).
+    static func detailsFields(_ generation: APIGeneration) -> [String] {
+        switch generation {
+        case .legacy: ["name", "formatted_address", "geometry"]
+        case .new: ["displayName", "formattedAddress", "location"]
+        }
+    }
 
     let arguments: [String]
     let context: CommandContext
@@ -72,13 +81,14 @@ struct SimulateCommand {
         }
         let delay = try values.wholeNumber(parsed["delay"], option: "--delay", range: 0...1000) ?? 0
         let completion = try values.number(parsed["completion-rate"], option: "--completion-rate", range: 0...1) ?? 1
+        let plan = try PricingPlan.load(parsed["pricing"] ?? SimulateCommand.defaultTable)
         let fields: [String]
         if let list = parsed["fields"] {
             fields = list.split(separator: ",").map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
             guard !fields.isEmpty else { throw values.error("--fields takes a comma-separated list of field names.") }
         } else {
             let needs = try values.yesNoAuto(parsed["needs-details"], option: "--needs-details") ?? false
-            fields = needs ? SimulateCommand.detailsFields : FieldCatalog.basicMask
+            fields = needs ? SimulateCommand.detailsFields(Simulation.table(of: plan).apiVersion) : FieldCatalog.basicMask
         }
         let months = try values.wholeNumber(parsed["months"], option: "--months", range: 1...120) ?? 1
         let maxDelay = try values.wholeNumber(parsed["max-delay"], option: "--max-delay", range: 0...100) ?? 4
@@ -88,7 +98,6 @@ struct SimulateCommand {
             throw values.error("--report takes md or json, not `\(report)`.")
         }
 
-        let plan = try PricingPlan.load(parsed["pricing"] ?? SimulateCommand.defaultTable)
         let simulator = SearchSimulator(searchesPerMonth: searches, typing: typing, currentDelay: delay, completionRate: completion, fields: fields)
         let simulation = Simulation(simulator: simulator, months: months, plan: plan, delays: Array(Set(delays + [delay] + Array(0...maxDelay))).sorted())
         let result = simulation.run()

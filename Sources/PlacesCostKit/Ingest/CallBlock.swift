@@ -14,6 +14,8 @@ struct CallBlock {
     var records = 0
     var rejected = 0
     var outsideWindow = 0
+    /// When the calls outside `--since`/`--until` were made.
+    var outsidePeriod = TimeSpan()
     var skippedRequests = 0
     var bodiesUnknown = 0
     /// The first diagnostics, with lines counted from the block's start (1 = its first line).

@@ -9,6 +9,7 @@ extension CallBlockBuilder {
         if call.bodyUnknown { block.bodiesUnknown += 1 }
         guard window.contains(record.time) else {
             block.outsideWindow += 1
+            block.outsidePeriod.include(record.time)
             return
         }
         let raw = UnsafeRawBufferPointer(line)

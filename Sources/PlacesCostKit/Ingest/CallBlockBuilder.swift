@@ -56,6 +56,7 @@ struct CallBlockBuilder {
         let time = record.time
         guard window.contains(time) else {
             block.outsideWindow += 1
+            block.outsidePeriod.include(time)
             return
         }
         let apiBytes = span(line, record.api)
@@ -178,6 +179,7 @@ struct CallBlockBuilder {
     mutating func add(_ call: Call, fingerprint: UInt64, caches: inout Caches) {
         guard window.contains(call.time) else {
             block.outsideWindow += 1
+            block.outsidePeriod.include(call.time)
             return
         }
         let project = catalogs.labels.id(for: call.project)

@@ -9,6 +9,11 @@ public enum IngestError: Error, Equatable, CustomStringConvertible {
     case malformedRecord(Diagnostic)
     /// No input yielded a single record.
     case noRecords(inputs: [String])
+    /// Calls were read, but none falls in the period `--since`/`--until` asked for; `span` is when
+    /// the calls were made.
+    case noCallInPeriod(inputs: [String], calls: Int, span: TimeSpan, period: TimeWindow)
+    /// Requests were read (an access log, a HAR capture), but none is a Places call.
+    case noPlacesCall(inputs: [String], requests: Int, rejected: Int)
     /// The format of a file could not be told from its content.
     case unknownFormat(path: String)
     /// The billing export file does not exist or cannot be opened.
@@ -32,6 +37,10 @@ public enum IngestError: Error, Equatable, CustomStringConvertible {
             "\(diagnostic.location): malformed record: \(diagnostic.printableReason) (--strict stops at the first one; drop --strict to skip and count such records)."
         case .noRecords(let inputs):
             "no record could be read from \(inputs.joined(separator: ", ")). Check that the input is a request log (canonical JSON Lines or CSV, an access log or a HAR capture), or pass --format."
+        case .noCallInPeriod(let inputs, let calls, let span, let period):
+            "no call to analyze in the period asked for (\(period.described)): \(inputs.joined(separator: ", ")) hold\(inputs.count == 1 ? "s" : "") \(Money.count(calls)) call\(calls == 1 ? "" : "s")" + (span.first.map { first in " from \(first.rfc3339) to \(span.last!.rfc3339)" } ?? "") + ". Pass --since and --until dates inside that period, or drop them."
+        case .noPlacesCall(let inputs, let requests, let rejected):
+            "no Places call to analyze: none of the \(Money.count(requests)) request\(requests == 1 ? "" : "s") read from \(inputs.joined(separator: ", ")) is a Places Autocomplete, Place Details or Geocoding call" + (rejected > 0 ? " (\(Money.count(rejected)) more could not be read)" : "") + ". Check that the capture was made while the app searched for a place."
         case .unknownFormat(let path):
             "cannot tell the format of \(path) from its content. Pass --format jsonl, csv, access-log or har."
         case .unreadableBillingExport(let path, let reason):

@@ -45,6 +45,8 @@ public struct LogReader {
         public var rejected = 0
         /// Valid calls dropped by `--since`/`--until`.
         public var outsideWindow = 0
+        /// When those calls were made: the log's own period, when nothing falls in the one asked for.
+        public var outsidePeriod = TimeSpan()
         /// The first diagnostics, in order.
         public var diagnostics: [Diagnostic] = []
         /// All diagnostics, including those not stored.
@@ -301,6 +303,7 @@ private struct RecordSink {
                 deliver(call, fingerprint)
             } else {
                 output.outsideWindow += 1
+                output.outsidePeriod.include(call.time)
             }
         case .failure(let failure):
             try reject(failure.reason, line: line, into: &output)
@@ -316,6 +319,7 @@ private struct RecordSink {
                 deliver(call, request.fingerprint)
             } else {
                 output.outsideWindow += 1
+                output.outsidePeriod.include(call.time)
             }
         case .notPlaces:
             output.skippedRequests += 1

@@ -11,13 +11,19 @@ public struct AnomalyCost: Sendable, Equatable {
     public var alternativeListUSD: Double?
     /// What the alternative is, for people ("as proper sessions").
     public var alternative: String?
+    /// Why the right way bills more than the mistake did, when it does (a full sentence).
+    public var alternativeCostsMoreBecause: String?
 
-    public init(name: String, count: Int, billedListUSD: Double, alternativeListUSD: Double? = nil, alternative: String? = nil) {
+    public init(
+        name: String, count: Int, billedListUSD: Double, alternativeListUSD: Double? = nil, alternative: String? = nil,
+        alternativeCostsMoreBecause: String? = nil
+    ) {
         self.name = name
         self.count = count
         self.billedListUSD = billedListUSD
         self.alternativeListUSD = alternativeListUSD
         self.alternative = alternative
+        self.alternativeCostsMoreBecause = alternativeCostsMoreBecause
     }
 
     /// What making the calls the right way would have saved; `nil` without an alternative.

@@ -1,29 +1,43 @@
-/// What the team should do: the decision tree's answer with the numbers it rests on, every
-/// strategy ranked by the bill, and the concrete changes to make (`sessions.md`, "From counts to
-/// money").
+/// What the team should do, and what it saves: the valid option with the lowest bill, the decision
+/// tree's answer it was checked against, every option ranked, and the concrete changes to make
+/// (`docs/recommendation.md`).
+///
+/// The headline never recommends paying more: when no valid option bills less than the calls as
+/// made, the recommendation is `current` at delay 0, "keep the integration as it is".
 public struct Recommendation: Sendable, Equatable {
-    /// The decision tree's answer.
+    /// The recommended strategy; `.current` (at delay 0) keeps the integration as it is.
     public var strategy: StrategyID
     public var delay: Int
-    /// The tree's steps as sentences, each citing the number it used.
-    public var path: [String]
+    /// The decision tree's literal answer, with its steps (each citing the number it used).
+    public var tree: DecisionTree.Answer
     /// The numbers the tree walked with.
     public var evidence: Evidence
-    /// Whether the answer makes users wait for characters before predictions appear.
-    public var latencyWarning: Bool { delay > 0 }
-    /// Every priced strategy and delay, cheapest bill first.
+    /// Every priced option: the valid ones by the bill (list prices break ties), then the invalid
+    /// ones in the same order.
     public var ranking: [Option]
-    /// The cheapest valid option the recommendation may choose: delay at most `--max-delay`, and
-    /// not `current` (what the app does now, anomalies included).
-    public var cheapest: Option
-    /// Why the cheapest option is not the tree's answer; empty when it is (or costs the same).
-    public var cheaperBecause: [String]
-    /// Why the calls as made bill less than the tree's answer, when they do.
-    public var currentCheaperBecause: String?
-    /// The tree's answer priced, with its savings against `current`.
+    /// The recommendation priced, with its savings against `current`.
     public var recommended: Option
     /// The bill as the log shows it (`current`, delay 0).
     public var current: Option
+    /// The tree's answer priced.
+    public var treeOption: Option
+    /// One sentence, with the number, on why the recommendation is not the tree's literal answer;
+    /// `nil` when it is.
+    public var differsFromTree: String?
+    /// The cheapest valid option with no delay, when the recommendation has one: the saving without
+    /// the latency trade-off.
+    public var bestWithoutDelay: Option?
+    /// `current` with a delay, when that bills less than the recommendation: keeping the structure
+    /// and adding a delay is a real option. When keeping, the cheapest such delay.
+    public var currentWithDelay: Option?
+    /// When keeping: the cheapest valid alternative, and why it does not pay.
+    public var cheapestAlternative: Option?
+    public var keepBecause: String?
+    /// When keeping: the nearest volume at which some valid option starts to bill less.
+    public var adviceChanges: ScaleChange?
+    /// When every valid option bills $0 (free caps or credit): the option cheapest at list prices,
+    /// which is what is cheapest once past them.
+    public var cheapestAtListPrices: Option?
     /// Calendar months the costs cover (savings per month divide by this).
     public var months: Int
     /// Changes to make, for the platforms and API generation seen in the log.
@@ -31,32 +45,20 @@ public struct Recommendation: Sendable, Equatable {
     /// Each anomaly with what it cost and how to fix it.
     public var anomalies: [AnomalyAdvice]
 
-    public init(
-        strategy: StrategyID, delay: Int, path: [String], evidence: Evidence, ranking: [Option], cheapest: Option,
-        cheaperBecause: [String], currentCheaperBecause: String?, recommended: Option, current: Option, months: Int, nextSteps: [String],
-        anomalies: [AnomalyAdvice]
-    ) {
-        self.strategy = strategy
-        self.delay = delay
-        self.path = path
-        self.evidence = evidence
-        self.ranking = ranking
-        self.cheapest = cheapest
-        self.cheaperBecause = cheaperBecause
-        self.currentCheaperBecause = currentCheaperBecause
-        self.recommended = recommended
-        self.current = current
-        self.months = months
-        self.nextSteps = nextSteps
-        self.anomalies = anomalies
-    }
+    /// The tree's steps as sentences.
+    public var path: [String] { tree.path }
+    /// Whether no valid option bills less than the calls as made.
+    public var keepsCurrent: Bool { strategy == .current }
+    /// Whether the recommendation makes users wait for characters before predictions appear.
+    public var latencyWarning: Bool { delay > 0 }
+    /// Whether every valid option up to `--max-delay` bills $0 at this volume.
+    public var allBillsZero: Bool { cheapestAtListPrices != nil }
 
-    /// The options a summary shows, in ranking order: every strategy without delay, the tree's
-    /// answer and the cheapest option.
+    /// The options a summary shows, in ranking order: every strategy without delay, and each
+    /// option the headline names.
     public var highlights: [Option] {
-        ranking.filter { option in
-            option.delay == 0 || option == recommended || option == cheapest
-        }
+        let named = [recommended, treeOption, bestWithoutDelay, currentWithDelay, cheapestAlternative, cheapestAtListPrices].compactMap { $0 }
+        return ranking.filter { option in option.delay == 0 || named.contains { $0.sameChoice(as: option) } }
     }
 
     /// The measured numbers of the decision tree.
@@ -119,6 +121,31 @@ public struct Recommendation: Sendable, Equatable {
             self.listSavingsUSD = listSavingsUSD
             self.listSavingsPercent = listSavingsPercent
         }
+
+        /// Whether the two are the same strategy at the same delay.
+        public func sameChoice(as other: Option) -> Bool {
+            strategy == other.strategy && delay == other.delay
+        }
+    }
+
+    /// The volume at which the advice to keep the integration changes.
+    public struct ScaleChange: Sendable, Equatable {
+        /// The `--scale` from which `strategy` at `delay` bills less than the calls as made.
+        public var scale: Double
+        /// The searches a month that scale means.
+        public var searchesPerMonth: Double
+        public var strategy: StrategyID
+        public var delay: Int
+        /// Whether the change lies above this volume (else below it).
+        public var growing: Bool
+
+        public init(scale: Double, searchesPerMonth: Double, strategy: StrategyID, delay: Int, growing: Bool) {
+            self.scale = scale
+            self.searchesPerMonth = searchesPerMonth
+            self.strategy = strategy
+            self.delay = delay
+            self.growing = growing
+        }
     }
 }
 
@@ -131,5 +158,11 @@ public struct AnomalyAdvice: Sendable, Equatable {
     public init(cost: AnomalyCost, fix: String) {
         self.cost = cost
         self.fix = fix
+    }
+
+    /// Whether doing it right bills less than the mistake did (at list prices); an anomaly whose
+    /// right way has no single price (an expired session, details without the token) always does.
+    public var fixSavesMoney: Bool {
+        cost.count > 0 && (cost.excessListUSD.map { $0 >= 0.005 } ?? true)
     }
 }

@@ -15,4 +15,15 @@ public struct TimeWindow: Sendable, Equatable {
         if let end, time >= end { return false }
         return true
     }
+
+    /// The period for people: `from 2027-01-01T00:00:00Z until 2027-02-01T00:00:00Z` (the end
+    /// excluded), with either side left out when open.
+    public var described: String {
+        switch (start, end) {
+        case (let start?, let end?): "from \(start.rfc3339) until \(end.rfc3339)"
+        case (let start?, nil): "from \(start.rfc3339) on"
+        case (nil, let end?): "before \(end.rfc3339)"
+        case (nil, nil): "all of it"
+        }
+    }
 }

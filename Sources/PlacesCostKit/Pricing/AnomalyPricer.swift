@@ -78,6 +78,24 @@ public struct AnomalyPricer {
             alternativeListUSD: sum(single, .perRequestGeocoding),
             alternative: "the same requests billed per request, with Geocoding for a selection"
         )
-        return [reused, expired, orphans, noToken, fields, oneRequest]
+        return [reused, expired, orphans, noToken, fields, oneRequest].map(explained)
+    }
+
+    /// `cost` with the reason its right way bills more than the mistake, when it does (to the
+    /// cent, as the report shows them).
+    func explained(_ cost: AnomalyCost) -> AnomalyCost {
+        guard let alternative = cost.alternativeListUSD, (alternative * 100).rounded() > (cost.billedListUSD * 100).rounded() else { return cost }
+        var cost = cost
+        switch cost.name {
+        case "fields_unspecified":
+            cost.alternativeCostsMoreBecause = "With an address-and-location mask each session ends with Place Details Essentials, which bills the session's autocomplete requests (up to 12), while a details call billed at a higher SKU makes them free: the mask still avoids returning every field, but here it does not lower the bill."
+        case "token_reused", "no_token_requests":
+            cost.alternativeCostsMoreBecause = "As sessions, runs that end without a selection are billed as abandoned sessions, which costs more than their few requests: the fix is about correctness here, not money."
+        case "one_request_sessions":
+            cost.alternativeCostsMoreBecause = "Billed per request, each selection needs a Geocoding call, which costs more here than the session did."
+        default:
+            cost.alternativeCostsMoreBecause = "The right way bills more than the mistake at list prices for these calls."
+        }
+        return cost
     }
 }

@@ -25,8 +25,14 @@ public struct Simulation: Sendable {
         public var totalSearches: Int { simulator.searchesPerMonth * months }
     }
 
+    /// The table simulated searches are priced with: the one in force in March 2025 (a fixed
+    /// table is that table).
+    static func table(of plan: PricingPlan) -> PriceTable {
+        plan.table(generation: nil, monthIndex: PricingPlan.march2025)
+    }
+
     public func run() -> Result {
-        let table = plan.table(generation: nil, monthIndex: PricingPlan.march2025)
+        let table = Simulation.table(of: plan)
         // Simulated searches take place when the table's current session rules apply.
         let ruleDay = table.sessionRules.flatMap { PriceTableLoader.parseDay($0.terminatingDetails.effectiveFrom) } ?? 0
         let tableDay = PriceTableLoader.parseDay(table.effectiveFrom) ?? 0

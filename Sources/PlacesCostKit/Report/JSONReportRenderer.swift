@@ -111,18 +111,38 @@ public struct JSONReportRenderer: Sendable {
         })
     }
 
-    /// The decision tree's answer, the numbers behind it, the ranking and the next steps.
+    /// The recommendation, the tree's answer it was checked against, the numbers behind both, the
+    /// ranking and the next steps.
     func recommendation(_ advice: Recommendation) -> JSONValue {
         let evidence = advice.evidence
+        let option = { (option: Recommendation.Option?) in option.map { JSONValue.object(self.optionMembers($0)) } ?? .null }
+        var validRank = 0
         return .object([
             ("strategy", .string(advice.strategy.rawValue)),
             ("delay", .int(advice.delay)),
+            ("keep_current", .bool(advice.keepsCurrent)),
             ("path", .array(advice.path.map { .string($0) })),
             ("savings_usd", .number(advice.recommended.savingsUSDPerMonth)),
             ("savings_pct", .number(advice.recommended.savingsPercent)),
             ("list_savings_usd", .number(advice.recommended.listSavingsUSD)),
             ("list_savings_pct", .number(advice.recommended.listSavingsPercent)),
             ("latency_warning", .bool(advice.latencyWarning)),
+            ("tree_answer", option(advice.treeOption)),
+            ("differs_from_tree_because", advice.differsFromTree.map { .string($0) } ?? .null),
+            ("best_without_delay", option(advice.bestWithoutDelay)),
+            ("current_with_delay", option(advice.currentWithDelay)),
+            ("cheapest_alternative", option(advice.cheapestAlternative)),
+            ("all_bills_zero", .bool(advice.allBillsZero)),
+            ("cheapest_at_list_prices", option(advice.cheapestAtListPrices)),
+            ("advice_changes_at", advice.adviceChanges.map { change in
+                .object([
+                    ("scale", .number(change.scale)),
+                    ("searches_per_month", .number(change.searchesPerMonth)),
+                    ("strategy", .string(change.strategy.rawValue)),
+                    ("delay", .int(change.delay)),
+                    ("direction", .string(change.growing ? "growing" : "shrinking")),
+                ])
+            } ?? .null),
             ("evidence", .object([
                 ("needs_details", .bool(evidence.needsDetails.needsDetails)),
                 ("needs_details_source", .string(evidence.needsDetails.source.rawValue)),
@@ -133,12 +153,10 @@ public struct JSONReportRenderer: Sendable {
                 ("searches", .int(evidence.searches)),
                 ("abandoned", .int(evidence.abandoned)),
             ])),
-            ("ranking", .array(advice.ranking.enumerated().map { rank, option in
-                .object([("rank", .int(rank + 1))] + optionMembers(option))
+            ("ranking", .array(advice.ranking.map { option in
+                if option.valid { validRank += 1 }
+                return .object([("rank", option.valid ? .int(validRank) : .null)] + optionMembers(option))
             })),
-            ("cheapest", .object(optionMembers(advice.cheapest))),
-            ("cheaper_because", .array(advice.cheaperBecause.map { .string($0) })),
-            ("current_cheaper_because", advice.currentCheaperBecause.map { .string($0) } ?? .null),
             ("next_steps", .array(advice.nextSteps.map { .string($0) })),
         ])
     }
@@ -164,6 +182,7 @@ public struct JSONReportRenderer: Sendable {
             ("current_list_cost_usd", .number(advice.current.listCostUSD)),
             ("recommended_strategy", .string(advice.strategy.rawValue)),
             ("recommended_delay", .int(advice.delay)),
+            ("keep_current", .bool(advice.keepsCurrent)),
             ("recommended_cost_usd", .number(advice.recommended.costUSD)),
             ("recommended_list_cost_usd", .number(advice.recommended.listCostUSD)),
             ("savings_usd_per_month", .number(advice.recommended.savingsUSDPerMonth)),
@@ -181,6 +200,7 @@ public struct JSONReportRenderer: Sendable {
                 ("alternative", cost.alternative.map { .string($0) } ?? .null),
                 ("alternative_list_usd", cost.alternativeListUSD.map { .number($0) } ?? .null),
                 ("excess_list_usd", cost.excessListUSD.map { .number($0) } ?? .null),
+                ("alternative_costs_more_because", cost.alternativeCostsMoreBecause.map { .string($0) } ?? .null),
                 ("fix", .string(advice.fix)),
             ])
         })

@@ -36,26 +36,13 @@ public struct MarkdownReportRenderer: Sendable {
             let days = last.daysSinceEpoch - first.daysSinceEpoch + 1
             coverage += " (\(days) day\(days == 1 ? "" : "s") of logs" + (days < 28 && months == 1 ? "; `--scale` extrapolates a sample)" : ")")
         }
-        let saving = advice.recommended
-        let atList = "at list prices (what the same searches cost past the free caps) \(Money.usd(saving.listSavingsUSD)) (\(Money.plain(saving.listSavingsPercent))%)"
-        let savingText: String
-        if saving.savingsUSDPerMonth >= 0.005 {
-            savingText = "**\(Money.usd(saving.savingsUSDPerMonth)) a month** (\(Money.plain(saving.savingsPercent))% of the bill)"
-        } else if saving.savingsUSDPerMonth <= -0.005 {
-            savingText = "**none at this volume**: the recommendation bills \(Money.usd(-saving.savingsUSDPerMonth)) a month more than the calls as made (see \"Strategies ranked by the bill\")" + (saving.listSavingsUSD >= 0.005 ? "; \(atList)" : "")
-        } else if saving.listSavingsUSD >= 0.005 {
-            savingText = "**$0.00 a month** at this volume; \(atList)"
-        } else {
-            savingText = "none: the calls as made already cost what the recommendation costs"
-        }
         lines += [
             "| | |",
             "|---|---|",
             "| Estimated bill now | **\(Money.usd(perMonth)) a month** \(coverage); \(Money.usd(advice.current.listCostUSD)) at list prices |",
-            "| Recommended | **\(describe(advice.strategy, delay: advice.delay))** (`\(advice.strategy.rawValue)`, delay \(advice.delay)) |",
-            "| Saving | \(savingText) |",
-            "",
         ]
+        lines += AdviceSentences.rows(advice, pricing: analysis.pricing).map { "| \($0.0) | \($0.1) |" }
+        lines.append("")
         return lines
     }
 
@@ -73,32 +60,28 @@ public struct MarkdownReportRenderer: Sendable {
     private func rankingLines(_ advice: Recommendation) -> [String] {
         var lines = [
             "## Strategies ranked by the bill", "",
-            "Each strategy without delay, with the tree's answer and the cheapest choice; every delay is in \"What each strategy costs\" below.", "",
+            "Each strategy without delay, with every option the headline names; every delay is in \"What each strategy costs\" below. Options that serve the app come first, by the bill, then list price.", "",
             "| rank | strategy | delay | bill for the period | saving a month | saving | at list prices |",
             "|---:|---|---:|---:|---:|---:|---:|",
         ]
-        let rank = Dictionary(advice.ranking.enumerated().map { ("\($1.strategy.rawValue)/\($1.delay)", $0 + 1) }, uniquingKeysWith: { first, _ in first })
-        for option in advice.highlights {
+        let shown = advice.highlights
+        func row(_ option: Recommendation.Option, rank: String) -> String {
             var name = "`\(option.strategy.rawValue)`"
-            if option == advice.recommended { name += " (recommended)" }
-            if !option.valid { name += " (not valid: the app needs details)" }
-            lines.append("| \(rank["\(option.strategy.rawValue)/\(option.delay)"] ?? 0) | \(name) | \(option.delay) | \(Money.usd(option.costUSD)) | \(Money.usd(option.savingsUSDPerMonth)) | \(Money.plain(option.savingsPercent))% | \(Money.usd(option.listCostUSD)) |")
+            if option.sameChoice(as: advice.recommended) { name += advice.keepsCurrent ? " (recommended: keep)" : " (recommended)" }
+            if option.sameChoice(as: advice.treeOption), !option.sameChoice(as: advice.recommended) { name += " (the tree's answer)" }
+            return "| \(rank) | \(name) | \(option.delay) | \(Money.usd(option.costUSD)) | \(Money.usd(option.savingsUSDPerMonth)) | \(Money.plain(option.savingsPercent))% | \(Money.usd(option.listCostUSD)) |"
+        }
+        for (index, option) in shown.filter(\.valid).enumerated() {
+            lines.append(row(option, rank: String(index + 1)))
+        }
+        let invalid = shown.filter { !$0.valid }
+        if !invalid.isEmpty {
+            lines.append("| | **Not valid: the app needs Place Details** | | | | | |")
+            for option in invalid { lines.append(row(option, rank: "–")) }
         }
         lines.append("")
-        lines.append("![Cost of the same searches by strategy, at list prices](\(ReportCharts.strategyCosts))")
+        lines.append("![\(ReportCharts.strategyChartTitle(advice))](\(ReportCharts.strategyCosts))")
         lines.append("")
-        if advice.cheaperBecause.isEmpty {
-            lines.append("The tree's answer is also the cheapest valid choice with a delay of at most \(advice.evidence.maxDelay).")
-        } else {
-            lines.append("The cheapest valid choice is `\(advice.cheapest.strategy.rawValue)` with delay \(advice.cheapest.delay), not the tree's answer:")
-            lines.append("")
-            for reason in advice.cheaperBecause { lines.append("- \(reason)") }
-        }
-        lines.append("")
-        if let reason = advice.currentCheaperBecause {
-            lines.append(reason)
-            lines.append("")
-        }
         return lines
     }
 
@@ -120,7 +103,7 @@ public struct MarkdownReportRenderer: Sendable {
         ]
         for advice in analysis.recommendation.anomalies {
             let cost = advice.cost
-            let right = cost.alternativeListUSD.map { "\(Money.usd($0)) (\(cost.alternative ?? ""))" } ?? "n/a"
+            let right = cost.alternativeListUSD.map { "\(Money.usd($0)) (\(cost.alternative ?? ""))" + (cost.alternativeCostsMoreBecause.map { " **costs more:** \($0)" } ?? "") } ?? "n/a"
             lines.append("| `\(cost.name)` | \(Money.count(cost.count)) | \(Money.usd(cost.billedListUSD)) | \(right) | \(cost.count == 0 ? "None seen." : advice.fix) |")
         }
         lines.append("")
@@ -277,11 +260,6 @@ public struct MarkdownReportRenderer: Sendable {
     }
 
     // MARK: - Sentences
-
-    /// The strategy at a delay, for people.
-    func describe(_ strategy: StrategyID, delay: Int) -> String {
-        delay == 0 ? strategy.title : "\(strategy.title), from the \(DecisionTree.ordinal(delay + 1)) character"
-    }
 
     private func detailsNeedSentence(_ need: DetailsNeed) -> String {
         switch need.source {

@@ -22,19 +22,40 @@ public enum ReportCharts {
                 caption: "completed searches with recorded input; mean \(Money.plain(stats.meanCharactersAtSelection))",
                 category: "characters typed when the place was chosen"
             )),
-            (strategyCosts, BarChart(
-                title: "Cost of the same searches by strategy",
-                caption: "at first-tier list prices for the period; recommended in colour",
-                valueAxisLabel: "USD", categoryAxisLabel: "strategy and delay", orientation: .horizontal,
-                bars: advice.highlights.sorted { ($0.listCostUSD, $0.strategy, $0.delay) < ($1.listCostUSD, $1.strategy, $1.delay) }.map { option in
-                    BarChart.Bar(
-                        label: option.strategy.rawValue + (option.delay > 0 ? ", delay \(option.delay)" : "") + (option.valid ? "" : " (not valid)"),
-                        value: option.listCostUSD, valueLabel: Money.usd(option.listCostUSD),
-                        highlighted: option == advice.recommended
-                    )
-                }
-            )),
+            (strategyCosts, strategyChart(advice)),
         ]
+    }
+
+    /// Whether the strategy chart shows list prices: when every option it shows bills $0.
+    static func chartsListPrices(_ advice: Recommendation) -> Bool {
+        advice.highlights.allSatisfy { Advisor.micros($0.costUSD) == 0 }
+    }
+
+    /// The strategy chart's title, which says which figure it shows.
+    static func strategyChartTitle(_ advice: Recommendation) -> String {
+        chartsListPrices(advice)
+            ? "Cost of the same searches by strategy, at list prices (every bill is $0 at this volume)"
+            : "Bill for the same searches by strategy"
+    }
+
+    /// The options of the ranking table, in its order, with its figure: the bill, or the list
+    /// price when every bill is $0.
+    static func strategyChart(_ advice: Recommendation) -> BarChart {
+        let list = chartsListPrices(advice)
+        let shown = advice.highlights
+        return BarChart(
+            title: strategyChartTitle(advice),
+            caption: (list ? "first-tier list prices for the period" : "free caps, tiers and credit applied, for the period") + "; as ranked in the report; recommended in colour",
+            valueAxisLabel: "USD", categoryAxisLabel: "strategy and delay", orientation: .horizontal,
+            bars: shown.map { option in
+                let value = list ? option.listCostUSD : option.costUSD
+                return BarChart.Bar(
+                    label: option.strategy.rawValue + (option.delay > 0 ? ", delay \(option.delay)" : "") + (option.valid ? "" : " (not valid)"),
+                    value: value, valueLabel: Money.usd(value),
+                    highlighted: option.sameChoice(as: advice.recommended)
+                )
+            }
+        )
     }
 
     /// One bar per value from `from` to the largest seen, zero-filled so the shape reads right.

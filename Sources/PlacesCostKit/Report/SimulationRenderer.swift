@@ -84,11 +84,10 @@ public struct SimulationRenderer: Sendable {
             lines.append(step.hasPrefix("->") ? "   **\(step)**" : step)
             lines.append("")
         }
-        let saving = recommendation.recommended
-        lines.append("Against `current`: \(Money.usd(saving.savingsUSDPerMonth)) a month saved on the bill (\(Money.plain(saving.savingsPercent))%), \(Money.usd(saving.listSavingsUSD / Double(result.months))) a month at list prices.")
-        for reason in recommendation.cheaperBecause {
-            lines.append("")
-            lines.append("Cheapest valid choice: `\(recommendation.cheapest.strategy.rawValue)` with delay \(recommendation.cheapest.delay). \(reason)")
+        lines.append("| | |")
+        lines.append("|---|---|")
+        for (label, text) in AdviceSentences.rows(recommendation, pricing: result.pricing) {
+            lines.append("| \(label) | \(text) |")
         }
         lines.append("")
         lines.append("`current` is the scenario as described, run with proper session tokens, so it equals `session_details`. \"List\" prices every event at the first tier with nothing free; the bill applies the table's free caps, tiers and credit month by month.")

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("Advisor")
 struct AdvisorTests {
-    func analyze(_ records: [TestRecord], pricing: String = "legacy-list", needsDetails: Bool? = nil, scale: Double = 1) throws -> Analysis {
+    func analyze(_ records: [TestRecord], pricing: String? = "legacy-list", needsDetails: Bool? = nil, scale: Double = 1) throws -> Analysis {
         let directory = TemporaryDirectory()
         let file = directory.write("log.jsonl", records.map(\.jsonLine).joined(separator: "\n") + "\n")
         var options = Analyzer.Options()
@@ -20,30 +20,37 @@ struct AdvisorTests {
         return records
     }
 
-    @Test("short typing, address only: per request, and the ranking's cheapest agrees")
+    @Test("short typing, address only: the cheapest delay, with the saving without a delay beside it")
     func shortTyping() throws {
         let records = (0..<10).flatMap { search("t\($0)", "abc", at: Double($0) * 100) }
         let advice = try analyze(records).recommendation
-        #expect(advice.strategy == .perRequestGeocoding && advice.delay == 0)
-        #expect(advice.cheaperBecause.isEmpty || advice.cheapest.strategy == .perRequestGeocoding)
-        // Legacy list: 3 x 2.83 + 5 = 13.49 against 17 per search as sessions.
-        let current = try #require(advice.ranking.first { $0.strategy == .current && $0.delay == 0 })
-        #expect(abs(current.listCostUSD - 0.17) < 1e-9)
-        #expect(abs(advice.recommended.listCostUSD - 0.1349) < 1e-9)
-        #expect(abs(advice.recommended.savingsUSDPerMonth - 0.0351) < 1e-9)
-        #expect(abs(advice.recommended.savingsPercent - 20.647058823529) < 1e-6)
+        // The tree: 3 requests <= 4.24, per request without delay. Delay 2 keeps one request
+        // (7.83 per 1,000 searches' worth: 2.83 + 5) and delay 3 keeps the same one: the tie
+        // goes to the smaller delay.
+        #expect(advice.tree.strategy == .perRequestGeocoding && advice.tree.delay == 0)
+        #expect(advice.strategy == .perRequestGeocoding && advice.delay == 2)
+        #expect(abs(advice.recommended.costUSD - 0.0783) < 1e-9)
+        #expect(abs(advice.current.listCostUSD - 0.17) < 1e-9)
+        let plain = try #require(advice.bestWithoutDelay)
+        #expect(plain.strategy == .perRequestGeocoding && plain.delay == 0)
+        #expect(abs(plain.listCostUSD - 0.1349) < 1e-9)
+        #expect(abs(plain.savingsUSDPerMonth - 0.0351) < 1e-9)
+        #expect(abs(plain.savingsPercent - 20.647058823529) < 1e-6)
+        #expect(advice.differsFromTree?.contains("Waiting for the 3rd character rather than sending a request from the first character cuts autocomplete requests per search from 3 to 1") == true)
+        #expect(advice.nextSteps.contains { $0.contains("more than 2 characters") || $0.contains("> 2`") })
     }
 
-    @Test("seven characters: delay 3 brings 7 requests to 4 (the seeds' example)")
-    func delayWins() throws {
+    @Test("seven characters: the tree stops at delay 3 (the seeds' example), the money goes on to delay 4")
+    func longerDelay() throws {
         let records = (0..<10).flatMap { search("t\($0)", "1600 Am", at: Double($0) * 100) }
         let advice = try analyze(records).recommendation
-        #expect(advice.strategy == .perRequestGeocoding && advice.delay == 3)
+        #expect(advice.tree.strategy == .perRequestGeocoding && advice.tree.delay == 3)
         #expect(advice.evidence.meanRequests[3] == 4)
+        #expect(abs(advice.treeOption.costUSD - 0.1632) < 1e-9)
+        #expect(advice.strategy == .perRequestGeocoding && advice.delay == 4)
+        #expect(abs(advice.recommended.costUSD - 0.1349) < 1e-9)
         #expect(advice.latencyWarning)
-        // A longer delay is cheaper still; the advice says why the tree stops at 3.
-        #expect(advice.cheapest.strategy == .perRequestGeocoding && advice.cheapest.delay == 4)
-        #expect(advice.cheaperBecause.first?.contains("smallest delay") == true)
+        #expect(advice.differsFromTree?.contains("the tree stops at the first delay that reaches the break-even") == true)
     }
 
     @Test("legacy abandonment: sessions by the tree, per request cheaper, and the reason names abandonment")
@@ -58,69 +65,93 @@ struct AdvisorTests {
             records += (0..<2).map { ac(5000 + Double(index) * 100 + Double($0), "a\(index)") }
         }
         let advice = try analyze(records).recommendation
-        #expect(advice.strategy == .sessionDetailsBasic)
-        #expect(advice.cheapest.strategy == .perRequestGeocoding)
-        #expect(advice.cheaperBecause.count == 1)
-        #expect(advice.cheaperBecause[0].contains("50% of searches (10) end without a selection"))
-        #expect(abs(advice.cheapest.listCostUSD - 0.3047) < 1e-9 && abs(advice.recommended.listCostUSD - 0.34) < 1e-9)
-    }
-
-    @Test("a tie on the bill keeps the tree's answer")
-    func tie() throws {
-        // Places API (New): 12-character address searches. The tree (break-even 12) says per
-        // request; both cost the same at list prices, so nothing differs.
-        let records = (0..<20).flatMap { search("n\($0)", "1600 Amphith", at: Double($0) * 100, fields: ["formattedAddress", "location"]) }
-            .map { record -> TestRecord in var record = record; record.version = "new"; return record }
-        let advice = try analyze(records, pricing: "places-new-2025").recommendation
+        #expect(advice.tree.strategy == .sessionDetailsBasic)
+        // Every delay bills the same: the smallest wins.
         #expect(advice.strategy == .perRequestGeocoding && advice.delay == 0)
-        #expect(advice.evidence.breakEvenRequests == 12)
-        // Within the free caps every bill is $0: a tie keeps the tree's answer.
-        #expect(advice.cheapest == advice.recommended)
-        #expect(advice.cheaperBecause.isEmpty)
+        #expect(abs(advice.recommended.listCostUSD - 0.3047) < 1e-9 && abs(advice.treeOption.listCostUSD - 0.34) < 1e-9)
+        #expect(advice.differsFromTree?.contains("50% of searches (10) end without a selection") == true)
+        #expect(advice.bestWithoutDelay == nil)
     }
 
-    @Test("free caps: at list prices the tree wins, the bill reverses the order, and the reason says so")
-    func freeCaps() throws {
+    @Test("free caps that make the tree's answer cost more than the calls as made: keep, and say when that changes")
+    func freeCapsKeep() throws {
         // 4,000 searches a month (10 x --scale 400) of 4 unrecorded requests, address only, on
         // legacy-2025. List: per request 4 x 2.83 + 5 = 16.32 < 17 per session, so the tree says
-        // per request. Bill: 16,000 requests less 10,000 free = $16.98, while 4,000 Places Details
-        // stay under the 5,000 free: sessions bill $0.
+        // per request. Bill: 16,000 requests less 10,000 free = $16.98, while the log's own
+        // sessions (4,000 Places Details, under the 5,000 free) bill $0: keep them.
         var records: [TestRecord] = []
         for index in 0..<10 {
             records += (0..<4).map { ac(Double(index) * 100 + Double($0), "c\(index)") }
             records.append(details(Double(index) * 100 + 5, "c\(index)", fields: ["formatted_address", "geometry"]))
         }
         let advice = try analyze(records, pricing: "legacy-2025", scale: 400).recommendation
-        #expect(advice.strategy == .perRequestGeocoding && advice.delay == 0)
-        #expect(abs(advice.recommended.costUSD - 16.98) < 1e-9)
-        #expect(advice.cheapest.strategy == .sessionDetails && advice.cheapest.costUSD == 0)
-        #expect(advice.cheaperBecause.count == 1)
-        #expect(advice.cheaperBecause[0].contains("the monthly free caps per SKU change the order"))
+        #expect(advice.tree.strategy == .perRequestGeocoding && advice.tree.delay == 0)
+        #expect(abs(advice.treeOption.costUSD - 16.98) < 1e-9)
+        #expect(advice.keepsCurrent && advice.strategy == .current && advice.delay == 0)
+        #expect(advice.recommended.savingsUSDPerMonth == 0)
+        #expect(advice.differsFromTree?.contains("the monthly free caps per SKU") == true)
+        // Sessions bill $0 like the calls as made: no saving, so the alternative is named.
+        let alternative = try #require(advice.cheapestAlternative)
+        #expect(alternative.valid && alternative.strategy != .current)
+        #expect(advice.nextSteps.first?.hasPrefix("Keep the integration as it is") == true)
     }
 
-    @Test("ranking orders by bill, then list cost; savings are per month")
+    @Test("keeping names the volume at which the advice changes, and at that volume it does change")
+    func adviceChangesAtTheVolumeItNames() throws {
+        // Places API (New), 20 twelve-character address searches, inside the free caps: every
+        // option bills $0, so keep; past the caps a delay makes per-request cheaper.
+        let records = (0..<20).flatMap { search("n\($0)", "1600 Amphith", at: Double($0) * 100, fields: ["formattedAddress", "location"]) }
+            .map { record -> TestRecord in var record = record; record.version = "new"; return record }
+        let advice = try analyze(records, pricing: "places-new-2025").recommendation
+        #expect(advice.evidence.breakEvenRequests == 12)
+        #expect(advice.keepsCurrent && advice.allBillsZero)
+        let cheapest = try #require(advice.cheapestAtListPrices)
+        // 8 requests at delay 4 and one Essentials call, 20 searches: 20 x (8 x 2.83 + 5) / 1000.
+        #expect(cheapest.delay == 4 && abs(cheapest.listCostUSD - 0.5528) < 1e-9)
+        let change = try #require(advice.adviceChanges)
+        #expect(change.growing && change.scale > 1)
+        let at = try analyze(records, pricing: "places-new-2025", scale: change.scale).recommendation
+        #expect(!at.keepsCurrent)
+        #expect(at.recommended.costUSD < at.current.costUSD)
+        #expect(at.strategy == change.strategy && at.delay == change.delay)
+    }
+
+    @Test("ranking: options that serve the app first, each part by the bill then list price; savings are per month")
     func ranking() throws {
-        var records = search("t1", "abcdef", at: 0)
-        records += search("t2", "abcdef", at: 40 * 86_400)  // the next month
+        var records = search("t1", "abcdef", at: 0, fields: ["formatted_address", "rating"])
+        records += search("t2", "abcdef", at: 40 * 86_400, fields: ["formatted_address", "rating"])  // the next month
         let advice = try analyze(records, pricing: "legacy-list").recommendation
         #expect(advice.months == 2)
-        let keys = advice.ranking.map { (Advisor.cents($0.costUSD), Advisor.cents($0.listCostUSD)) }
-        #expect(zip(keys, keys.dropFirst()).allSatisfy { $0 <= $1 })
+        let validCount = advice.ranking.filter(\.valid).count
+        #expect(validCount > 0 && validCount < advice.ranking.count)
+        #expect(advice.ranking.prefix(validCount).allSatisfy { $0.valid })
+        for part in [advice.ranking.prefix(validCount), advice.ranking.dropFirst(validCount)] {
+            let keys = part.map { (Advisor.micros($0.costUSD), Advisor.micros($0.listCostUSD)) }
+            let ordered = zip(keys, keys.dropFirst()).allSatisfy { pair in pair.0 <= pair.1 }
+            #expect(ordered)
+        }
         let recommended = advice.recommended
         #expect(abs(recommended.savingsUSDPerMonth - (advice.current.costUSD - recommended.costUSD) / 2) < 1e-12)
     }
 
-    @Test("next steps name the platform's own API, and the delay step appears with a delay")
+    @Test("next steps name the platform's own API, and the delay in each platform's terms")
     func nextSteps() {
         let ios = PlatformUse(platform: .ios, generation: .legacy, calls: 1)
         let new = PlatformUse(platform: .webService, generation: .new, calls: 1)
         let sessions = PlatformGuide.nextSteps(strategy: .sessionDetailsBasic, delay: 0, platforms: [ios, new])
         #expect(sessions[0].contains("GMSAutocompleteSessionToken") && sessions[0].contains("[.formattedAddress, .coordinate]"))
         #expect(sessions[1].contains("X-Goog-FieldMask: formattedAddress,location"))
-        #expect(!sessions.contains { $0.contains("characters") && $0.contains("unicodeScalars") })
+        #expect(!sessions.contains { $0.contains("unicodeScalars") })
         let perRequest = PlatformGuide.nextSteps(strategy: .perRequestGeocoding, delay: 3, platforms: [PlatformUse(platform: .webService, generation: .legacy, calls: 1)])
         #expect(perRequest[0].contains("drop `sessiontoken`") && perRequest[0].contains("geocode/json?place_id="))
-        #expect(perRequest[1].contains("more than 3 characters"))
+        #expect(perRequest[1].contains("3 or fewer characters"))
+        let delayed = PlatformGuide.nextSteps(
+            strategy: .sessionDetails, delay: 4,
+            platforms: [ios, PlatformUse(platform: .android, generation: .new, calls: 1), PlatformUse(platform: .javascript, generation: .legacy, calls: 1)]
+        )
+        #expect(delayed.contains { $0.hasPrefix("iOS:") && $0.contains("query.unicodeScalars.count > 4") && $0.contains("5th character") })
+        #expect(delayed.contains { $0.hasPrefix("Android:") && $0.contains("codePointCount(0, query.length) > 4") })
+        #expect(delayed.contains { $0.hasPrefix("Web (Maps JavaScript API):") && $0.contains("[...input.value].length > 4") })
         #expect(ClientPlatform(logValue: "iOS") == .ios && ClientPlatform(logValue: nil) == .webService && ClientPlatform(logValue: "web") == .javascript)
     }
 
@@ -129,5 +160,20 @@ struct AdvisorTests {
         for (name, _) in Anomalies().named {
             #expect(!PlatformGuide.fix(for: name).isEmpty, "\(name)")
         }
+    }
+
+    @Test("a field mask that bills more than none says why in its row")
+    func maskThatCostsMore() throws {
+        // Places API (New): ten requests, then details with no mask. Without a mask the session
+        // ends at Enterprise + Atmosphere ($25) and its requests are free; an address mask ends it
+        // with Essentials ($5) and bills the 10 requests (10 x 2.83): $33.30 per 1,000.
+        let records = search("m", "1600 Amphi", at: 0, fields: nil).map { record -> TestRecord in var record = record; record.version = "new"; return record }
+        let analysis = try analyze(records, pricing: "places-new-2025", scale: 1000)
+        let fields = try #require(analysis.recommendation.anomalies.first { $0.cost.name == "fields_unspecified" })
+        #expect(abs(fields.cost.billedListUSD - 25) < 1e-9 && abs((fields.cost.alternativeListUSD ?? 0) - 33.3) < 1e-9)
+        #expect(fields.cost.alternativeCostsMoreBecause?.contains("Essentials") == true)
+        #expect(!fields.fixSavesMoney)
+        let markdown = MarkdownReportRenderer().render(analysis)
+        #expect(markdown.contains("**costs more:** With an address-and-location mask"))
     }
 }

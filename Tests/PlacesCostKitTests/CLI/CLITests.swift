@@ -125,17 +125,83 @@ struct CLITests {
         #expect(runCLI(["analyze", file, "--report", "pdf"]).code == .usage)
     }
 
-    @Test("simulate walks the decision tree: the seeds' 7 characters take delay 3")
+    @Test("simulate: the seeds' 7 characters take delay 3 in the tree, and delay 4 by the money")
     func simulateRecommendation() throws {
         let result = runCLI(["simulate", "--pricing", "legacy-list", "--chars", "7", "--completion-rate", "1", "--searches", "1", "--report", "json"])
         #expect(result.code == .success)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let recommendation = try #require(json["recommendation"] as? [String: Any])
+        let tree = try #require(recommendation["tree_answer"] as? [String: Any])
+        #expect(tree["strategy"] as? String == "per_request_geocoding" && tree["delay"] as? Int == 3)
         #expect(recommendation["strategy"] as? String == "per_request_geocoding")
-        #expect(recommendation["delay"] as? Int == 3)
+        #expect(recommendation["delay"] as? Int == 4)
         let path = try #require(recommendation["path"] as? [String])
         #expect(path.contains { $0.contains("delay 3: 4 <= 4.24") })
         let details = runCLI(["simulate", "--pricing", "legacy-list", "--needs-details", "yes", "--report", "json"])
         #expect(details.stdout.contains("\"strategy\": \"session_details\""))
+    }
+}
+
+@Suite("What there is to analyze")
+struct NothingToAnalyzeTests {
+    let log: String
+    let directory = TemporaryDirectory()
+
+    init() {
+        log = directory.write("log.jsonl", [ac(0, "a", "x"), ac(1, "a", "xy"), details(2, "a")].map(\.jsonLine).joined(separator: "\n") + "\n")
+    }
+
+    @Test("no call in the period is a data error that says what the log holds and what was asked for")
+    func emptyPeriod() {
+        for period in [["--since", "2027-01-01"], ["--until", "2026-09-30"], ["--since", "2026-10-02", "--until", "2026-10-03"]] {
+            for format in [["--report", "md"], ["--json"]] {
+                let result = runCLI(["analyze", log] + period + format)
+                #expect(result.code == .dataError, "\(period)")
+                #expect(result.stdout.isEmpty)
+                #expect(result.stderr.contains("no call to analyze in the period asked for"), "\(result.stderr)")
+                #expect(result.stderr.contains("3 calls from 2026-10-01T09:00:00"), "\(result.stderr)")
+                #expect(result.stderr.components(separatedBy: "\n").filter { !$0.isEmpty }.count == 1)
+            }
+        }
+        #expect(runCLI(["analyze", log, "--since", "2026-10-01", "--until", "2026-10-01", "--json"]).code == .success)
+    }
+
+    @Test("--since after --until is a usage error")
+    func reversedPeriod() {
+        let result = runCLI(["analyze", log, "--since", "2026-10-05", "--until", "2026-10-04"])
+        #expect(result.code == .usage)
+        #expect(result.stderr.contains("--since 2026-10-05 is not before --until 2026-10-04"))
+        #expect(runCLI(["analyze", log, "--since", "2026-10-01T10:00:00Z", "--until", "2026-10-01T09:00:00Z"]).code == .usage)
+    }
+
+    @Test("requests that hold no Places call are a data error that counts them")
+    func noPlacesCall() {
+        let lines = (0..<3).map { "127.0.0.1 - - [01/Oct/2026:09:00:0\($0) +0000] \"GET /index.html HTTP/1.1\" 200 12 \"-\" \"curl\"" }
+        let access = directory.write("access.log", lines.joined(separator: "\n") + "\n")
+        let result = runCLI(["analyze", access, "--format", "access-log"])
+        #expect(result.code == .dataError)
+        #expect(result.stderr.contains("none of the 3 requests read from"), "\(result.stderr)")
+    }
+}
+
+@Suite("simulate --needs-details")
+struct SimulateDetailsTests {
+    func skus(_ arguments: [String]) throws -> [String: Int] {
+        let result = runCLI(["simulate", "--report", "json", "--searches", "100"] + arguments)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let strategies = try #require(json["strategies"] as? [[String: Any]])
+        let sessions = try #require(strategies.first { $0["id"] as? String == "session_details" && $0["delay"] as? Int == 0 })
+        return try #require(sessions["skus"] as? [String: Int])
+    }
+
+    @Test("yes prices the name it asks for: above Essentials in Places API (New), Basic Data in legacy")
+    func detailsSKU() throws {
+        // `displayName` is Pro; the table's terminating-details rule (in force from its date)
+        // bills a session's Pro details call as Enterprise + Atmosphere.
+        let new = try skus(["--needs-details", "yes"])
+        #expect(new["Place Details Enterprise + Atmosphere"] == 100 && new["Place Details Essentials"] == nil)
+        #expect(try skus(["--needs-details", "no"])["Place Details Essentials"] == 100)
+        let legacy = try skus(["--needs-details", "yes", "--pricing", "legacy-list"])
+        #expect(legacy["Places Details"] == 100)
     }
 }

@@ -43,20 +43,40 @@ struct ReportAgreementTests {
         for step in try #require(recommendation["next_steps"] as? [String]) {
             expectContains(md, step, "next step")
         }
-        for reason in try #require(recommendation["cheaper_because"] as? [String]) {
-            expectContains(md, reason, "why the cheapest differs")
-        }
-        if let reason = recommendation["current_cheaper_because"] as? String {
-            expectContains(md, reason, "why the calls as made bill less")
+        if let reason = recommendation["differs_from_tree_because"] as? String {
+            expectContains(md, reason, "why the recommendation is not the tree's answer")
         }
         let savings = try #require(headline["savings_usd_per_month"] as? Double)
         #expect(abs(savings - (try #require(recommendation["savings_usd"] as? Double))) < 1e-9)
+        #expect(savings >= 0, "the headline never recommends paying more")
+        if recommendation["keep_current"] as? Bool == true {
+            expectContains(md, "**Keep the integration as it is** (`current`, delay 0)", "keep")
+            if let alternative = recommendation["cheapest_alternative"] as? [String: Any], recommendation["all_bills_zero"] as? Bool != true {
+                expectContains(md, "bills \(Money.usd(-(try #require(alternative["savings_usd"] as? Double)))) a month more", "cheapest alternative")
+            }
+        } else {
+            expectContains(md, "**\(Money.usd(savings)) a month**", "saving")
+        }
+        if let delayed = recommendation["current_with_delay"] as? [String: Any] {
+            expectContains(md, Money.usd(try #require(delayed["savings_usd"] as? Double)), "the calls as made with a delay")
+        }
+        if let change = recommendation["advice_changes_at"] as? [String: Any] {
+            expectContains(md, "`--scale \(Money.plain(try #require(change["scale"] as? Double), digits: 4))`", "the volume the advice changes at")
+        }
 
+        // The Markdown ranks the valid rows it shows 1..n; JSON ranks every valid option.
+        var shownRank = 0
+        let named = ["tree_answer", "best_without_delay", "current_with_delay", "cheapest_alternative", "cheapest_at_list_prices"]
+            .compactMap { recommendation[$0] as? [String: Any] }
+            .map { "\($0["strategy"] as? String ?? "")/\($0["delay"] as? Int ?? -1)" } + ["\(strategy)/\(delay)"]
         for entry in try #require(recommendation["ranking"] as? [[String: Any]]) {
             let id = try #require(entry["strategy"] as? String)
             let entryDelay = try #require(entry["delay"] as? Int)
-            guard entryDelay == 0 || (id == strategy && entryDelay == delay) else { continue }
-            let row = "| \(try #require(entry["rank"] as? Int)) | `\(id)`"
+            guard entryDelay == 0 || named.contains("\(id)/\(entryDelay)") else { continue }
+            let valid = try #require(entry["valid"] as? Bool)
+            #expect(valid == (entry["rank"] is Int))
+            if valid { shownRank += 1 }
+            let row = "| \(valid ? String(shownRank) : "–") | `\(id)`"
             expectContains(md, row, "ranking row")
             let cells = "| \(entryDelay) | \(Money.usd(try #require(entry["cost_usd"] as? Double))) | \(Money.usd(try #require(entry["savings_usd"] as? Double))) | \(Money.plain(try #require(entry["savings_pct"] as? Double)))% | \(Money.usd(try #require(entry["list_cost_usd"] as? Double))) |"
             expectContains(md, cells, "ranking figures of \(id)")

@@ -61,7 +61,7 @@ func geocode(_ at: Double, _ token: String? = nil, user: String? = nil) -> TestR
 }
 
 /// A temporary directory removed when the value is released... or at process exit.
-final class TemporaryDirectory {
+final class TemporaryDirectory: Sendable {
     let path: String
 
     init() {

@@ -1,0 +1,49 @@
+/// The headline's rows for a `Recommendation`, shared by `report.md` and `simulate`: what to do,
+/// what it saves, the saving without a delay, the calls as made with the same delay, and why the
+/// advice is not the tree's literal answer. Every figure is also in `report.json`.
+enum AdviceSentences {
+    /// `(label, text)` rows, in the order a product manager reads them.
+    static func rows(_ advice: Recommendation, pricing: PricingResult) -> [(String, String)] {
+        var rows: [(String, String)] = []
+        let perMonth = { (usd: Double) in Money.usd(usd / Double(advice.months)) }
+        if advice.keepsCurrent {
+            rows.append(("Recommended", "**Keep the integration as it is** (`current`, delay 0): at this volume no option that serves the app bills less than the calls as made"))
+            if let cheapest = advice.cheapestAtListPrices {
+                rows.append(("Saving", "none to make: every option bills $0.00 a month inside \(Advisor.volumeEffects(pricing)) at this volume; once past them, \(Advisor.name(cheapest)) is cheapest at list prices (\(Money.usd(cheapest.listCostUSD)) against \(Money.usd(advice.current.listCostUSD)) for the calls as made)"))
+            } else if let alternative = advice.cheapestAlternative {
+                rows.append(("Cheapest alternative", "\(Advisor.name(alternative)) bills \(Money.usd(-alternative.savingsUSDPerMonth)) a month more (\(Money.plain(-alternative.savingsPercent))% of the bill)"))
+            }
+            if let delayed = advice.currentWithDelay {
+                rows.append(("Adding a delay only", "keeping the calls as made and waiting for the \(DecisionTree.ordinal(delayed.delay + 1)) character bills **\(Money.usd(delayed.savingsUSDPerMonth)) a month less** (\(Money.plain(delayed.savingsPercent))%)"))
+            }
+            if let change = advice.adviceChanges {
+                rows.append(("When this changes", "from about \(Money.count(Int(change.searchesPerMonth.rounded()))) searches a month (`--scale \(Money.plain(change.scale, digits: 4))`), `\(change.strategy.rawValue)` with delay \(change.delay) bills less than the calls as made"))
+            } else if advice.cheapestAlternative != nil {
+                rows.append(("When this changes", "no volume from a millionth to a million times this one makes another option bill less"))
+            }
+        } else {
+            let option = advice.recommended
+            rows.append(("Recommended", "**\(describe(option.strategy, delay: option.delay))** (`\(option.strategy.rawValue)`, delay \(option.delay))"))
+            let latency = option.delay > 0 ? "; users see predictions from the \(DecisionTree.ordinal(option.delay + 1)) character" : ""
+            rows.append(("Saving", "**\(Money.usd(option.savingsUSDPerMonth)) a month** (\(Money.plain(option.savingsPercent))% of the bill)\(latency)"))
+            if let plain = advice.bestWithoutDelay {
+                let text = Advisor.micros(plain.savingsUSDPerMonth) > 0
+                    ? "\(Advisor.name(plain)) saves \(Money.usd(plain.savingsUSDPerMonth)) a month (\(Money.plain(plain.savingsPercent))%)"
+                    : "no option bills less than the calls as made; the cheapest, \(Advisor.name(plain)), bills \(Money.usd(-plain.savingsUSDPerMonth)) a month more"
+                rows.append(("Without a delay", text))
+            }
+            if let delayed = advice.currentWithDelay {
+                rows.append(("Same delay, calls as made", "keeping the calls as made and waiting for the \(DecisionTree.ordinal(delayed.delay + 1)) character bills \(perMonth(delayed.costUSD)) a month, saving \(Money.usd(delayed.savingsUSDPerMonth)) (\(Money.plain(delayed.savingsPercent))%): more than the recommendation, without restructuring the calls"))
+            }
+        }
+        if let reason = advice.differsFromTree {
+            rows.append(("Why not the tree's answer", reason))
+        }
+        return rows
+    }
+
+    /// The strategy at a delay, for people.
+    static func describe(_ strategy: StrategyID, delay: Int) -> String {
+        delay == 0 ? strategy.title : "\(strategy.title), predictions from the \(DecisionTree.ordinal(delay + 1)) character"
+    }
+}
