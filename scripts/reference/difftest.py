@@ -16,23 +16,27 @@ A failing seed's files and both outputs are kept under DIR (default /tmp/placesc
 
 With --pricing-tables ID,ID each run is repeated per table: the reference gets
 '--pricing Pricing/ID.json --delays D' and the engine '--pricing ID --delays D'; besides the
-keys above, every strategy's list_cost_usd at delay 0 and at each delay of D is compared
-(equal within 1e-6 relative or 1e-9 absolute), and break_even_requests (to 5e-7).  For a
-differing strategy the SKU counts of both sides are shown (engine SKUs outside the table,
-e.g. unpriced ones, and zero counts are left out).  --api-version is passed on to
-random_log.py (default: its own random mix).
-With --pricing-tables the recommendation's decision tree is compared too: only
-`recommendation.strategy` and `recommendation.delay` (both sides at their defaults,
---needs-details auto and --max-delay 4); an engine report without a `recommendation` key is
-a failure "recommendation missing".  On a difference the reference's numbers
-(needs_details, masked selections, means by delay, exact break-even) and the engine's
-`path` are shown.
+keys above, every strategy's list_cost_usd and cost_usd at delay 0 and at each delay of D
+(and 1..4) is compared (equal within 1e-6 relative or 1e-9 absolute), its `valid` flag, and
+break_even_requests (to 5e-7).  For a strategy whose list_cost_usd differs the SKU counts of
+both sides are shown (engine SKUs outside the table, e.g. unpriced ones, and zero counts are
+left out).  --api-version is passed on to random_log.py (default: its own random mix).
+With --pricing-tables the recommendation is compared too (both sides at their defaults,
+--needs-details auto and --max-delay 4): `recommendation.strategy`, `.delay`,
+`.keep_current` and `.tree_answer`'s strategy and delay (the decision tree, rules P8-P10,
+and the money, rule P11, of reference.py); an engine report without a `recommendation` key
+is a failure "recommendation missing".  On a difference the reference's numbers
+(needs_details, masked selections, means by delay, exact break-even, the bill of the calls
+as made and of its cheapest valid option) and the engine's `path` and
+`differs_from_tree_because` are shown.
 --profiles [P,P,...] (default list, when given bare: address-short, address-delay,
 address-long, details, mix, random) passes `--profile P` to random_log.py, cycling over the
 seeds: seed S uses P[(S + S // len) % len], shifted by one every len seeds so that each profile
 also meets the split-file (S % 3 == 0) and short-timeout (S % 5 == 0) seeds.  At the end it
-prints how often the reference's recommendation landed in each branch, per table and profile,
-so that one can see every branch of the tree was exercised.  Without --profiles the logs are
+prints, per table and profile, how often the reference's recommendation landed on each
+strategy/delay, how often it kept the current integration, how often it differed from the
+tree's answer, and how often the tree's answer landed in each branch, so that one can see
+every branch of the tree was exercised.  Without --profiles the logs are
 random_log.py's default (random) bytes, as before.
 """
 import argparse
@@ -99,6 +103,12 @@ def strategy_differences(want, got, sku_names, limit=8):
             out.append("strategy %s delay %d: reference list_cost_usd %r, engine has no entry"
                        % (key + (a,)))
             continue
+        c, d = entry["cost_usd"], other.get("cost_usd")
+        if not isinstance(d, (int, float)) or isinstance(d, bool) or not close(c, d):
+            out.append("strategy %s delay %d: cost_usd reference %r, engine %r" % (key + (c, d)))
+        if other.get("valid") is not entry["valid"]:
+            out.append("strategy %s delay %d: valid reference %r, engine %r"
+                       % (key + (entry["valid"], other.get("valid"))))
         b = other.get("list_cost_usd")
         if not isinstance(b, (int, float)) or isinstance(b, bool) or not close(a, b):
             line = "strategy %s delay %d: list_cost_usd reference %r, engine %r" % (key + (a, b))
@@ -129,25 +139,51 @@ def strategy_differences(want, got, sku_names, limit=8):
     return out
 
 
+def answer(rec):
+    """(strategy, delay) of a recommendation or tree_answer object (None when absent)."""
+    return (rec.get("strategy"), rec.get("delay")) if isinstance(rec, dict) else None
+
+
 def recommendation_differences(want, got):
-    """Compare recommendation.strategy and .delay only; `want` is the reference's report."""
+    """Compare recommendation.strategy, .delay, .keep_current and .tree_answer's strategy and
+    delay; `want` is the reference's report."""
     ref = want["recommendation"]
     rec = got.get("recommendation")
     if rec is None:
         return ["recommendation missing"]
     if not isinstance(rec, dict):
         return ["recommendation is not an object: %r" % (rec,)]
-    if (rec.get("strategy"), rec.get("delay")) == (ref["strategy"], ref["delay"]):
+    out = []
+    if answer(rec) != answer(ref):
+        out.append("recommendation: reference %s delay %r, engine %s delay %r"
+                   % (ref["strategy"], ref["delay"], rec.get("strategy"), rec.get("delay")))
+    if rec.get("keep_current") is not ref["keep_current"]:
+        out.append("recommendation.keep_current: reference %r, engine %r"
+                   % (ref["keep_current"], rec.get("keep_current")))
+    if answer(rec.get("tree_answer")) != answer(ref["tree_answer"]):
+        out.append("recommendation.tree_answer: reference %s delay %r, engine %r"
+                   % (ref["tree_answer"]["strategy"], ref["tree_answer"]["delay"],
+                      answer(rec.get("tree_answer"))))
+    if not out:
         return []
-    out = ["recommendation: reference %s delay %r, engine %s delay %r"
-           % (ref["strategy"], ref["delay"], rec.get("strategy"), rec.get("delay"))]
     out.append("        reference: needs_details %s (%s; %d masked selection(s), %d needing "
                "details), break-even %r, means by delay %s"
                % (ref["needs_details"], ref["needs_details_source"], ref["selections_masked"],
                   ref["selections_needing_details"], want.get("break_even_requests"),
                   json.dumps(ref["means_by_delay"], sort_keys=True)))
+    options = [e for e in want["strategies"] if e["delay"] <= len(ref["means_by_delay"]) - 1]
+    current0 = [e for e in options if e["id"] == "current" and e["delay"] == 0]
+    valid = sorted((e for e in options if e["valid"] and e["id"] != "current"),
+                   key=lambda e: (e["cost_usd"], e["delay"]))
+    out.append("        reference bills: current delay 0 %s; cheapest valid %s"
+               % (current0[0]["cost_usd"] if current0 else "?",
+                  ", ".join("%s/%d %r" % (e["id"], e["delay"], e["cost_usd"])
+                            for e in valid[:3]) or "-"))
     if rec.get("path") is not None:
         out.append("        engine path: %s" % json.dumps(rec.get("path"), ensure_ascii=False))
+    if rec.get("differs_from_tree_because") is not None:
+        out.append("        engine differs_from_tree_because: %s"
+                   % json.dumps(rec.get("differs_from_tree_because"), ensure_ascii=False))
     return out
 
 
@@ -175,6 +211,9 @@ def main():
     args = parser.parse_args()
     profiles = [p for p in (args.profiles or "").split(",") if p]
     landed = collections.Counter()   # (table, profile, strategy, delay) -> runs, reference side
+    kept = collections.Counter()     # (table, profile) -> runs where the reference keeps current
+    differs = collections.Counter()  # (table, profile) -> runs where it is not the tree's answer
+    trees = collections.Counter()    # (table, profile, strategy, delay) -> tree's answers
     tables = [t for t in args.pricing_tables.split(",") if t]
     sku_names = {t: table_sku_names(os.path.join(args.pricing_dir, t + ".json")) for t in tables}
     lo, _, hi = args.seeds.partition("-")
@@ -216,8 +255,11 @@ def main():
                 full = run_json([sys.executable, os.path.join(HERE, "reference.py")]
                                 + options + ref_extra + files)
                 if table and profile:
-                    landed[(table, profile, full["recommendation"]["strategy"],
-                            full["recommendation"]["delay"])] += 1
+                    rec = full["recommendation"]
+                    landed[(table, profile, rec["strategy"], rec["delay"])] += 1
+                    trees[(table, profile) + answer(rec["tree_answer"])] += 1
+                    kept[(table, profile)] += rec["keep_current"]
+                    differs[(table, profile)] += answer(rec) != answer(rec["tree_answer"])
                 try:
                     engine = run_json(shlex.split(args.engine) + options + eng_extra + files)
                     if i == 0:
@@ -242,13 +284,19 @@ def main():
                 if files != [path]:
                     os.remove(path)
     if landed:
-        print("reference recommendations per table and profile (runs):")
+        print("reference recommendations per table and profile (runs; keep current = no valid "
+              "option bills less than the calls as made; tree = the decision tree's answer):")
         for table in tables:
             for profile in profiles:
                 counts = sorted((s, d, n) for (t, p, s, d), n in landed.items()
                                 if t == table and p == profile)
-                print("    [%s] %s: %s" % (table, profile, ", ".join(
-                    "%s/%d x%d" % c for c in counts) or "-"))
+                tree_counts = sorted((s, d, n) for (t, p, s, d), n in trees.items()
+                                     if t == table and p == profile)
+                print("    [%s] %s: %s; keep current x%d, not the tree's answer x%d; tree: %s"
+                      % (table, profile,
+                         ", ".join("%s/%d x%d" % c for c in counts) or "-",
+                         kept[(table, profile)], differs[(table, profile)],
+                         ", ".join("%s/%d x%d" % c for c in tree_counts) or "-"))
     print("%d run(s), %d failure(s)" % (len(seeds) * 2, failures))
     sys.exit(1 if failures else 0)
 

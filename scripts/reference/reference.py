@@ -9,13 +9,16 @@ Usage:
 Reads canonical request logs (JSON Lines or CSV, detected per file by content) and prints
 the session/search/anomaly counts of report.json as JSON with sorted keys.  With --pricing
 (a price table file of the Pricing/ schema, or the id of one in ../../Pricing/) it also
-prints `strategies` [{id, delay, list_cost_usd}] for current, session_details,
-session_details_basic and per_request_geocoding at delay 0 and each --delays value, and
-`break_even_requests` (rules P1-P7 in the pricing section below); --skus adds each
-entry's SKU counts (by the table's SKU names) and unpriced calls (by api), for debugging.
-With --pricing it also prints `recommendation` {strategy, delay} (the decision tree, rules
-P8-P10 in the recommendation section below) with its debugging numbers (needs_details,
-needs_details_source, selections_masked, selections_needing_details, means_by_delay).
+prints `strategies` [{id, delay, list_cost_usd, cost_usd, valid}] for current,
+session_details, session_details_basic and per_request_geocoding at delay 0, each --delays
+value and each delay 1..--max-delay, and `break_even_requests` (rules P1-P7, P1b, P6b in
+the pricing section below); --skus adds each entry's SKU counts (by the table's SKU names)
+and unpriced calls (by api), for debugging.
+With --pricing it also prints `recommendation` {strategy, delay, keep_current, tree_answer
+{strategy, delay}}: the cheapest valid option by the bill (rule P11) checked against the
+decision tree's answer (rules P8-P10), in the recommendation section below, with the
+tree's debugging numbers (needs_details, needs_details_source, selections_masked,
+selections_needing_details, means_by_delay).
 Standard library only.  Written from /work/shared/domain/sessions.md, formats.md section 1,
 spec/cli.md and billing.md section 3, never from the Swift sources.
 
@@ -87,6 +90,7 @@ import csv
 import io
 import os
 import json
+import math
 import re
 import sys
 from decimal import Decimal
@@ -145,6 +149,18 @@ def days_from_civil(y, m, d):
     doy = (153 * (m + (-3 if m > 2 else 9)) + 2) // 5 + d - 1
     doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
     return era * 146097 + doe - 719468
+
+
+def utc_month(seconds):
+    """(year, month) of the UTC calendar date of exact epoch seconds (H. Hinnant's inverse)."""
+    z = int(seconds // 86400) + 719468
+    era = (z if z >= 0 else z - 146096) // 146097
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    month = mp + 3 if mp < 10 else mp - 9
+    return (yoe + era * 400 + (month <= 2), month)
 
 
 def is_leap(y):
@@ -480,6 +496,23 @@ def mean(counts):
 #     the event's SKU (no free cap, no credit, no later tier) [sessions.md "From counts to
 #     money"; brief].  SKUs are found in the table by `roles`; exact rational arithmetic,
 #     rounded to 1e-6 at the end.
+# P1b cost_usd = the bill estimate [sessions.md "From counts to money": "group events by
+#     calendar month (UTC unless --timezone), count each SKU's monthly volume (times
+#     --scale), apply the free cap or monthly credit and the volume tiers"; billing.md s.4-5].
+#     Every event of a search falls in the UTC calendar month of the search's first
+#     autocomplete call, a base call's event in its own call's month [reference's choice:
+#     it matters only for a search across a month boundary under caps, tiers or credit].
+#     Per month, per SKU (events of roles sharing one SKU name count together): the
+#     volume's units 1..V are numbered in order; units 1..free_monthly are free
+#     (free_monthly null = unlimited, as billing.md's "unlimited"; 0 = none); a unit i above
+#     the cap costs the price of the tier whose range (previous up_to, up_to] holds i (up_to
+#     null = no end; past a last finite up_to, the last tier's price).  So Google's example:
+#     200,000 requests in a month = 90,000 x 2.83/1000 + 100,000 x 2.27/1000 = $481.70.  The
+#     month's sum minus monthly_credit_usd, floored at 0; cost_usd = the months' sum, exact,
+#     rounded to 1e-6 at the end.  --scale and --timezone are not modelled (scale 1, UTC).
+#     legacy-list has no cap, tier or credit, so there cost_usd = list_cost_usd; under
+#     places-new-2025, legacy-2025 and legacy-2018 a log of a few thousand calls a month
+#     bills $0 in every strategy (free caps; the $200 credit).
 # P2  Delay k (k >= 1) drops every autocomplete call of a search whose input has k or fewer
 #     code points (len() of the str); a call with no recorded input (absent or null; in
 #     CSV an empty cell is absent) is kept, a JSON "" input has 0 characters and is
@@ -518,6 +551,10 @@ def mean(counts):
 #     session_details_basic: the same with every completed search's mask =
 #       ["formatted_address","geometry"].
 #     per_request_geocoding: n requests + 1 geocoding per completed search.
+# P6b valid [sessions.md "Strategies": "`valid` is false when the app needs details" for
+#     session_details_basic and per_request_geocoding]: those two are valid exactly when the
+#     app does not need details (P8, after --needs-details); current and session_details
+#     are always valid.  Every strategy is priced at every delay, valid or not.
 # P7  break_even_requests: legacy = (with_details + place_details + data_basic - geocoding)
 #     / autocomplete_request; New = essentials_request_cap + (details_essentials - geocoding)
 #     / autocomplete_request if geocoding <= details_essentials else 0; first-tier prices,
@@ -619,10 +656,16 @@ class Table:
         if self.version not in ("legacy", "new"):
             raise ValueError("price table api_version must be legacy or new")
         self.by_role = {}                             # role -> (SKU name, USD per event)
+        self.by_name = {}                             # SKU name -> (free cap, tiers) (P1b)
         for sku in data["skus"]:
             price = Fraction(sku["tiers"][0]["usd_per_1000"]) / 1000
             for role in sku["roles"]:
                 self.by_role.setdefault(role, (sku["name"], price))
+            free = sku.get("free_monthly", 0)
+            tiers = [(tier.get("up_to"), Fraction(tier["usd_per_1000"]) / 1000)
+                     for tier in sku["tiers"]]
+            self.by_name.setdefault(sku["name"], (None if free is None else int(free), tiers))
+        self.credit = Fraction(data.get("monthly_credit_usd") or 0)
         rules = data.get("session_rules") or {}
         self.cap = rules.get("essentials_request_cap", 12)
         terminating = rules.get("terminating_details") or {}
@@ -632,6 +675,24 @@ class Table:
     def price(self, role):
         return self.by_role[role][1]
 
+    def monthly_cost(self, name, volume):
+        """P1b: one SKU's exact USD for `volume` events in one month (free cap, tiers)."""
+        free, tiers = self.by_name[name]
+        if free is None:
+            return Fraction(0)                        # unlimited free cap
+        cost = Fraction(0)
+        low = 0
+        for index, (up_to, price) in enumerate(tiers):
+            last = index == len(tiers) - 1
+            high = volume if up_to is None or last else min(int(up_to), volume)
+            charged = high - max(low, free)           # units in (max(low, free), high]
+            if charged > 0:
+                cost += charged * price
+            if up_to is None or high >= volume:
+                break
+            low = int(up_to)
+        return cost
+
 
 class Bill:
     """SKU counts of one strategy at one delay."""
@@ -640,10 +701,18 @@ class Bill:
         self.table = table
         self.counts = {}        # role -> count
         self.unpriced = {}      # api name -> count
+        self.month = None       # (year, month) the next events fall in (P1b)
+        self.by_month = {}      # (year, month) -> role -> count
+
+    def at(self, time):
+        """The events added next fall in the UTC calendar month of `time` (P1b)."""
+        self.month = utc_month(time)
 
     def add(self, role, n=1):
         if n:
             self.counts[role] = self.counts.get(role, 0) + n
+            month = self.by_month.setdefault(self.month, {})
+            month[role] = month.get(role, 0) + n
 
     def skip(self, api):
         self.unpriced[api] = self.unpriced.get(api, 0) + 1
@@ -714,6 +783,19 @@ class Bill:
         return sum((Fraction(n) * self.table.price(role) for role, n in self.counts.items()),
                    Fraction(0))
 
+    def cost(self):
+        """P1b: the bill estimate, exact: per month, per SKU, caps and tiers, less credit."""
+        total = Fraction(0)
+        for counts in self.by_month.values():
+            volumes = {}
+            for role, n in counts.items():
+                name = self.table.by_role[role][0]
+                volumes[name] = volumes.get(name, 0) + n
+            month = sum((self.table.monthly_cost(name, v) for name, v in volumes.items()),
+                        Fraction(0))
+            total += max(Fraction(0), month - self.table.credit)
+        return total
+
     def skus(self):
         out = {}
         for role, n in self.counts.items():
@@ -760,16 +842,20 @@ def price_search(bill, strategy, search, delay):
             bill.add("geocoding")
 
 
-def price_strategies(result, table, delays, with_skus=False):
+def price_strategies(result, table, delays, with_skus=False, needs_details=True):
     out = []
     for strategy in STRATEGIES:
         for delay in [0] + [d for d in delays if d != 0]:
             bill = Bill(table)
             for call in result.base:
+                bill.at(call.time)
                 bill.base_call(call)
             for search in result.searches:
+                bill.at(search.acs[0].time)
                 price_search(bill, strategy, search, delay)
-            entry = {"id": strategy, "delay": delay, "list_cost_usd": round6(bill.list_cost())}
+            entry = {"id": strategy, "delay": delay, "list_cost_usd": round6(bill.list_cost()),
+                     "cost_usd": round6(bill.cost()),
+                     "valid": strategy in ("current", "session_details") or not needs_details}
             if with_skus:
                 entry["skus"] = bill.skus()
                 entry["unpriced"] = bill.unpriced
@@ -822,6 +908,30 @@ def break_even(table):
 #     same: no selection carries a mask, so auto says "needs details" -> session_details;
 #     with --needs-details no, mean(0) = 0 <= be (be is never negative) ->
 #     per_request_geocoding, delay 0.
+#     The tree's answer is reported as recommendation.tree_answer {strategy, delay}; the
+#     recommendation itself is P11's.
+# P11 Follow the money within the app's needs [issue 19: the recommendation follows the
+#     money; sessions.md "From counts to money": "It then ranks every strategy by cost_usd
+#     and, where the cheapest differs from the tree's answer ..., says so"].  Over the
+#     priced strategies (price_strategies: every strategy at delay 0 and at each priced
+#     delay, which include 1..max_delay):
+#       bill(o) = floor(o.cost_usd * 1e6 + 0.5), whole micro-dollars of the printed cost_usd
+#                 (P1b; costs are never negative, so this is the engine's
+#                 (usd * 1_000_000).rounded() [brief]); list(o) the same of list_cost_usd.
+#       options    = the entries with delay <= max_delay;
+#       candidates = the options with valid (P6b) true and id != "current";
+#       best       = min over candidates of (bill, 0 if (id, delay) is the tree's answer
+#                    else 1, delay, list, index in STRATEGIES: current 0, session_details 1,
+#                    session_details_basic 2, per_request_geocoding 3);
+#       current0   = the `current` option at delay 0 (the calls as made).
+#     bill(best) < bill(current0), strictly -> recommendation = best (strategy = its id,
+#     delay = its delay), keep_current false.  Else (no candidate bills less than the calls
+#     as made, also when every bill is $0, and with no candidate at all, which cannot happen
+#     since session_details is always valid) -> current, delay 0, keep_current true.
+#     `current` at a delay is never recommended.  The seeds' example: typing 7 characters at
+#     legacy-list prices, the tree says per_request_geocoding delay 3 (4 requests + Geocoding
+#     = $0.01632) but delay 4 (3 requests + Geocoding = $0.01349) bills less -> delay 4.
+#     The comparison needs the prices: without a table there is no recommendation.
 
 ADDRESS_LOCATION_FIELDS = {
     name.lower() for name in (
@@ -854,32 +964,68 @@ def mean_kept(searches, delay):
     return Fraction(sum(kept_requests(search, delay) for search in searches), len(searches))
 
 
-def recommend(searches, table, needs_option="auto", max_delay=4):
-    """P10: the recommendation object (strategy, delay and the numbers it used)."""
+def tree_answer(means, be, needs):
+    """P10: the decision tree's (strategy, delay) from the exact means and break-even."""
+    if needs:
+        return "session_details", 0
+    if means[0] <= be:
+        return "per_request_geocoding", 0
+    for k in range(1, len(means)):
+        if means[k] <= be:
+            return "per_request_geocoding", k
+    return "session_details_basic", 0
+
+
+def micro_usd(usd):
+    """P11: a printed USD amount (>= 0) in whole micro-dollars, half up."""
+    return math.floor(usd * 1e6 + 0.5)
+
+
+def follow_the_money(strategies, tree, max_delay):
+    """P11: (strategy, delay, keep_current) from the priced options and the tree's answer."""
+    options = [o for o in strategies if o["delay"] <= max_delay]
+    candidates = [o for o in options if o["valid"] and o["id"] != "current"]
+    current0 = next(o for o in options if o["id"] == "current" and o["delay"] == 0)
+    if not candidates:
+        return "current", 0, True
+    best = min(candidates, key=lambda o: (
+        micro_usd(o["cost_usd"]),
+        0 if (o["id"], o["delay"]) == tree else 1,
+        o["delay"],
+        micro_usd(o["list_cost_usd"]),
+        STRATEGIES.index(o["id"])))
+    if micro_usd(best["cost_usd"]) < micro_usd(current0["cost_usd"]):
+        return best["id"], best["delay"], False
+    return "current", 0, True
+
+
+def recommend(searches, table, strategies, needs_option="auto", max_delay=4):
+    """P10 + P11: the recommendation object (strategy, delay, keep_current, tree_answer and
+    the numbers the tree used).  `strategies` is price_strategies' list for this table."""
     auto, masked, needing = needs_details_auto(searches)
     needs = auto if needs_option == "auto" else needs_option == "yes"
     be = break_even_exact(table)
     means = [mean_kept(searches, k) for k in range(max_delay + 1)]
-    if needs:
-        strategy, delay = "session_details", 0
-    elif means[0] <= be:
-        strategy, delay = "per_request_geocoding", 0
-    else:
-        strategy, delay = "session_details_basic", 0
-        for k in range(1, max_delay + 1):
-            if means[k] <= be:
-                strategy, delay = "per_request_geocoding", k
-                break
+    tree = tree_answer(means, be, needs)
+    strategy, delay, keep_current = follow_the_money(strategies, tree, max_delay)
     return {
         "strategy": strategy,
         "delay": delay,
-        # for debugging only (run_cases.py and difftest.py compare strategy and delay):
+        "keep_current": keep_current,
+        "tree_answer": {"strategy": tree[0], "delay": tree[1]},
+        # for debugging only (run_cases.py and difftest.py compare strategy, delay,
+        # keep_current and tree_answer's strategy and delay):
         "needs_details": needs,
         "needs_details_source": "auto" if needs_option == "auto" else "option",
         "selections_masked": masked,
         "selections_needing_details": needing,
         "means_by_delay": {str(k): round6(m) for k, m in enumerate(means)},
     }
+
+
+def needs_details_answer(searches, needs_option):
+    """P8 after --needs-details: does the app need details (for P6b's `valid`)?"""
+    return needs_details_auto(searches)[0] if needs_option == "auto" else needs_option == "yes"
 
 
 def analyze(paths, timeout, gap, table=None, delays=(), with_skus=False,
@@ -954,9 +1100,12 @@ def analyze(paths, timeout, gap, table=None, delays=(), with_skus=False,
     }
     if table is not None:
         report["pricing"] = {"id": table.id}
-        report["strategies"] = price_strategies(result, table, delays, with_skus)
+        priced = sorted(set(delays) | set(range(1, max_delay + 1)))   # cli.md --max-delay
+        needs = needs_details_answer(result.searches, needs_option)
+        report["strategies"] = price_strategies(result, table, priced, with_skus, needs)
         report["break_even_requests"] = break_even(table)
-        report["recommendation"] = recommend(result.searches, table, needs_option, max_delay)
+        report["recommendation"] = recommend(result.searches, table, report["strategies"],
+                                             needs_option, max_delay)
     return report
 
 
@@ -996,8 +1145,10 @@ def main(argv=None):
     parser.add_argument("--user-gap", type=seconds_option, default=Fraction(60))
     parser.add_argument("--pricing", metavar="TABLE",
                         help="price table JSON file (or an id of ../../Pricing/): adds "
-                             "strategies[] and break_even_requests")
-    parser.add_argument("--delays", type=delays_option, default=[1, 2, 3, 4, 5, 6])
+                             "strategies[], break_even_requests and recommendation")
+    parser.add_argument("--delays", type=delays_option, default=[1, 2, 3, 4, 5, 6],
+                        help="with --pricing: delays priced besides 0 (1..--max-delay are "
+                             "always priced)")
     parser.add_argument("--skus", action="store_true",
                         help="with --pricing: also print each strategy's SKU counts (debug)")
     parser.add_argument("--needs-details", choices=["auto", "yes", "no"], default="auto",

@@ -7,11 +7,12 @@ Usage: python3 run_cases.py [--command 'CMD ...']   (default: python3 reference.
 The --command form lets the same cases run against the Swift binary's report.json
 extraction, e.g. --command 'python3 extract_swift.py'.
 An expected file holds sections (objects: each listed key is compared), `strategies` (a
-list of {id, delay, list_cost_usd}: each listed entry must be present with that cost), and
-top-level numbers such as `break_even_requests`; numbers compare within 1e-9.  In a
-`recommendation` section only `strategy` and `delay` are compared (when listed), never the
-other keys of either side (the engine's path and savings, the reference's debugging numbers).
-The pricing cases (09-17) pass `--pricing ID`, which reference.py resolves to
+list of {id, delay, list_cost_usd[, cost_usd][, valid]}: each listed entry must be present
+with those values), and top-level numbers such as `break_even_requests`; numbers compare
+within 1e-9.  In a `recommendation` section only `strategy`, `delay`, `keep_current` and
+`tree_answer`'s `strategy` and `delay` are compared (when listed), never the other keys of
+either side (the engine's path, savings and alternatives, the reference's debugging numbers).
+The pricing cases (09-22) pass `--pricing ID`, which reference.py resolves to
 ../../Pricing/ID.json as the engine does, so e.g.
 --command '.build/debug/placescost analyze --report json --quiet' runs them on the engine.
 """
@@ -24,10 +25,14 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-RECOMMENDATION_KEYS = ("strategy", "delay")   # the only keys of `recommendation` compared
+RECOMMENDATION_KEYS = ("strategy", "delay", "keep_current")   # compared when listed
+TREE_ANSWER_KEYS = ("strategy", "delay")      # of recommendation.tree_answer, when listed
+STRATEGY_KEYS = ("list_cost_usd", "cost_usd", "valid")   # of a strategies[] entry, when listed
 
 
 def same(got, want):
+    if isinstance(want, bool) or isinstance(got, bool):
+        return isinstance(want, bool) and isinstance(got, bool) and got == want
     if isinstance(want, float) and isinstance(got, (int, float)) and not isinstance(got, bool):
         return abs(got - want) <= 1e-9
     return got == want
@@ -57,16 +62,19 @@ def main():
         diffs = []
         for section in want:
             if section == "strategies":
-                have = {(e.get("id"), e.get("delay")): e.get("list_cost_usd")
-                        for e in got.get("strategies") or []}
+                have = {(e.get("id"), e.get("delay")): e for e in got.get("strategies") or []}
                 for entry in want[section]:
                     key = (entry["id"], entry["delay"])
-                    if not same(have.get(key), entry["list_cost_usd"]):
-                        diffs.append("strategies %s delay %d: expected list_cost_usd %r, got %r"
-                                     % (key + (entry["list_cost_usd"], have.get(key))))
+                    for field in STRATEGY_KEYS:
+                        if field in entry and not same((have.get(key) or {}).get(field),
+                                                       entry[field]):
+                            diffs.append("strategies %s delay %d: expected %s %r, got %r"
+                                         % (key + (field, entry[field],
+                                                   (have.get(key) or {}).get(field))))
             elif section == "recommendation":
-                # only the tree's answer is compared: the engine's path/savings text and the
-                # reference's debugging keys (needs_details, means_by_delay, ...) are not
+                # only the answer, keep_current and the tree's answer are compared: the
+                # engine's path/savings/alternatives and the reference's debugging keys
+                # (needs_details, means_by_delay, ...) are not
                 rec = got.get("recommendation")
                 if not isinstance(rec, dict):
                     diffs.append("recommendation: expected %r, got %r" % (want[section], rec))
@@ -75,6 +83,15 @@ def main():
                     if key in want[section] and not same(rec.get(key), want[section][key]):
                         diffs.append("recommendation.%s: expected %r, got %r"
                                      % (key, want[section][key], rec.get(key)))
+                if "tree_answer" in want[section]:
+                    tree = rec.get("tree_answer")
+                    tree = tree if isinstance(tree, dict) else {}
+                    for key in TREE_ANSWER_KEYS:
+                        if key in want[section]["tree_answer"] and \
+                                not same(tree.get(key), want[section]["tree_answer"][key]):
+                            diffs.append("recommendation.tree_answer.%s: expected %r, got %r"
+                                         % (key, want[section]["tree_answer"][key],
+                                            tree.get(key)))
             elif isinstance(want[section], dict):
                 for key in want[section]:
                     if not same(got.get(section, {}).get(key), want[section][key]):
