@@ -38,12 +38,15 @@ public struct Advisor: Sendable {
         }
         let priced = pricing.strategies.map { (option: option($0), cost: $0) }
         let ranking = Advisor.ranked(priced.map(\.option))
-        let unpriced = StrategyCost(strategy: .current, delay: 0, listCostUSD: 0, costUSD: 0, valid: true, skus: [], months: [])
-        let current = option(currentCost ?? unpriced)
+        // An option the pricing lacks (never for a complete `PricingResult`), priced at $0.
+        let unpriced = { (strategy: StrategyID, delay: Int) in
+            option(StrategyCost(strategy: strategy, delay: delay, listCostUSD: 0, costUSD: 0, valid: true, skus: [], months: []))
+        }
+        let current = currentCost.map(option) ?? unpriced(.current, 0)
         let considered = priced.filter { $0.option.delay <= evidence.maxDelay }
         let candidates = considered.filter { $0.option.valid && $0.option.strategy != .current }
         let treeOption = priced.first { $0.option.strategy == tree.strategy && $0.option.delay == tree.delay }?.option
-            ?? option(StrategyCost(strategy: tree.strategy, delay: tree.delay, listCostUSD: 0, costUSD: 0, valid: true, skus: [], months: []))
+            ?? unpriced(tree.strategy, tree.delay)
         let choose = { (options: [Recommendation.Option]) in options.min { Advisor.choiceKey($0, tree: tree) < Advisor.choiceKey($1, tree: tree) } }
         let best = choose(candidates.map(\.option))
         let keeps = best.map { Advisor.micros($0.costUSD) >= Advisor.micros(current.costUSD) } ?? true
@@ -112,16 +115,16 @@ public struct Advisor: Sendable {
     /// The recommendation's order: the bill, then the tree's answer, then the smaller delay (a
     /// delay that saves nothing is latency for nothing), then list cost.
     static func choiceKey(_ option: Recommendation.Option, tree: DecisionTree.Answer) -> (Double, Int, Int, Double, Int) {
-        (micros(option.costUSD), isTree(option, tree) ? 0 : 1, option.delay, micros(option.listCostUSD), strategyIndex(option.strategy))
+        choiceKey(costUSD: option.costUSD, listCostUSD: option.listCostUSD, strategy: option.strategy, delay: option.delay, tree: tree)
+    }
+
+    static func choiceKey(costUSD: Double, listCostUSD: Double, strategy: StrategyID, delay: Int, tree: DecisionTree.Answer) -> (Double, Int, Int, Double, Int) {
+        (micros(costUSD), strategy == tree.strategy && delay == tree.delay ? 0 : 1, delay, micros(listCostUSD), strategyIndex(strategy))
     }
 
     /// What is cheapest once past the free caps: list cost first.
     static func listKey(_ option: Recommendation.Option, tree: DecisionTree.Answer) -> (Double, Int, Int, Int) {
-        (micros(option.listCostUSD), isTree(option, tree) ? 0 : 1, option.delay, strategyIndex(option.strategy))
-    }
-
-    private static func isTree(_ option: Recommendation.Option, _ tree: DecisionTree.Answer) -> Bool {
-        option.strategy == tree.strategy && option.delay == tree.delay
+        (micros(option.listCostUSD), option.strategy == tree.strategy && option.delay == tree.delay ? 0 : 1, option.delay, strategyIndex(option.strategy))
     }
 
     private static func strategyIndex(_ strategy: StrategyID) -> Int {
@@ -145,13 +148,13 @@ public struct Advisor: Sendable {
         searchesPerMonthAtScaleOne: Double
     ) -> Recommendation.ScaleChange? {
         guard !candidates.isEmpty, pricing.scale > 0 else { return nil }
+        // The candidate the recommendation would choose at `scale`, when it bills less than `current`.
         func winner(at scale: Double) -> StrategyCost? {
-            let bill = { (cost: StrategyCost) in micros(pricing.costUSD(of: cost, atScale: scale)) }
-            let key = { (cost: StrategyCost) in
-                (bill(cost), cost.strategy == tree.strategy && cost.delay == tree.delay ? 0 : 1, cost.delay, micros(cost.listCostUSD), strategyIndex(cost.strategy))
+            let keyed = candidates.map { cost in
+                (key: choiceKey(costUSD: pricing.costUSD(of: cost, atScale: scale), listCostUSD: cost.listCostUSD, strategy: cost.strategy, delay: cost.delay, tree: tree), cost: cost)
             }
-            guard let best = candidates.min(by: { key($0) < key($1) }) else { return nil }
-            return bill(best) < bill(current) ? best : nil
+            guard let best = keyed.min(by: { $0.key < $1.key }) else { return nil }
+            return best.key.0 < micros(pricing.costUSD(of: current, atScale: scale)) ? best.cost : nil
         }
         let step = 1.1
         let steps = Int((log(1_000_000) / log(step)).rounded(.up))
