@@ -121,12 +121,24 @@ public struct CSVRecordParser {
         }
     }
 
+    /// What a header row holds, quoting only cells that spell a known column in any case: a
+    /// file without a header has a record in its first row, whose cells may be a token, typed
+    /// text or a user id.
+    static func describeHeader(_ names: [String]) -> String {
+        let known = names.filter { RawRecord.Key(name: $0) != nil || RawRecord.Key(name: $0.lowercased()) != nil }
+        let others = names.count - known.count
+        let othersText = others == 0 ? nil : "\(others) other \(others == 1 ? "cell" : "cells")"
+        let parts = known + [othersText].compactMap { $0 }
+        let listed = parts.count <= 1 ? parts.joined() : parts.dropLast().joined(separator: ", ") + " and " + parts.last!
+        return "found: \(listed)"
+    }
+
     private mutating func accept(_ cells: [[UInt8]], line: Int, fingerprint: UInt64, _ emit: (Event) throws -> Void) throws {
         guard let columns else {
             let names = cells.map { String(decoding: $0, as: UTF8.self).trimmingSpaces() }
             let keys = names.map { RawRecord.Key(name: $0) }
             for required in [RawRecord.Key.timestamp, .api] where !keys.contains(required) {
-                throw HeaderFailure(reason: "the CSV header has no `\(required.name)` column (found: \(names.joined(separator: ", ")))", line: line)
+                throw HeaderFailure(reason: "the CSV header has no `\(required.name)` column (\(Self.describeHeader(names)))", line: line)
             }
             self.columns = keys
             try emit(.header)

@@ -22,24 +22,25 @@ public enum TimestampParser {
             return epochMilliseconds(integer)
         }
         guard let value = Double(literal), value.isFinite else {
-            return .failure(.invalid("`\(literal)` is not a number of epoch milliseconds"))
+            return .failure(.notEpochMilliseconds(ValueShape(literal)))
         }
         guard value >= Double(epochMillisecondsRange.lowerBound), value <= Double(epochMillisecondsRange.upperBound) else {
-            return .failure(.outOfRange(literal))
+            return .failure(.epochOutOfRange(ValueShape(literal)))
         }
         return .success(Timestamp(microseconds: Int64((value * 1_000).rounded())))
     }
 
     static func epochMilliseconds(_ value: Int64) -> Result<Timestamp, TimestampError> {
-        guard epochMillisecondsRange.contains(value) else { return .failure(.outOfRange(String(value))) }
+        guard epochMillisecondsRange.contains(value) else { return .failure(.epochOutOfRange(ValueShape(String(value)))) }
         return .success(Timestamp(epochMilliseconds: value))
     }
 
     public static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Result<Timestamp, TimestampError> {
-        let text = { String(decoding: bytes, as: UTF8.self) }
-        guard !bytes.isEmpty else { return .failure(.invalid("the timestamp is empty")) }
+        guard !bytes.isEmpty else { return .failure(.empty) }
         if bytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
-            guard bytes.count <= 18, let value = Int64(text()) else { return .failure(.outOfRange(text())) }
+            guard bytes.count <= 18, let value = Int64(String(decoding: bytes, as: UTF8.self)) else {
+                return .failure(.epochOutOfRange(ValueShape(bytes: bytes)))
+            }
             return epochMilliseconds(value)
         }
         var cursor = 0
@@ -59,7 +60,7 @@ public enum TimestampParser {
             cursor += 1
             return true
         }
-        let notRFC3339 = TimestampError.invalid("`\(text())` is neither RFC 3339 (2026-10-01T09:00:03.730Z) nor epoch milliseconds")
+        let notRFC3339 = TimestampError.notATimestamp(ValueShape(bytes: bytes))
         guard let year = digits(4), expect(UInt8(ascii: "-")), let month = digits(2), expect(UInt8(ascii: "-")),
               let day = digits(2), expect(UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")),
               let hour = digits(2), expect(UInt8(ascii: ":")), let minute = digits(2), expect(UInt8(ascii: ":")),
@@ -86,30 +87,72 @@ public enum TimestampParser {
             guard let offsetHours = digits(2), expect(UInt8(ascii: ":")), let offsetMinutes = digits(2) else {
                 return .failure(notRFC3339)
             }
-            guard offsetHours <= 23, offsetMinutes <= 59 else { return .failure(.outOfRange(text())) }
+            guard offsetHours <= 23, offsetMinutes <= 59 else { return .failure(.fieldOutOfRange(.offset)) }
             offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
         } else {
-            return .failure(.invalid("`\(text())` has no UTC offset (end it with Z or ±hh:mm)"))
+            return .failure(.noOffset)
         }
         guard cursor == bytes.count else { return .failure(notRFC3339) }
-        guard year >= 1, (1...12).contains(month), day >= 1, day <= CivilDate.daysInMonth(year: year, month: month),
-              hour <= 23, minute <= 59, second <= 59
-        else { return .failure(.outOfRange(text())) }
+        guard year >= 1 else { return .failure(.fieldOutOfRange(.year)) }
+        guard (1...12).contains(month) else { return .failure(.fieldOutOfRange(.month)) }
+        guard day >= 1, day <= CivilDate.daysInMonth(year: year, month: month) else { return .failure(.fieldOutOfRange(.day)) }
+        guard hour <= 23 else { return .failure(.fieldOutOfRange(.hour)) }
+        guard minute <= 59 else { return .failure(.fieldOutOfRange(.minute)) }
+        guard second <= 59 else { return .failure(.fieldOutOfRange(.second)) }
         let days = CivilDate.daysSinceEpoch(year: year, month: month, day: day)
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second - offsetSeconds)
         return .success(Timestamp(microseconds: seconds * 1_000_000 + Int64(microseconds)))
     }
 }
 
-/// Why a timestamp was rejected.
+/// Why a timestamp was rejected: the field and its shape, never its text (`ValueShape`).
 public enum TimestampError: Error, Equatable, CustomStringConvertible {
-    case invalid(String)
-    case outOfRange(String)
+    /// The parts of an RFC 3339 time, as a range error names them.
+    public enum Field: String, Sendable {
+        case year, month, day, hour, minute, second, offset
+    }
+
+    case empty
+    /// Neither RFC 3339 nor a string of digits.
+    case notATimestamp(ValueShape)
+    /// A JSON number that is not a finite number.
+    case notEpochMilliseconds(ValueShape)
+    /// RFC 3339 but without `Z` or `±hh:mm`.
+    case noOffset
+    /// RFC 3339 with one part outside its range.
+    case fieldOutOfRange(Field)
+    /// Epoch milliseconds before 1970 or after 9999.
+    case epochOutOfRange(ValueShape)
 
     public var description: String {
         switch self {
-        case .invalid(let message): message
-        case .outOfRange(let text): "timestamp `\(text)` is out of range"
+        case .empty:
+            "the timestamp is empty"
+        case .notATimestamp(let shape):
+            "the timestamp (\(shape)) is neither RFC 3339 (2026-10-01T09:00:03.730Z) nor epoch milliseconds"
+        case .notEpochMilliseconds(let shape):
+            "the timestamp (\(shape)) is not a finite number of epoch milliseconds"
+        case .noOffset:
+            "the timestamp has no UTC offset (end it with Z or ±hh:mm)"
+        case .fieldOutOfRange(let field):
+            "the timestamp's \(field.rawValue) is out of range (\(field.allowed))"
+        case .epochOutOfRange(let shape):
+            "the timestamp (\(shape)) is out of range: epoch milliseconds from 0 (1970-01-01) to \(TimestampParser.epochMillisecondsRange.upperBound) (9999-12-31)"
+        }
+    }
+}
+
+extension TimestampError.Field {
+    /// The values the part may take, for the message.
+    var allowed: String {
+        switch self {
+        case .year: "0001 to 9999"
+        case .month: "01 to 12"
+        case .day: "01 to the month's last day"
+        case .hour: "00 to 23"
+        case .minute: "00 to 59"
+        case .second: "00 to 59"
+        case .offset: "up to ±23:59"
         }
     }
 }

@@ -96,10 +96,10 @@ struct CSVRecordParserTests {
 
     @Test("A header without a timestamp column stops the file")
     func missingTimestampColumn() {
-        #expect(throws: CSVRecordParser.HeaderFailure(reason: "the CSV header has no `timestamp` column (found: api, session_token)", line: 2)) {
+        #expect(throws: CSVRecordParser.HeaderFailure(reason: "the CSV header has no `timestamp` column (found: api and session_token)", line: 2)) {
             try parse("\napi,session_token\nautocomplete,t\n")
         }
-        #expect(throws: CSVRecordParser.HeaderFailure(reason: "the CSV header has no `api` column (found: timestamp, API)", line: 1)) {
+        #expect(throws: CSVRecordParser.HeaderFailure(reason: "the CSV header has no `api` column (found: timestamp and API)", line: 1)) {
             try parse("timestamp,API\n1,autocomplete\n")
         }
     }
@@ -114,7 +114,7 @@ struct CSVRecordParserTests {
         #expect(output.rejected == 0)
         #expect(output.diagnosticCount == 1)
         #expect(output.diagnostics.map(\.description) == [
-            "\(bad):1: warning: the CSV header has no `timestamp` column (found: api, session_token); the file is skipped",
+            "\(bad):1: warning: the CSV header has no `timestamp` column (found: api and session_token); the file is skipped",
         ])
         // Without --format the content does not look like a request log at all.
         #expect(throws: IngestError.unknownFormat(path: bad)) { try LogReader().read([bad]) }

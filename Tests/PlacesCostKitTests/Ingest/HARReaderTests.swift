@@ -105,7 +105,7 @@ struct HARReaderTests {
         #expect(result.entries.map(\.index) == Array(1...9))
         #expect(reasons == [
             HAREntryParser.Reason.noStartedDateTime,
-            HAREntryParser.Reason.badStartedDateTime(TimestampError.invalid("`yesterday` is neither RFC 3339 (2026-10-01T09:00:03.730Z) nor epoch milliseconds")),
+            HAREntryParser.Reason.badStartedDateTime(TimestampError.notATimestamp(ValueShape("yesterday"))),
             HAREntryParser.Reason.noRequest,
             HAREntryParser.Reason.noMethod,
             HAREntryParser.Reason.noURL,
