@@ -119,7 +119,7 @@ public struct Analyzer: Sendable {
                 files: read.files, records: streamed.records, rejected: read.rejected, outsideWindow: read.outsideWindow,
                 skippedRequests: read.skippedRequests, bodiesUnknown: read.bodiesUnknown,
                 duplicates: read.duplicates, duplicatesDropped: read.duplicatesDropped,
-                byAPI: streamed.byAPI.keys.sorted().map { ($0, streamed.byAPI[$0]!) }, usedSampleLogs: usedSampleLogs,
+                byAPI: sessions.unknownAPIs.folding(streamed.byAPI).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, usedSampleLogs: usedSampleLogs,
                 platforms: platforms, firstCall: streamed.firstCall.map(Timestamp.init(microseconds:)),
                 lastCall: streamed.lastCall.map(Timestamp.init(microseconds:))
             ),

@@ -70,7 +70,24 @@ public struct PriceTableLoader: Sendable {
         try check(rules?["terminating_details"], "session_rules.terminating_details", PriceTable.TerminatingDetails.CodingKeys.allCases.map(\.rawValue))
     }
 
+    /// Whether `id` is 1 to 64 ASCII letters, digits, `.`, `_` or `-`, the first a letter or digit.
+    static func isValidID(_ id: String) -> Bool {
+        let bytes = Array(id.utf8)
+        guard (1...64).contains(bytes.count) else { return false }
+        return bytes.enumerated().allSatisfy { index, byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+            case UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"): index > 0
+            default: false
+            }
+        }
+    }
+
     private func validate(_ table: PriceTable, _ invalid: (String, String) -> PricingError) throws {
+        // The id is printed in every report, the SQL and messages: a short name, nothing to escape.
+        guard PriceTableLoader.isValidID(table.id) else {
+            throw invalid("id", "expected 1 to 64 letters, digits, `.`, `_` or `-`, starting with a letter or digit")
+        }
         guard table.currency == "USD" else {
             throw invalid("currency", "must be USD (all money in PlacesCost is in US dollars; express a discount in USD prices)")
         }

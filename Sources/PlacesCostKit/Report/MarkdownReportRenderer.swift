@@ -157,7 +157,7 @@ public struct MarkdownReportRenderer: Sendable {
         let pricing = analysis.pricing
         let delays = pricing.delays
         var lines = ["## What each strategy costs", ""]
-        lines.append("Prices: \(analysis.pricingChoice); this period used " + pricing.tablesUsed.map { "`\($0.tableID)` for \($0.month)" }.joined(separator: ", ") + ".")
+        lines.append("Prices: \(analysis.pricingChoice); this period used " + pricing.tablesUsed.map { "\(MarkdownText.name($0.tableID)) for \($0.month)" }.joined(separator: ", ") + ".")
         lines.append("")
         let header = "| strategy | " + delays.map { "delay \($0)" }.joined(separator: " | ") + " |"
         let rule = "|---|" + delays.map { _ in "---:|" }.joined()
@@ -195,7 +195,7 @@ public struct MarkdownReportRenderer: Sendable {
         lines.append("- Price table: \(analysis.pricingChoice).")
         if pricing.scale != 1 { lines.append("- Volumes multiplied by \(Money.plain(pricing.scale)) (`--scale`).") }
         if !pricing.unpriced.isEmpty {
-            lines.append("- Not priced (no bundled SKU bills them; counted, not charged): " + pricing.unpriced.map { "\($0.sku): \(Money.count($0.count))" }.joined(separator: ", ") + ".")
+            lines.append("- Not priced (no bundled SKU bills them; counted, not charged): " + pricing.unpriced.map { "\(MarkdownText.name($0.sku)): \(Money.count($0.count))" }.joined(separator: ", ") + ".")
         }
         if !pricing.unconfirmedPrices.isEmpty {
             lines.append("- Unconfirmed prices used (third-party copies of Google's list, or inferred): " + pricing.unconfirmedPrices.joined(separator: "; ") + ".")
@@ -224,7 +224,7 @@ public struct MarkdownReportRenderer: Sendable {
     private func inputLines(_ analysis: Analysis) -> [String] {
         let input = analysis.input
         var lines = ["## Input", ""]
-        lines.append("- Files: \(input.files.map { "`\($0)`" }.joined(separator: ", "))")
+        lines.append("- Files: \(input.files.map(MarkdownText.name).joined(separator: ", "))")
         if let generatedAt = analysis.generatedAt {
             lines.append("- Report made at \(generatedAt.rfc3339)")
         }
@@ -253,7 +253,7 @@ public struct MarkdownReportRenderer: Sendable {
         lines.append("| API | calls |")
         lines.append("|---|---:|")
         for (api, count) in input.byAPI {
-            lines.append("| `\(api)` | \(Money.count(count)) |")
+            lines.append("| \(MarkdownText.name(api)) | \(Money.count(count)) |")
         }
         lines.append("")
         return lines

@@ -68,7 +68,7 @@ public struct ReconciliationRenderer: Sendable {
     public func markdown(_ reconciliation: Reconciliation) -> String {
         let bill = reconciliation.bill
         var lines = ["# Estimate vs bill", ""]
-        lines.append("Billing export: `\(bill.file)` (\(bill.layout.rawValue)\(bill.matchedByPosition ? ", columns matched by position" : "")), \(periodText(bill.period)).")
+        lines.append("Billing export: \(MarkdownText.name(bill.file)) (\(bill.layout.rawValue)\(bill.matchedByPosition ? ", columns matched by position" : "")), \(periodText(bill.period)).")
         let months = reconciliation.estimateMonths
         lines.append("The estimate is the app's current billing at delay 0 over \(months.isEmpty ? "no month" : months.joined(separator: ", ")).")
         lines.append("")
@@ -79,7 +79,7 @@ public struct ReconciliationRenderer: Sendable {
             if !row.inBill { mark = "**flagged**: not in the bill" }
             else if !row.inEstimate { mark = "**flagged**: not in the estimate" }
             else { mark = row.flagged ? "**flagged**" : "" }
-            lines.append("| \(row.sku) | \(Money.plain(row.estimatedCount)) | \(Money.plain(row.billedCount)) | \(difference(row)) | \(Money.usd(row.estimatedCostUSD)) | \(Money.usd(row.billedCostUSD)) | \(mark) |")
+            lines.append("| \(MarkdownText.name(row.sku)) | \(Money.plain(row.estimatedCount)) | \(Money.plain(row.billedCount)) | \(difference(row)) | \(Money.usd(row.estimatedCostUSD)) | \(Money.usd(row.billedCostUSD)) | \(mark) |")
         }
         lines.append("| **Total** (net of credits) | | | | **\(Money.usd(reconciliation.totalEstimatedUSD))** | **\(Money.usd(reconciliation.totalBilledUSD))** | |")
         lines.append("")

@@ -22,6 +22,13 @@ public struct SearchSummary: Sendable {
         public var orphan: Bool
     }
 
+    /// What makes two base calls one representative.
+    private struct BaseCallShape: Hashable {
+        var call: Call
+        var hasToken: Bool
+        var orphan: Bool
+    }
+
     /// Compared timeouts (`sessions.md`): sessions expired and searches had the timeout been this.
     public struct Alternative: Sendable, Equatable {
         public var timeout: Duration64
@@ -30,8 +37,11 @@ public struct SearchSummary: Sendable {
     }
 
     public var searches: [WeightedSearch]
-    /// Calls that belong to no search, priced the same in every strategy.
+    /// Calls that belong to no search, priced the same in every strategy; unknown APIs beyond
+    /// `unknownAPIs.kept` under its one folded name.
     public var baseCalls: [WeightedCall]
+    /// The unknown API names shown on their own.
+    public var unknownAPIs: UnknownAPIList
     public var anomalies: Anomalies
     public var alternatives: [Alternative]
     /// Every search in start order (ties by first call), when the analysis kept them for
@@ -57,15 +67,29 @@ public struct SearchSummary: Sendable {
             )
             searches.append(WeightedSearch(search: search, count: tally.shapeCounts[index]))
         }
+        var callsByUnknownName: [String: Int] = [:]
+        for (key, count) in tally.baseCalls where count > 0 && key.api == API.otherCode {
+            callsByUnknownName[catalogs.labels.value(key.otherAPI) ?? "", default: 0] += count
+        }
+        let unknownAPIs = UnknownAPIList(callsByName: callsByUnknownName)
+        // Folded names become one call shape: merged, so the pricing work is bounded too.
         var calls: [WeightedCall] = []
+        var callIndex: [BaseCallShape: Int] = [:]
         for (key, count) in tally.baseCalls where count > 0 {
             let call = Call(
                 time: Timestamp(microseconds: tally.periodTimes[key.period]!),
-                api: API(code: key.api, otherName: catalogs.labels.value(key.otherAPI) ?? ""),
+                api: API(code: key.api, otherName: unknownAPIs.shownName(catalogs.labels.value(key.otherAPI) ?? "")),
                 fields: catalogs.fieldMasks.value(key.fields), generation: APIGeneration(code: key.generation)
             )
-            calls.append(WeightedCall(call: call, count: count, hasToken: key.hasToken, orphan: key.orphan))
+            let shape = BaseCallShape(call: call, hasToken: key.hasToken, orphan: key.orphan)
+            if let index = callIndex[shape] {
+                calls[index].count += count
+            } else {
+                callIndex[shape] = calls.count
+                calls.append(WeightedCall(call: call, count: count, hasToken: key.hasToken, orphan: key.orphan))
+            }
         }
+        self.unknownAPIs = unknownAPIs
         self.searches = SearchSummary.sorted(searches, by: SearchSummary.sortKey)
         self.baseCalls = SearchSummary.sorted(calls, by: SearchSummary.sortKey)
         self.anomalies = tally.anomalies

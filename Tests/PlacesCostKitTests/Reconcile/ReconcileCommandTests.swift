@@ -71,8 +71,8 @@ struct ReconcileCommandTests {
         let bill = directory.write("bill.csv", ReconcileCommandTests.bill)
         let result = runCLI(["reconcile", log, "--billing", bill, "--pricing", "legacy-list", "--quiet"])
         #expect(result.code == .success)
-        #expect(result.stdout.contains("| Places Details | 100 | 103 | -2.9% | $1.70 | $1.75 | **flagged** |"))
-        #expect(result.stdout.contains("| Geocoding | 0 | 5 |  | $0.00 | $0.03 | **flagged**: not in the estimate |"))
+        #expect(result.stdout.contains("| `Places Details` | 100 | 103 | -2.9% | $1.70 | $1.75 | **flagged** |"))
+        #expect(result.stdout.contains("| `Geocoding` | 0 | 5 |  | $0.00 | $0.03 | **flagged**: not in the estimate |"))
         #expect(result.stdout.contains("- Sampling:"))
 
         let out = directory.path + "/out"
