@@ -117,8 +117,11 @@ struct AnalyzeCommand {
         if parsed.has("timestamp") { analysis.generatedAt = Timestamp(epochMilliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded())) }
         progress?.finish()
         shared.reportDiagnostics(read, parsed: parsed, context: context)
-        let bundle = ReportBundle(hashKey: context.environment[Pseudonymizer.keyVariable])
+        var bundle = ReportBundle()
         if let out {
+            let (key, source) = try PseudonymKeyStore(environment: context.environment).key()
+            bundle.pseudonymizer = Pseudonymizer(key: key)
+            if !quiet { PseudonymKeyStore.note(source, context: context) }
             let files = bundle.files(analysis)
             try ReportDirectoryWriter(directory: out.path).write(files)
             if !quiet { context.note("wrote \(files.map(\.path).joined(separator: ", ")) to \(out.shown).") }

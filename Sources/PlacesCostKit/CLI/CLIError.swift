@@ -35,6 +35,11 @@ extension ExitCode {
             case .readFailed: self = .ioError
             case .malformedRecord, .noRecords, .noCallInPeriod, .noPlacesCall, .unknownFormat, .invalidBillingExport: self = .dataError
             }
+        case let error as PseudonymKeyError:
+            switch error {
+            case .unreadable: self = .noInput
+            case .malformed: self = .dataError
+            }
         case let error as PricingError:
             switch error {
             case .unknownTable: self = .usage

@@ -4,9 +4,8 @@
 /// A plain hash of a user id is no secret: anyone can hash the likely ids (`u-1`, an email
 /// address) and look them up. Keyed, the pseudonyms group a user's or a token's rows and join
 /// reports made with the same key, while the ids cannot be recovered without it. The key is
-/// `PLACESCOST_HASH_KEY` when set (the same key gives the same pseudonyms in every report);
-/// otherwise it is derived from the searches' own tokens and user ids, which only holders of the
-/// log know: the same log then gives the same file, and pseudonyms differ between logs.
+/// `PLACESCOST_HASH_KEY` when set, otherwise the user's random key (`PseudonymKeyStore`); it is
+/// never derived from the log, which would let anyone who guesses the ids recompute it.
 public struct Pseudonymizer: Sendable {
     /// The environment variable holding the key.
     public static let keyVariable = "PLACESCOST_HASH_KEY"
@@ -20,20 +19,6 @@ public struct Pseudonymizer: Sendable {
         block += [UInt8](repeating: 0, count: 64 - block.count)
         innerPad = block.map { $0 ^ 0x36 }
         outerPad = block.map { $0 ^ 0x5C }
-    }
-
-    /// The key from `PLACESCOST_HASH_KEY` when it is set and not empty, else one derived from
-    /// the tokens and user ids of `searches`.
-    public init(environmentKey: String?, searches: [Search]) {
-        if let environmentKey, !environmentKey.isEmpty {
-            self.init(key: Array(environmentKey.utf8))
-            return
-        }
-        var material = Array("placescost pseudonym key/1".utf8)
-        for search in searches {
-            material += [0] + Array((search.sessionToken ?? "").utf8) + [1] + Array((search.userID ?? "").utf8)
-        }
-        self.init(key: SHA256.digest(material))
     }
 
     /// The full HMAC-SHA256 of `message`.

@@ -14,11 +14,11 @@ public struct ReportBundle: Sendable {
         }
     }
 
-    /// `PLACESCOST_HASH_KEY`, the key of `searches.csv`'s pseudonyms (`Pseudonymizer`).
-    public var hashKey: String?
+    /// Keyed for `searches.csv`'s pseudonyms; only `files` needs it.
+    public var pseudonymizer: Pseudonymizer?
 
-    public init(hashKey: String? = nil) {
-        self.hashKey = hashKey
+    public init(pseudonymizer: Pseudonymizer? = nil) {
+        self.pseudonymizer = pseudonymizer
     }
 
     /// What `--report format` prints: the same text `--out` writes to `format.fileName`.
@@ -31,11 +31,14 @@ public struct ReportBundle: Sendable {
     }
 
     /// Every file, as (path relative to the output directory, contents).
+    ///
+    /// - Precondition: `pseudonymizer` is set.
     public func files(_ analysis: Analysis) -> [(path: String, contents: String)] {
+        guard let pseudonymizer else { preconditionFailure("ReportBundle.files needs the pseudonym key of searches.csv") }
         var files: [(String, String)] = [
             ("report.md", render(analysis, as: .md)),
             ("report.json", render(analysis, as: .json)),
-            ("searches.csv", SearchesCSVRenderer(hashKey: hashKey).render(analysis.sessions.keptSearches, listCosts: analysis.searchListCosts)),
+            ("searches.csv", SearchesCSVRenderer(pseudonymizer: pseudonymizer).render(analysis.sessions.keptSearches, listCosts: analysis.searchListCosts)),
             ("costs.csv", render(analysis, as: .csv)),
         ]
         let renderer = SVGChartRenderer()

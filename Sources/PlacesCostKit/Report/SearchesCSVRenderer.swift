@@ -9,18 +9,17 @@ public struct SearchesCSVRenderer: Sendable {
         "chars_at_selection", "completed", "needs_details", "anomaly", "current_cost_usd",
     ]
 
-    private let environmentKey: String?
+    private let pseudonymizer: Pseudonymizer
 
-    /// - Parameter hashKey: `PLACESCOST_HASH_KEY`, when set.
-    public init(hashKey: String? = nil) {
-        self.environmentKey = hashKey
+    /// - Parameter pseudonymizer: keyed with `PLACESCOST_HASH_KEY` or the user's key.
+    public init(pseudonymizer: Pseudonymizer) {
+        self.pseudonymizer = pseudonymizer
     }
 
     /// - Parameters:
     ///   - searches: the searches, in report order.
     ///   - listCosts: each search's `current` cost at list prices, in the same order.
     public func render(_ searches: [Search], listCosts: [Double]) -> String {
-        let pseudonymizer = Pseudonymizer(environmentKey: environmentKey, searches: searches)
         var text = CSVText.line(SearchesCSVRenderer.header)
         for (index, search) in searches.enumerated() {
             text += CSVText.line([

@@ -19,6 +19,7 @@ struct EndToEndTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(EndToEndTests.executable, "placescost was not built beside the tests"))
         process.arguments = arguments
+        process.environment = testEnvironment
         process.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out

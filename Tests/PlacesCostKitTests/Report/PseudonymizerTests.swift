@@ -18,19 +18,4 @@ struct PseudonymizerTests {
             == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
         #expect(jefe.pseudonym("what do ya want for nothing?") == "5bdcc146bf60754e")
     }
-
-    @Test("The environment's key wins; without one the key comes from the searches' ids")
-    func keys() {
-        let search = Search(
-            kind: .session, outcome: .abandoned, requestInputLengths: [1], selection: nil,
-            startedAt: Timestamp(microseconds: 0), endedAt: Timestamp(microseconds: 0), sessionToken: "tok", userID: "u-1"
-        )
-        let fromEnvironment = Pseudonymizer(environmentKey: "k", searches: [search])
-        #expect(fromEnvironment.pseudonym("u-1") == Pseudonymizer(key: Array("k".utf8)).pseudonym("u-1"))
-        let derived = Pseudonymizer(environmentKey: nil, searches: [search])
-        #expect(derived.pseudonym("u-1") == Pseudonymizer(environmentKey: "", searches: [search]).pseudonym("u-1"))
-        var other = search
-        other.sessionToken = "another"
-        #expect(derived.pseudonym("u-1") != Pseudonymizer(environmentKey: nil, searches: [other]).pseudonym("u-1"))
-    }
 }

@@ -103,13 +103,27 @@ func analyze(_ records: [TestRecord], timeout: Double = 180, userGap: Double = 6
 }
 
 /// Runs the CLI in-process and returns its exit code and outputs.
-func runCLI(_ arguments: [String], workingDirectory: String = FileManager.default.currentDirectoryPath) -> (code: ExitCode, stdout: String, stderr: String) {
+func runCLI(
+    _ arguments: [String], workingDirectory: String = FileManager.default.currentDirectoryPath, environment: [String: String] = [:]
+) -> (code: ExitCode, stdout: String, stderr: String) {
     let out = StringSink()
     let err = StringSink()
-    let context = CommandContext(standardOutput: out, standardError: err, workingDirectory: workingDirectory)
+    let context = CommandContext(
+        standardOutput: out, standardError: err, workingDirectory: workingDirectory,
+        environment: testEnvironment.merging(environment) { $1 }
+    )
     let code = CLI(arguments: arguments, context: context).run()
     return (code, out.text, err.text)
 }
+
+/// The process's environment for commands run in tests, with the pseudonym key's folder in a
+/// temporary directory of this test run (never the user's own) and no `PLACESCOST_HASH_KEY`.
+let testEnvironment: [String: String] = {
+    var environment = ProcessInfo.processInfo.environment
+    environment[Pseudonymizer.keyVariable] = nil
+    environment["XDG_CONFIG_HOME"] = NSTemporaryDirectory() + "placescost-tests-config-\(getpid())"
+    return environment
+}()
 
 /// The package root, found from this file's path.
 let packageRoot: String = {
