@@ -76,8 +76,8 @@ public indirect enum JSONValue: Equatable, Sendable {
     static func format(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
         let rounded = JSONValue.rounded(value)
-        // Below 1e15 the whole number is an exact `Int64`; above, Swift's `1e+16` form is JSON.
-        if rounded == rounded.rounded(), abs(rounded) < 1e15 {
+        // Below 1e18 a whole number is an exact `Int64`; above, Swift's `1e+18` form is JSON.
+        if rounded == rounded.rounded(), abs(rounded) < 1e18 {
             return String(Int64(rounded))
         }
         let text = "\(rounded)"
