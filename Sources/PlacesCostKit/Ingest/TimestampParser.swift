@@ -93,11 +93,12 @@ public enum TimestampParser {
         }
         guard cursor == bytes.count else { return .failure(notRFC3339) }
         guard year >= 1, (1...12).contains(month), day >= 1, day <= CivilDate.daysInMonth(year: year, month: month),
-              hour <= 23, minute <= 59, second <= 59
+              hour <= 23, minute <= 59, second <= 60
         else { return .failure(.outOfRange(text())) }
+        let (clockSecond, clockMicroseconds) = Timestamp.clock(second: second, microseconds: microseconds)
         let days = CivilDate.daysSinceEpoch(year: year, month: month, day: day)
-        let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second - offsetSeconds)
-        return .success(Timestamp(microseconds: seconds * 1_000_000 + Int64(microseconds)))
+        let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + clockSecond - offsetSeconds)
+        return .success(Timestamp(microseconds: seconds * 1_000_000 + Int64(clockMicroseconds)))
     }
 }
 
