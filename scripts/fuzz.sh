@@ -5,7 +5,7 @@
 #   scripts/fuzz.sh TARGET [SECONDS] [ARGS...] # runs TARGET (default 600 s) on its corpus
 #
 # Targets (scripts/fuzz/FuzzTargets.swift): jsonl-line jsonl csv access-log access-log-line har billing
-# pricing analyze sessions.
+# pricing analyze sessions numbers (scripts/fuzz/run runs `numbers`).
 # The corpus of TARGET is Tests/PlacesCostKitTests/Fixtures/Malformed/<format> (read only) plus
 # .build-fuzz/corpus/TARGET (where libFuzzer adds what it finds); crashes land in
 # .build-fuzz/findings/TARGET/; copy a finding into the corpus folder as fuzz-WHAT.EXT once it is
@@ -31,7 +31,7 @@ build() {
     # shellcheck disable=SC2086
     swiftc -module-name PlacesCostKit -parse-as-library -O -g \
         -sanitize=fuzzer,address -enable-testing \
-        $sources "$out/src/fuzz/FuzzTargets.swift" -o "$binary.tmp"
+        $sources "$out/src/fuzz/"*.swift -o "$binary.tmp"
     mv "$binary.tmp" "$binary"
 }
 
@@ -57,8 +57,11 @@ shift $(( $# >= 2 ? 2 : 1 ))
 # Built once; run `scripts/fuzz.sh build` again after changing the sources.
 [[ -x $binary ]] || build
 seeds=Tests/PlacesCostKitTests/Fixtures/Malformed/$(corpus_folder "$target")
+# The numbers target's seeds are a slot byte and a number each, not files of a format.
+[[ $target == numbers ]] && seeds=scripts/fuzz/numbers-seeds
 mkdir -p "$out/corpus/$target" "$out/findings/$target"
 PLACESCOST_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=0 exec "$binary" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=65536 -detect_leaks=0 \
     -artifact_prefix="$out/findings/$target/" -print_final_stats=1 \
+    $( [[ -f scripts/fuzz/$target.dict ]] && echo "-dict=scripts/fuzz/$target.dict" ) \
     "$@" "$out/corpus/$target" "$seeds"

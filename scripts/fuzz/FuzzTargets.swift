@@ -23,6 +23,8 @@
 //                with no move (reuse and expiry found in the set as in the table)
 //   billing      a Cloud Billing export through `BillingExportReader`
 //   pricing      a user price table through `simulate --pricing FILE`
+//   numbers      one user number in a numeric option, a price table or a billing export cell
+//                (NumberFuzz.swift): no trap, a documented exit code, finite JSON
 //
 // A crash, a trap, an address-sanitizer report or a hang (libFuzzer's -timeout) is a finding;
 // so is a fast decoder disagreeing with its slow twin.
@@ -41,6 +43,7 @@ enum FuzzTarget: String, CaseIterable {
     case pricing
     case analyze
     case sessions
+    case numbers
 }
 
 private let target: FuzzTarget = {
@@ -96,6 +99,13 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         write(bytes)
         run(["simulate", "--pricing", scratchPath, "--report", "json"])
         run(["simulate", "--pricing", scratchPath, "--chars", "12", "--delay", "2", "--completion-rate", "0.3", "--months", "3", "--searches", "5000000"])
+    case .numbers:
+        guard let selector = bytes.first else { return 0 }
+        let slot = NumberFuzz.Slot.allCases[Int(selector) % NumberFuzz.Slot.allCases.count]
+        let text = String(decoding: bytes.dropFirst().prefix(64), as: UTF8.self)
+        if let problem = NumberFuzz.check(slot: slot, text: text, scratch: scratchPath) {
+            fatalError("numbers: \(problem)")
+        }
     }
     return 0
 }

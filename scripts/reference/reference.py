@@ -184,8 +184,12 @@ def parse_rfc3339(text):
         return None
     if not 1 <= day <= days_in_month(year, month):
         return None
-    if hour > 23 or minute > 59 or second > 59:   # leap second 60 rejected (see report)
+    if hour > 23 or minute > 59 or second > 60:
         return None
+    if second == 60:
+        # A leap second is the last microsecond of its minute, whatever its fraction (the
+        # engine's rule, Timestamp.clock): order and calendar month are kept.
+        second, frac = 59, ".999999"
     offset_seconds = 0
     if offset not in ("Z", "z"):
         off_h, off_m = int(offset[1:3]), int(offset[4:6])

@@ -42,9 +42,9 @@ struct AnalysisOptionsParser {
         options.reader.window = window
         options.pricing = parsed["pricing"]
         options.costs.timeZone = try values.timeZone(parsed["timezone"]) ?? options.costs.timeZone
-        options.costs.scale = try values.positive(parsed["scale"], option: "--scale") ?? 1
+        options.costs.scale = try values.number(parsed["scale"], option: "--scale", range: CostCalculator.Options.scaleRange, meaning: "a factor") ?? 1
         options.threads = try values.wholeNumber(parsed["threads"], option: "--threads", range: 1...256) ?? options.threads
-        options.reorderWindowSeconds = try values.positive(parsed["reorder-window"], option: "--reorder-window") ?? options.reorderWindowSeconds
+        options.reorderWindowSeconds = try values.seconds(parsed["reorder-window"], option: "--reorder-window") ?? options.reorderWindowSeconds
     }
 
     /// Progress on standard error for long reads, when it is a terminal and not turned off.

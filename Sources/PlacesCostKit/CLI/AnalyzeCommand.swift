@@ -82,11 +82,11 @@ struct AnalyzeCommand {
         let shared = AnalysisOptionsParser(usage: AnalyzeCommand.usage)
         var options = Analyzer.Options()
         try shared.apply(parsed, to: &options)
-        options.sessions = SessionOptions(
-            timeoutSeconds: try parseSeconds(parsed["session-timeout"], option: "--session-timeout") ?? SessionOptions.defaultTimeoutSeconds,
-            userGapSeconds: try parseSeconds(parsed["user-gap"], option: "--user-gap") ?? SessionOptions.defaultUserGapSeconds
-        )
         let values = OptionValues(usage: AnalyzeCommand.usage)
+        options.sessions = SessionOptions(
+            timeoutSeconds: try values.seconds(parsed["session-timeout"], option: "--session-timeout") ?? SessionOptions.defaultTimeoutSeconds,
+            userGapSeconds: try values.seconds(parsed["user-gap"], option: "--user-gap") ?? SessionOptions.defaultUserGapSeconds
+        )
         options.needsDetails = try values.yesNoAuto(parsed["needs-details"], option: "--needs-details")
         let maxDelay = try values.wholeNumber(parsed["max-delay"], option: "--max-delay", range: 0...100) ?? 4
         let delays = try values.delays(parsed["delays"]) ?? Array(1...6)
@@ -134,13 +134,5 @@ struct AnalyzeCommand {
 
     private func usageError(_ message: String) -> CLIError {
         .usage(message: message, usage: AnalyzeCommand.usage)
-    }
-
-    private func parseSeconds(_ value: String?, option: String) throws -> Double? {
-        guard let value else { return nil }
-        guard let seconds = Double(value), seconds.isFinite, seconds > 0 else {
-            throw usageError("\(option) takes a positive number of seconds, not `\(value)`.")
-        }
-        return seconds
     }
 }

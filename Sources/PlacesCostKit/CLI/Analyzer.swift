@@ -63,7 +63,7 @@ public struct Analyzer: Sendable {
                 timeout: options.sessions.timeout, alternativeTimeouts: alternatives, userGap: options.sessions.userGap,
                 clip: clip, keepSearches: options.keepSearches,
                 // Standard input cannot be read twice, so it is held whole: exact for any order.
-                window: paths.contains("-") ? nil : Int64(options.reorderWindowSeconds * 1_000_000),
+                window: paths.contains("-") ? nil : Duration64(seconds: options.reorderWindowSeconds).microseconds,
                 dedupe: options.reader.dedupe, compactAfter: options.compactAfter
             ),
             calendar: BillingCalendar(timeZone: costOptions.timeZone, ruleStartDays: plan.ruleStartDays),

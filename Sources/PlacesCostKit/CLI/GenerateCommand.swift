@@ -76,14 +76,20 @@ struct GenerateCommand {
         } else {
             format = .jsonl
         }
+        options.days = try values.wholeNumber(parsed["days"], option: "--days", range: 1...3660) ?? 30
         if let start = parsed["start"] {
             let text = start.count == 10 ? start + "T00:00:00Z" : start
+            let bounds = GenerateCommand.startRange(days: options.days)
+            let range = "from 1970-01-01T00:00:00.000Z to \(Timestamp(epochMilliseconds: bounds.upperBound).rfc3339) (with --days \(options.days), so that every time generated is one analyze reads: none before 1970 or past year 9999)"
             guard case .success(let time) = TimestampParser.parse(text) else {
-                throw values.error("--start takes a date like 2026-10-01 or a time like 2026-10-01T00:00:00Z, not `\(start)`.")
+                throw values.error("--start takes a date like 2026-10-01 or a time like 2026-10-01T00:00:00Z \(range), not `\(start)`.")
             }
-            options.start = time.microseconds / 1000
+            let milliseconds = time.microseconds / 1000
+            guard bounds.contains(milliseconds) else {
+                throw values.error("--start takes a date or time \(range), not `\(start)`.")
+            }
+            options.start = milliseconds
         }
-        options.days = try values.wholeNumber(parsed["days"], option: "--days", range: 1...3660) ?? 30
         // An access log is written as requests finish, in order; merged app telemetry is not.
         options.disorder = format != .accessLog
 
@@ -106,5 +112,14 @@ struct GenerateCommand {
         generator.generate { writer.write($0) }
         writer.drain()
         return .success
+    }
+
+    /// The `--start` times, in epoch milliseconds, for a period of `days`: from the epoch (the
+    /// writers print times from there, and analyze reads epoch milliseconds from there) until the
+    /// period and a day's margin for the searches still typing at its end fit before 10000-01-01,
+    /// where RFC 3339's four-digit years end: every time written is one `analyze` accepts.
+    static func startRange(days: Int) -> ClosedRange<Int64> {
+        let lastDay = Int64(CivilDate.daysSinceEpoch(year: 9999, month: 12, day: 31))
+        return 0...((lastDay - Int64(days)) * 86_400_000)
     }
 }

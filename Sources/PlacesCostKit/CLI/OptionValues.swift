@@ -27,20 +27,23 @@ struct OptionValues {
         return number
     }
 
-    func number(_ value: String?, option: String, range: ClosedRange<Double>) throws -> Double? {
+    /// A number within `range`; `meaning` (such as "seconds") is named in the error.
+    ///
+    /// Every numeric option is read through here or `wholeNumber`, each with the range the tool
+    /// can represent and compute with: values outside it (1e20, 1e400, nan, inf) are usage
+    /// errors naming the option and the range, never a trap or a non-finite result further on.
+    func number(_ value: String?, option: String, range: ClosedRange<Double>, meaning: String = "a number") throws -> Double? {
         guard let value else { return nil }
-        guard let number = Double(value), number.isFinite, range.contains(number) else {
-            throw error("\(option) takes a number from \(JSONValue.format(range.lowerBound)) to \(JSONValue.format(range.upperBound)), not `\(value)`.")
+        guard let number = Double(value.trimmingCharacters(in: .whitespaces)), number.isFinite, range.contains(number) else {
+            throw error("\(option) takes \(meaning) from \(JSONValue.format(range.lowerBound)) to \(JSONValue.format(range.upperBound)), not `\(value)`.")
         }
         return number
     }
 
-    func positive(_ value: String?, option: String) throws -> Double? {
-        guard let value else { return nil }
-        guard let number = Double(value), number.isFinite, number > 0 else {
-            throw error("\(option) takes a positive number, not `\(value)`.")
-        }
-        return number
+    /// A length of time in seconds (`--session-timeout`, `--user-gap`, `--reorder-window`):
+    /// a microsecond up to the span of the years 1 to 9999 (`Duration64.secondsRange`).
+    func seconds(_ value: String?, option: String) throws -> Double? {
+        try number(value, option: option, range: Duration64.secondsRange, meaning: "a number of seconds")
     }
 
     /// `--timezone`: an IANA name (`Europe/Paris`) or `UTC`.

@@ -70,6 +70,15 @@ struct ReconcileCommand {
         // The bill is read first: a wrong --billing path should fail before a long log read.
         let billingPath = billing.hasPrefix("/") ? billing : context.workingDirectory + "/" + billing
         let bill = try BillingExportReader().read(path: billingPath, shownAs: billing)
+        if !parsed.has("quiet") {
+            for warning in bill.warnings { context.standardError.write("\(warning)\n") }
+            if bill.skippedRows > 0 {
+                let shown = bill.skippedRows > bill.warnings.count ? " (the first \(bill.warnings.count) are shown above)" : ""
+                context.note(bill.skippedRows == 1
+                    ? "1 row of \(billing) was left out of the bill: a number in it could not be used."
+                    : "\(bill.skippedRows) rows of \(billing) were left out of the bill: a number in them could not be used\(shown).")
+            }
+        }
         let (paths, usedSampleLogs) = try shared.inputPaths(parsed, context: context, verb: "reconciling")
         let (analysis, read) = try Analyzer(options: options).analyze(paths: paths, usedSampleLogs: usedSampleLogs)
         shared.reportDiagnostics(read, parsed: parsed, context: context)

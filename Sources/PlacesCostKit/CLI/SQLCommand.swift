@@ -115,8 +115,8 @@ struct SQLCommand {
             let delays = try values.delays(parsed["delays"]) ?? Array(1...6)
             options.delays = Array(Set(delays + Array(0...maxDelay)).subtracting([0])).sorted()
             options.sessions = SessionOptions(
-                timeoutSeconds: try values.positive(parsed["session-timeout"], option: "--session-timeout") ?? SessionOptions.defaultTimeoutSeconds,
-                userGapSeconds: try values.positive(parsed["user-gap"], option: "--user-gap") ?? SessionOptions.defaultUserGapSeconds
+                timeoutSeconds: try values.seconds(parsed["session-timeout"], option: "--session-timeout") ?? SessionOptions.defaultTimeoutSeconds,
+                userGapSeconds: try values.seconds(parsed["user-gap"], option: "--user-gap") ?? SessionOptions.defaultUserGapSeconds
             )
             options.byMonth = parsed.has("by-month")
             if let zone = parsed["timezone"] {

@@ -174,12 +174,13 @@ public struct AccessLogParser: Sendable {
         else { return nil }
         let month = monthIndex + 1
         guard year >= 1, day >= 1, day <= CivilDate.daysInMonth(year: year, month: month), hour <= 23, minute <= 59,
-              second <= 59, offsetHours <= 23, offsetMinutes <= 59
+              second <= 60, offsetHours <= 23, offsetMinutes <= 59
         else { return nil }
+        let (clockSecond, clockMicroseconds) = Timestamp.clock(second: second, microseconds: 0)
         let offset = (bytes[21] == UInt8(ascii: "-") ? -1 : 1) * (offsetHours * 3600 + offsetMinutes * 60)
         let days = CivilDate.daysSinceEpoch(year: year, month: month, day: day)
-        let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second - offset)
-        return Timestamp(microseconds: seconds * 1_000_000)
+        let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + clockSecond - offset)
+        return Timestamp(microseconds: seconds * 1_000_000 + Int64(clockMicroseconds))
     }
 
     private static func digitValue(_ byte: UInt8) -> Int? {

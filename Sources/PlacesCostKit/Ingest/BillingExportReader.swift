@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Billing exports are small (one row per SKU, project and day at most), so this reads the whole
 /// file as text and uses `JSONSerialization`; the byte-level fast paths of the log reader are
-/// not needed here.
+/// not needed here. A file over `maxFileBytes` is refused before it is read (never more than
+/// that limit plus one byte is read, even from a pipe or a device).
 ///
 /// Rules:
 /// - Tax, rounding, total and subtotal rows (an empty SKU description, a first cell or cost
@@ -20,7 +21,20 @@ import Foundation
 /// - Localized console exports are read by column position: the column count (18 for the cost
 ///   table, 13 for the reports page) identifies the layout. Translated header names are not
 ///   matched, because Google's translations could not be checked here.
+/// - Every number is checked: a row whose cost is not a number, or whose cost, credits or usage
+///   amount is NaN, infinite or outside `moneyRange`/`usageRange`, is skipped, counted in
+///   `skippedRows` and warned about at its line, so that sums stay finite and nothing vanishes
+///   without a word.
 public struct BillingExportReader: Sendable {
+    /// The largest export read, in bytes (a month of one billing account is far smaller).
+    public static let maxFileBytes = 256 * 1024 * 1024
+    /// Costs and credits one row may hold, in USD.
+    public static let moneyRange: ClosedRange<Double> = -1_000_000_000_000...1_000_000_000_000
+    /// Usage amounts one row may hold (events).
+    public static let usageRange: ClosedRange<Double> = -1_000_000_000_000_000...1_000_000_000_000_000
+    /// Skipped rows warned about one by one; the rest are counted.
+    static let maxWarnings = 20
+
     /// The SKU names a row is matched against: every bundled price table's SKUs by default.
     public var skuNames: [String]
 
@@ -42,12 +56,20 @@ public struct BillingExportReader: Sendable {
     ///   `IngestError.invalidBillingExport` when its layout is not one of the known ones.
     public func read(path: String, shownAs: String? = nil) throws -> BilledUsage {
         let shown = shownAs ?? path
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "the file cannot be read" : "no such file or directory"
             throw IngestError.unreadableBillingExport(path: shown, reason: reason)
+        }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            // One byte past the limit tells an oversized file from a full-sized one.
+            data = try handle.read(upToCount: BillingExportReader.maxFileBytes + 1) ?? Data()
+        } catch {
+            throw IngestError.unreadableBillingExport(path: shown, reason: "the file cannot be read")
+        }
+        guard data.count <= BillingExportReader.maxFileBytes else {
+            throw IngestError.invalidBillingExport(path: shown, reason: "the file is larger than \(BillingExportReader.maxFileBytes / 1024 / 1024) MB, the most this reader takes; export one month or one project at a time (filter the BigQuery export by invoice.month or project.id).")
         }
         return try parse(String(decoding: data, as: UTF8.self), file: shown)
     }
@@ -95,7 +117,8 @@ public struct BillingExportReader: Sendable {
     static let reportsColumns = Columns(service: 1, sku: 3, amount: 5, cost: [7], credits: [8, 9, 10], start: 0)
 
     private func readCSV(_ text: String, file: String, into accumulator: inout Accumulator) throws -> (BilledUsage.Layout, Bool) {
-        let records = BillingExportReader.csvRecords(text)
+        let numbered = BillingExportReader.csvRecordsWithLines(text)
+        let records = numbered.map(\.cells)
         // The console export starts with `key,value` lines; the header is the first wide row.
         guard let headerIndex = records.firstIndex(where: { $0.count >= 5 }) else {
             throw unknownLayout(file, found: records.first?.count ?? 0)
@@ -131,15 +154,20 @@ public struct BillingExportReader: Sendable {
             if record.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
             var row = Row(service: cell(columns.service), sku: cell(columns.sku), firstCell: cell(0), costType: cell(columns.costType))
             if BillingExportReader.isSummary(row) { accumulator.ignoredRows += 1; continue }
+            let line = numbered[headerIndex + 1 + offset].line
             row.isCredit = !cell(columns.creditType).isEmpty || row.costType.lowercased().contains("credit")
-            row.amount = BillingExportReader.number(cell(columns.amount)) ?? 0
-            guard let cost = columns.cost.lazy.compactMap({ BillingExportReader.number(cell($0)) }).first else {
-                if firstUnreadable == nil { firstUnreadable = (headerIndex + offset + 2, columns.cost.map { cell($0) }.first ?? "") }
+            guard let cost = columns.cost.lazy.compactMap({ BillingExportReader.anyNumber(cell($0)) }).first else {
+                let value = columns.cost.map { cell($0) }.first ?? ""
+                if firstUnreadable == nil { firstUnreadable = (line, value) }
+                accumulator.skip(file: file, line: line, reason: "the cost `\(value)` is not a number; the row is left out of the bill.")
                 continue
             }
+            let credits = columns.credits.reduce(0) { $0 + (BillingExportReader.number(cell($1)) ?? 0) }
+                + (columns.creditsCell.map { BillingExportReader.creditsValue(cell($0)) } ?? 0)
+            guard accumulator.check(cost: cost, amount: BillingExportReader.anyNumber(cell(columns.amount)), credits: credits, file: file, line: line) else { continue }
+            row.amount = BillingExportReader.number(cell(columns.amount)) ?? 0
             row.cost = cost
-            row.credits = columns.credits.reduce(0) { $0 + (BillingExportReader.number(cell($1)) ?? 0) }
-            if let index = columns.creditsCell { row.credits += BillingExportReader.creditsValue(cell(index)) }
+            row.credits = credits
             row.start = BillingExportReader.isoDate(cell(columns.start))
             row.end = BillingExportReader.isoDate(cell(columns.end)) ?? row.start
             if let index = columns.invoiceMonth { accumulator.addInvoiceMonth(cell(index)) }
@@ -207,12 +235,14 @@ public struct BillingExportReader: Sendable {
             }
             var row = Row(service: string("service.description"), sku: string("sku.description"), firstCell: "", costType: string("cost_type"))
             if BillingExportReader.isSummary(row) { accumulator.ignoredRows += 1; continue }
-            guard let cost = BillingExportReader.number(string("cost")) else {
+            guard let cost = BillingExportReader.anyNumber(string("cost")) else {
                 throw IngestError.invalidBillingExport(path: file, reason: "line \(lineNumber) has no readable `cost`; expected a number of US dollars.")
             }
+            let credits = BillingExportReader.creditsValue(BillingExportReader.lookup(object, "credits"))
+            guard accumulator.check(cost: cost, amount: BillingExportReader.anyNumber(string("usage.amount")), credits: credits, file: file, line: lineNumber) else { continue }
             row.cost = cost
             row.amount = BillingExportReader.number(string("usage.amount")) ?? 0
-            row.credits = BillingExportReader.creditsValue(BillingExportReader.lookup(object, "credits"))
+            row.credits = credits
             row.start = BillingExportReader.isoDate(string("usage_start_time"))
             row.end = BillingExportReader.isoDate(string("usage_end_time")) ?? row.start
             accumulator.addInvoiceMonth(string("invoice.month"))
@@ -306,9 +336,39 @@ public struct BillingExportReader: Sendable {
         var otherRows = 0
         var otherCost = 0.0
         var ignoredRows = 0
+        var skippedRows = 0
+        var warnings: [Diagnostic] = []
 
         init(matcher: SKUMatcher) {
             self.matcher = matcher
+        }
+
+        /// Counts a row left out, with a warning at its line for the first few.
+        mutating func skip(file: String, line: Int, reason: String) {
+            skippedRows += 1
+            if warnings.count < BillingExportReader.maxWarnings {
+                warnings.append(Diagnostic(location: SourceLocation(file: file, line: line), reason: reason))
+            }
+        }
+
+        /// Whether a row's numbers are finite and within the reader's ranges; if not, the row is
+        /// skipped (counted, warned) so that no sum becomes infinite or loses its meaning.
+        mutating func check(cost: Double, amount: Double?, credits: Double, file: String, line: Int) -> Bool {
+            func range(_ range: ClosedRange<Double>) -> String {
+                "from \(JSONValue.format(range.lowerBound)) to \(JSONValue.format(range.upperBound))"
+            }
+            let problem: String
+            if !BillingExportReader.moneyRange.contains(cost) {
+                problem = "the cost `\(cost)` is outside the range this reader takes (\(range(BillingExportReader.moneyRange)) US dollars a row)"
+            } else if let amount, !BillingExportReader.usageRange.contains(amount) {
+                problem = "the usage amount `\(amount)` is outside the range this reader takes (\(range(BillingExportReader.usageRange)) a row)"
+            } else if !BillingExportReader.moneyRange.contains(credits) {
+                problem = "the credits `\(credits)` are outside the range this reader takes (\(range(BillingExportReader.moneyRange)) US dollars a row)"
+            } else {
+                return true
+            }
+            skip(file: file, line: line, reason: problem + "; the row is left out of the bill.")
+            return false
         }
 
         mutating func add(_ row: Row) {
@@ -348,7 +408,8 @@ public struct BillingExportReader: Sendable {
                 file: file, layout: layout, matchedByPosition: byPosition,
                 skus: skus.values.sorted { $0.sku < $1.sku },
                 period: .init(firstUsageDate: first, lastUsageDate: last, invoiceMonths: invoiceMonths.sorted()),
-                otherServiceRows: otherRows, otherServiceCostUSD: otherCost, ignoredRows: ignoredRows
+                otherServiceRows: otherRows, otherServiceCostUSD: otherCost, ignoredRows: ignoredRows,
+                skippedRows: skippedRows, warnings: warnings
             )
         }
     }
@@ -366,6 +427,13 @@ public struct BillingExportReader: Sendable {
     /// With both `.` and `,` the last one is the decimal mark; a lone `,` is a thousands
     /// separator when it is followed by groups of three digits (`622,403`), else a decimal mark.
     static func number(_ text: String) -> Double? {
+        guard let value = anyNumber(text), value.isFinite else { return nil }
+        return value
+    }
+
+    /// As `number`, but NaN and the infinities (`NaN`, `1e400`) are returned, so that the row
+    /// holding one can be reported rather than taken for a row without a number.
+    static func anyNumber(_ text: String) -> Double? {
         var text = text.trimmingCharacters(in: .whitespaces)
         var negative = false
         if text.hasPrefix("("), text.hasSuffix(")") {
@@ -394,7 +462,7 @@ public struct BillingExportReader: Sendable {
         default:
             break
         }
-        guard let value = Double(text), value.isFinite else { return nil }
+        guard let value = Double(text) else { return nil }
         return negative ? -value : value
     }
 
@@ -409,26 +477,35 @@ public struct BillingExportReader: Sendable {
 
     /// RFC 4180 records of the whole text; a quoted cell may hold commas, quotes and line breaks.
     static func csvRecords(_ text: String) -> [[String]] {
-        var records: [[String]] = []
+        csvRecordsWithLines(text).map(\.cells)
+    }
+
+    /// `csvRecords`, each with the 1-based line it starts on (for `FILE:LINE` warnings).
+    static func csvRecordsWithLines(_ text: String) -> [(line: Int, cells: [String])] {
+        var records: [(line: Int, cells: [String])] = []
         var pending: String?
+        var pendingLine = 0
+        var lineNumber = 0
         for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            lineNumber += 1
+            if pending == nil { pendingLine = lineNumber }
             var line = String(line)
             if line.hasSuffix("\r") { line.removeLast() }
             let candidate = pending.map { $0 + "\n" + line } ?? line
             let split = Array(candidate.utf8).withUnsafeBufferPointer { CSVRecordParser.splitCells($0) }
             switch split {
             case .cells(let cells):
-                records.append(cells.map { String(decoding: $0, as: UTF8.self) })
+                records.append((pendingLine, cells.map { String(decoding: $0, as: UTF8.self) }))
                 pending = nil
             case .openQuote:
                 pending = candidate
             case .malformed:
                 // A stray quote: keep the line as one cell so it is skipped, never misread.
-                records.append([candidate])
+                records.append((pendingLine, [candidate]))
                 pending = nil
             }
         }
-        if let pending { records.append([pending]) }
+        if let pending { records.append((pendingLine, [pending])) }
         return records
     }
 }

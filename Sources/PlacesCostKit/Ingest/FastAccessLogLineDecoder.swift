@@ -341,11 +341,12 @@ struct FastAccessLogLineDecoder: Sendable {
         default: return nil
         }
         guard year >= 1, day >= 1, day <= CivilDate.daysInMonth(year: year, month: month), hour <= 23, minute <= 59,
-              second <= 59, offsetHours <= 23, offsetMinutes <= 59
+              second <= 60, offsetHours <= 23, offsetMinutes <= 59
         else { return nil }
+        let (clockSecond, clockMicroseconds) = Timestamp.clock(second: second, microseconds: 0)
         let offset = (bytes[21] == UInt8(ascii: "-") ? -1 : 1) * (offsetHours * 3600 + offsetMinutes * 60)
         let days = CivilDate.daysSinceEpoch(year: year, month: month, day: day)
-        return Timestamp(microseconds: (Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second - offset)) * 1_000_000)
+        return Timestamp(microseconds: (Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + clockSecond - offset)) * 1_000_000 + Int64(clockMicroseconds))
     }
 
     /// nginx's `$time_iso8601`, `2026-10-01T11:00:03+02:00` (or with `Z`); other RFC 3339
@@ -367,10 +368,11 @@ struct FastAccessLogLineDecoder: Sendable {
             offset = (bytes[19] == UInt8(ascii: "-") ? -1 : 1) * (offsetHours * 3600 + offsetMinutes * 60)
         }
         guard year >= 1, month >= 1, month <= 12, day >= 1, day <= CivilDate.daysInMonth(year: year, month: month),
-              hour <= 23, minute <= 59, second <= 59
+              hour <= 23, minute <= 59, second <= 60
         else { return nil }
+        let (clockSecond, clockMicroseconds) = Timestamp.clock(second: second, microseconds: 0)
         let days = CivilDate.daysSinceEpoch(year: year, month: month, day: day)
-        return Timestamp(microseconds: (Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second - offset)) * 1_000_000)
+        return Timestamp(microseconds: (Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + clockSecond - offset)) * 1_000_000 + Int64(clockMicroseconds))
     }
 
     @inline(__always)

@@ -880,11 +880,12 @@ public enum FastJSONLineDecoder {
                 return nil
             }
             guard cursor == end, year >= 1, (1...12).contains(month), day >= 1,
-                  day <= CivilDate.daysInMonth(year: year, month: month), hour <= 23, minute <= 59, second <= 59
+                  day <= CivilDate.daysInMonth(year: year, month: month), hour <= 23, minute <= 59, second <= 60
             else { return nil }
+            let (clockSecond, clockMicroseconds) = Timestamp.clock(second: second, microseconds: microseconds)
             let days = CivilDate.daysSinceEpoch(year: year, month: month, day: day)
-            let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second - offsetSeconds)
-            return Timestamp(microseconds: seconds * 1_000_000 + Int64(microseconds))
+            let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + clockSecond - offsetSeconds)
+            return Timestamp(microseconds: seconds * 1_000_000 + Int64(clockMicroseconds))
         }
 
         /// A string or null (`session_token`, `place_id`, `api_version`); null leaves `value` nil.

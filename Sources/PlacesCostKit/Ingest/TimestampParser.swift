@@ -98,10 +98,12 @@ public enum TimestampParser {
         guard day >= 1, day <= CivilDate.daysInMonth(year: year, month: month) else { return .failure(.fieldOutOfRange(.day)) }
         guard hour <= 23 else { return .failure(.fieldOutOfRange(.hour)) }
         guard minute <= 59 else { return .failure(.fieldOutOfRange(.minute)) }
-        guard second <= 59 else { return .failure(.fieldOutOfRange(.second)) }
+        // 60 is a leap second (`Timestamp.clock`).
+        guard second <= 60 else { return .failure(.fieldOutOfRange(.second)) }
+        let (clockSecond, clockMicroseconds) = Timestamp.clock(second: second, microseconds: microseconds)
         let days = CivilDate.daysSinceEpoch(year: year, month: month, day: day)
-        let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second - offsetSeconds)
-        return .success(Timestamp(microseconds: seconds * 1_000_000 + Int64(microseconds)))
+        let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + clockSecond - offsetSeconds)
+        return .success(Timestamp(microseconds: seconds * 1_000_000 + Int64(clockMicroseconds)))
     }
 }
 
@@ -151,7 +153,7 @@ extension TimestampError.Field {
         case .day: "01 to the month's last day"
         case .hour: "00 to 23"
         case .minute: "00 to 59"
-        case .second: "00 to 59"
+        case .second: "00 to 60, 60 being a leap second"
         case .offset: "up to ±23:59"
         }
     }

@@ -60,6 +60,11 @@ public struct BilledUsage: Sendable, Equatable {
     public var otherServiceCostUSD: Double
     /// Tax, rounding, total and subtotal rows skipped.
     public var ignoredRows: Int
+    /// Usage rows left out because a number in them could not be used: a cost that is not a
+    /// number, or a cost, credit or usage amount that is not finite or out of the reader's range.
+    public var skippedRows: Int = 0
+    /// `FILE:LINE: warning:` lines for the first skipped rows (`BillingExportReader.maxWarnings`).
+    public var warnings: [Diagnostic] = []
 
     /// Credits on Places-related SKUs (zero or negative).
     public var creditsUSD: Double { skus.reduce(0) { $0 + $1.creditsUSD } }
@@ -67,7 +72,8 @@ public struct BilledUsage: Sendable, Equatable {
     public var costUSD: Double { skus.reduce(0) { $0 + $1.costUSD } }
 
     public init(file: String, layout: Layout, matchedByPosition: Bool = false, skus: [SKU], period: Period,
-                otherServiceRows: Int = 0, otherServiceCostUSD: Double = 0, ignoredRows: Int = 0) {
+                otherServiceRows: Int = 0, otherServiceCostUSD: Double = 0, ignoredRows: Int = 0,
+                skippedRows: Int = 0, warnings: [Diagnostic] = []) {
         self.file = file
         self.layout = layout
         self.matchedByPosition = matchedByPosition
@@ -76,5 +82,7 @@ public struct BilledUsage: Sendable, Equatable {
         self.otherServiceRows = otherServiceRows
         self.otherServiceCostUSD = otherServiceCostUSD
         self.ignoredRows = ignoredRows
+        self.skippedRows = skippedRows
+        self.warnings = warnings
     }
 }

@@ -1,11 +1,14 @@
 import Foundation
 
 /// Number formats for people (reports for machines use `JSONValue`).
+///
+/// Every function here is total: any `Double` (huge, tiny, NaN, infinite) gives text, never a
+/// trap. Whole numbers are printed with `%.0f`, not through `Int64`, which traps past 2^63.
 enum Money {
     /// `$1,234.56`; small amounts keep `digits` decimals so per-search figures stay visible.
     static func usd(_ value: Double, digits: Int = 2) -> String {
-        let factor = pow10(digits)
-        let rounded = (value * factor).rounded() / factor
+        guard value.isFinite else { return nonFinite(value) }
+        let rounded = round(value, digits: digits)
         if rounded < 0 { return "-" + usd(-value, digits: digits) }
         var text = String(format: "%.\(digits)f", rounded)
         if digits > 2 {
@@ -16,9 +19,9 @@ enum Money {
 
     /// Up to `digits` decimals (default two), no trailing zeros.
     static func plain(_ value: Double, digits: Int = 2) -> String {
-        let factor = pow10(digits)
-        let rounded = (value * factor).rounded() / factor
-        if rounded == rounded.rounded() { return groupThousands(String(Int64(rounded))) }
+        guard value.isFinite else { return nonFinite(value) }
+        let rounded = round(value, digits: digits)
+        if rounded == rounded.rounded() { return groupThousands(String(format: "%.0f", rounded == 0 ? 0 : rounded)) }
         var text = String(format: "%.\(digits)f", rounded)
         while text.hasSuffix("0") { text.removeLast() }
         return groupThousands(text)
@@ -28,8 +31,28 @@ enum Money {
         groupThousands(String(value))
     }
 
+    /// A count computed in `Double` (a volume times `--scale`), rounded to a whole number.
+    static func count(_ value: Double) -> String {
+        guard value.isFinite else { return nonFinite(value) }
+        let rounded = value.rounded()
+        return groupThousands(String(format: "%.0f", rounded == 0 ? 0 : rounded))
+    }
+
     private static func pow10(_ digits: Int) -> Double {
         (0..<digits).reduce(1.0) { result, _ in result * 10 }
+    }
+
+    /// `value` rounded to `digits` decimals; values too large to have such decimals as they are
+    /// (scaling them could overflow to infinity).
+    private static func round(_ value: Double, digits: Int) -> Double {
+        let factor = pow10(digits)
+        guard abs(value) < 1e15 else { return value }
+        return (value * factor).rounded() / factor
+    }
+
+    /// NaN and the infinities, which the stages keep out of reports, in words should one slip by.
+    private static func nonFinite(_ value: Double) -> String {
+        value.isNaN ? "not a number" : (value < 0 ? "minus infinity" : "infinity")
     }
 
     private static func groupThousands(_ text: String) -> String {

@@ -43,7 +43,9 @@ public struct BillReconciler: Sendable {
         let sharedBilled = shared.reduce(0) { $0 + $1.billedCount }
         var suggestedScale: Double?
         if sharedEstimated > 0, sharedBilled > sharedEstimated * (1 + BillReconciler.tolerance) {
-            suggestedScale = ((sharedBilled / sharedEstimated) * pricing.scale * 100).rounded() / 100
+            let suggested = ((sharedBilled / sharedEstimated) * pricing.scale * 100).rounded() / 100
+            // Only a factor `--scale` accepts is worth suggesting.
+            suggestedScale = CostCalculator.Options.scaleRange.contains(suggested) ? suggested : nil
         }
         let flagged = rows.contains(where: \.flagged)
         return Reconciliation(

@@ -8,8 +8,13 @@ public struct CostCalculator {
         public var delays: [Int] = Array(1...6)
         /// Calendar months are taken in this time zone.
         public var timeZone: TimeZone = TimeZone(identifier: "UTC")!
-        /// Volumes are multiplied by this (a sampled log, or a forecast).
+        /// Volumes are multiplied by this (a sampled log, or a forecast), within `scaleRange`.
         public var scale: Double = 1
+
+        /// The `--scale` factors accepted: a millionth to a million. With the price table's
+        /// bounds (`PriceTable.priceRange`, `volumeRange`), every scaled volume and every cost
+        /// stays a finite `Double` far from overflow, so reports never hold an infinity.
+        public static let scaleRange: ClosedRange<Double> = 0.000_001...1_000_000
         /// Whether the app needs Place Details (strategies that drop details are then not valid).
         public var needsDetails: Bool = true
 

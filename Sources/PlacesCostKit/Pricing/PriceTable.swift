@@ -3,6 +3,16 @@
 public struct PriceTable: Sendable, Equatable, Codable {
     public static let schemaVersion = 1
 
+    /// Prices a table may hold, in USD per 1000 events (Google's dearest SKU is about 40).
+    /// With `CostCalculator.Options.scaleRange` this keeps every cost a finite `Double`.
+    public static let priceRange: ClosedRange<Double> = 0...100_000
+    /// Monthly volumes a table may name (tier bounds, free caps): up to 10^15 events.
+    public static let volumeRange: ClosedRange<Int> = 0...1_000_000_000_000_000
+    /// Monthly credits a table may hold, in USD.
+    public static let creditRange: ClosedRange<Double> = 0...1_000_000_000
+    /// Requests a session may bill before its cap (`essentials_request_cap`).
+    public static let requestCapRange: ClosedRange<Int> = 0...1_000_000
+
     public var schemaVersion: Int
     public var id: String
     public var title: String

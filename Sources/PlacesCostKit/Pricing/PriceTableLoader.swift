@@ -4,6 +4,10 @@ import Foundation
 /// types are rejected with the key path, and the table must bill every role its API generation
 /// needs, with tiers in order.
 public struct PriceTableLoader: Sendable {
+    /// The largest user table read, in bytes. The bundled tables are about 12 KB; a file past
+    /// this is refused before it is read whole (a price table is never streamed).
+    public static let maxFileBytes = 4 * 1024 * 1024
+
     public init() {}
 
     /// The bundled tables, by id, in a stable order.
@@ -19,8 +23,23 @@ public struct PriceTableLoader: Sendable {
         guard FileManager.default.fileExists(atPath: idOrPath) else {
             throw PricingError.unknownTable(id: idOrPath, known: BundledPriceTables.files.map(\.id))
         }
-        guard let data = FileManager.default.contents(atPath: idOrPath) else {
+        guard let handle = FileHandle(forReadingAtPath: idOrPath) else {
             throw PricingError.unreadable(path: idOrPath, reason: "the file cannot be opened")
+        }
+        defer { try? handle.close() }
+        // One byte past the limit tells an oversized file (or an endless device or pipe) from a
+        // full-sized one without reading more than that.
+        let data: Data
+        do {
+            data = try handle.read(upToCount: PriceTableLoader.maxFileBytes + 1) ?? Data()
+        } catch {
+            throw PricingError.unreadable(path: idOrPath, reason: "the file cannot be read")
+        }
+        guard data.count <= PriceTableLoader.maxFileBytes else {
+            throw PricingError.invalidTable(
+                source: idOrPath, keyPath: "",
+                reason: "the file is larger than \(PriceTableLoader.maxFileBytes / 1024 / 1024) MB, the most a price table may be (the bundled ones are about 12 KB)"
+            )
         }
         return try decode(data, source: idOrPath)
     }
@@ -95,15 +114,27 @@ public struct PriceTableLoader: Sendable {
             let value = key == "effective_from" ? table.effectiveFrom : table.effectiveTo!
             guard PriceTableLoader.parseDay(value) != nil else { throw invalid(key, "expected a date YYYY-MM-DD, found `\(value)`") }
         }
-        guard table.monthlyCreditUSD >= 0 else { throw invalid("monthly_credit_usd", "must not be negative") }
+        // Every number is checked against its range here, so that pricing at any `--scale` stays
+        // finite and every integer conversion further on is in range.
+        guard PriceTable.creditRange.contains(table.monthlyCreditUSD) else {
+            throw invalid("monthly_credit_usd", "must be from \(JSONValue.format(PriceTable.creditRange.lowerBound)) to \(JSONValue.format(PriceTable.creditRange.upperBound)) US dollars, found \(JSONValue.format(table.monthlyCreditUSD))")
+        }
+        func volume(_ value: Int, _ path: String) throws {
+            guard PriceTable.volumeRange.contains(value) else {
+                throw invalid(path, "must be a monthly volume from \(PriceTable.volumeRange.lowerBound) to \(PriceTable.volumeRange.upperBound), found \(value)")
+            }
+        }
         var billed: [BillingRole: Int] = [:]
         for (index, sku) in table.skus.enumerated() {
             guard !sku.tiers.isEmpty else { throw invalid("skus[\(index)].tiers", "at least one tier is needed") }
-            if let free = sku.freeMonthly, free < 0 { throw invalid("skus[\(index)].free_monthly", "must not be negative") }
+            if let free = sku.freeMonthly { try volume(free, "skus[\(index)].free_monthly") }
             var previous = 0
             for (tierIndex, tier) in sku.tiers.enumerated() {
                 let path = "skus[\(index)].tiers[\(tierIndex)]"
-                guard tier.usdPer1000 >= 0, tier.usdPer1000.isFinite else { throw invalid("\(path).usd_per_1000", "must be a price of 0 or more") }
+                guard PriceTable.priceRange.contains(tier.usdPer1000) else {
+                    throw invalid("\(path).usd_per_1000", "must be a price from \(JSONValue.format(PriceTable.priceRange.lowerBound)) to \(JSONValue.format(PriceTable.priceRange.upperBound)) US dollars per 1000, found \(JSONValue.format(tier.usdPer1000))")
+                }
+                if let bound = tier.upTo { try volume(bound, "\(path).up_to") }
                 let isLast = tierIndex == sku.tiers.count - 1
                 switch (tier.upTo, isLast) {
                 case (nil, true): break
@@ -129,7 +160,9 @@ public struct PriceTableLoader: Sendable {
         case (.new, nil): throw invalid("session_rules", "a new (Places API New) table needs its session rules")
         case (.legacy, .some): throw invalid("session_rules", "legacy tables have no session rules; remove the key")
         case (.new, let rules?):
-            guard rules.essentialsRequestCap >= 0 else { throw invalid("session_rules.essentials_request_cap", "must not be negative") }
+            guard PriceTable.requestCapRange.contains(rules.essentialsRequestCap) else {
+                throw invalid("session_rules.essentials_request_cap", "must be from \(PriceTable.requestCapRange.lowerBound) to \(PriceTable.requestCapRange.upperBound) requests, found \(rules.essentialsRequestCap)")
+            }
             guard PriceTableLoader.parseDay(rules.terminatingDetails.effectiveFrom) != nil else {
                 throw invalid("session_rules.terminating_details.effective_from", "expected a date YYYY-MM-DD")
             }

@@ -7,8 +7,8 @@ public indirect enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case int(Int)
-    /// A non-integer number; written rounded to 1e-6.
-    case number(Double)
+    /// A non-integer number; written rounded to 1e-6. Built by `number(_:)`.
+    case finite(JSONNumber)
     case string(String)
     case array([JSONValue])
     case object([(String, JSONValue)])
@@ -17,8 +17,18 @@ public indirect enum JSONValue: Equatable, Sendable {
         lhs.rendered() == rhs.rendered()
     }
 
+    /// A number: finite values as they are; NaN and the infinities, which no stage should let
+    /// through, as `null`, so that the document stays JSON whatever happens upstream.
+    public static func number(_ value: Double) -> JSONValue {
+        JSONNumber(value).map(JSONValue.finite) ?? .null
+    }
+
     /// Rounds to the 1e-6 grid reports use for money, ratios and means.
+    ///
+    /// From 1e15 on a `Double` has no digit below 1e-6 left to round, and scaling it by a
+    /// million could overflow to infinity: such values are returned as they are.
     public static func rounded(_ value: Double) -> Double {
+        guard value.isFinite, abs(value) < 1e15 else { return value }
         let scaled = (value * 1_000_000).rounded()
         return scaled == 0 ? 0 : scaled / 1_000_000
     }
@@ -36,7 +46,7 @@ public indirect enum JSONValue: Equatable, Sendable {
         case .null: output += "null"
         case .bool(let value): output += value ? "true" : "false"
         case .int(let value): output += String(value)
-        case .number(let value): output += JSONValue.format(value)
+        case .finite(let number): output += JSONValue.format(number.value)
         case .string(let value): JSONValue.writeString(value, to: &output)
         case .array(let elements):
             guard !elements.isEmpty else { output += "[]"; return }
@@ -61,20 +71,23 @@ public indirect enum JSONValue: Equatable, Sendable {
         }
     }
 
-    /// A number on the 1e-6 grid: integers without a fraction, others in their shortest form.
+    /// A number on the 1e-6 grid: integers without a fraction, others in their shortest form;
+    /// `null` for NaN and the infinities (total: any `Double` gives valid JSON, never a trap).
     static func format(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
         let rounded = JSONValue.rounded(value)
-        if rounded == rounded.rounded(), abs(rounded) < 1e15 {
+        // Below 1e18 a whole number is an exact `Int64`; above, Swift's `1e+18` form is JSON.
+        if rounded == rounded.rounded(), abs(rounded) < 1e18 {
             return String(Int64(rounded))
         }
         let text = "\(rounded)"
-        guard text.contains("e") else { return text }
+        guard text.contains("e"), abs(rounded) < 1 else { return text }
         // Swift prints 1e-06 style exponents for tiny values; JSON readers accept them, but a
         // fixed-point form reads better in a report.
         return fixedPoint(rounded)
     }
 
+    /// `value` (under 1 in magnitude, so its micros fit any integer) in fixed-point notation.
     private static func fixedPoint(_ value: Double) -> String {
         let micros = Int64((value * 1_000_000).rounded())
         let sign = micros < 0 ? "-" : ""

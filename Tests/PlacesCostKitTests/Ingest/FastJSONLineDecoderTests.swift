@@ -216,6 +216,8 @@ struct FastJSONLineDecoderTests {
             // The word-at-a-time shape, and its near misses that the general reader takes.
             "2026-10-01T00:46:37.450Z", "2024-02-29T23:59:59.999Z", "0001-01-01T00:00:00.000Z", "2026-10-01t00:46:37.450Z",
             "2026-10-01 00:46:37.450Z", "2026-10-01T00:46:37.450z", "2026-10-01T00:46:37.45Z",
+            // A leap second: the word-at-a-time shape leaves it to the general reader.
+            "2026-10-01T00:00:60.000Z", "2016-12-31T23:59:60.999Z",
         ]
         for text in strings {
             let line = Array(#"{"timestamp":"\#(text)","api":"a"}"#.utf8)
@@ -228,7 +230,7 @@ struct FastJSONLineDecoderTests {
         }
         // The word-at-a-time shape out of range or with a non-digit: the slow path decides.
         for text in ["2023-02-29T00:00:00.000Z", "2026-13-01T00:00:00.000Z", "0000-01-01T00:00:00.000Z", "2026-10-00T00:00:00.000Z",
-                     "2026-10-01T24:00:00.000Z", "2026-10-01T00:60:00.000Z", "2026-10-01T00:00:60.000Z", "2026-1a-01T00:00:00.000Z",
+                     "2026-10-01T24:00:00.000Z", "2026-10-01T00:60:00.000Z", "2026-10-01T00:00:61.000Z", "2026-1a-01T00:00:00.000Z",
                      "2026-10-01T00:00:00.00:Z", "2026/10/01T00:00:00.000Z", "2026-10-01T00:00:00.000+",
                      "2026-10-01T00:46:37,4500"] {
             let line = Array(#"{"timestamp":"\#(text)","api":"a"}"#.utf8)
