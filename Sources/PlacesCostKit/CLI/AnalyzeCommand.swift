@@ -82,6 +82,7 @@ struct AnalyzeCommand {
         let shared = AnalysisOptionsParser(usage: AnalyzeCommand.usage)
         var options = Analyzer.Options()
         try shared.apply(parsed, to: &options)
+        options.temporaryDirectory = context.temporaryDirectory
         options.sessions = SessionOptions(
             timeoutSeconds: try parseSeconds(parsed["session-timeout"], option: "--session-timeout") ?? SessionOptions.defaultTimeoutSeconds,
             userGapSeconds: try parseSeconds(parsed["user-gap"], option: "--user-gap") ?? SessionOptions.defaultUserGapSeconds

@@ -27,6 +27,9 @@ final class CallPipeline: @unchecked Sendable {
         /// Read CSV files with the line reader on the reading thread, as files whose header is
         /// not the plain case are read (tests compare the two).
         var readsCSVByLines = false
+        /// Where inputs that cannot be read twice are copied; the same spool for every run over
+        /// the same inputs, so a second run reads the copies.
+        var spool: InputSpool?
     }
 
     struct Result {
@@ -127,7 +130,7 @@ final class CallPipeline: @unchecked Sendable {
             do {
                 var fileOutput = LogReader.Output()
                 defer { output.files += fileOutput.files }
-                guard var input = try reader.open(path, listedInDirectory: listed, into: &fileOutput) else {
+                guard var input = try reader.open(path, listedInDirectory: listed, spool: options.spool, index: fileIndex, into: &fileOutput) else {
                     submitStatistics(fileOutput, fileIndex: fileIndex, fileName: path == "-" ? "<stdin>" : path)
                     continue
                 }
