@@ -152,6 +152,13 @@ final class CallPipeline: @unchecked Sendable {
                         options.progress?(readBefore + splitter.position)
                     }
                     readBefore += splitter.position
+                    if let rest = splitter.unsplitRest {
+                        _ = lseek(input.descriptor, off_t(rest.offset), SEEK_SET)
+                        input.reader = LineReader(fileDescriptor: input.descriptor)
+                        try readOnThisThread(fileIndex: fileIndex, name: input.displayName, caches: &caches) { deliver in
+                            try reader.readCSVRows(&input, columns: header.columns, linesBefore: rest.linesBefore, into: &fileOutput, deliver: deliver)
+                        }
+                    }
                 } else if byLines, let file = MappedFile(descriptor: input.descriptor) {
                     var splitter = MappedFile.Splitter(file: file, blockSize: options.blockSize, maxLineLength: options.maxLineLength)
                     while !stopsForMalformed, let (range, overlong) = splitter.next() {
@@ -176,19 +183,9 @@ final class CallPipeline: @unchecked Sendable {
                     }
                     readBefore += splitter.bytesRead
                 } else {
-                    let name = input.displayName
-                    var builder = newBuilder(fileIndex: fileIndex, fileName: name)
-                    var pending = 0
-                    try reader.readRecords(&input, into: &fileOutput) { call, fingerprint in
-                        builder.add(call, fingerprint: fingerprint, caches: &caches)
-                        pending += 1
-                        if pending >= CallPipeline.callsPerReaderBlock {
-                            submit(parsed: builder.finish(lineCount: 0))
-                            builder = newBuilder(fileIndex: fileIndex, fileName: name)
-                            pending = 0
-                        }
+                    try readOnThisThread(fileIndex: fileIndex, name: input.displayName, caches: &caches) { deliver in
+                        try reader.readRecords(&input, into: &fileOutput, deliver: deliver)
                     }
-                    submit(parsed: builder.finish(lineCount: 0))
                 }
                 submitStatistics(fileOutput, fileIndex: fileIndex, fileName: input.displayName)
             } catch let error as IngestError {
@@ -196,6 +193,24 @@ final class CallPipeline: @unchecked Sendable {
                 throw error.naming(path == "-" ? "<stdin>" : path)
             }
         }
+    }
+
+    /// Files the calls `read` delivers, read here on the reading thread, in blocks of calls.
+    private func readOnThisThread(
+        fileIndex: Int, name: String, caches: inout CallBlockBuilder.Caches, _ read: ((Call, UInt64) -> Void) throws -> Void
+    ) throws {
+        var builder = newBuilder(fileIndex: fileIndex, fileName: name)
+        var pending = 0
+        try read { call, fingerprint in
+            builder.add(call, fingerprint: fingerprint, caches: &caches)
+            pending += 1
+            if pending >= CallPipeline.callsPerReaderBlock {
+                submit(parsed: builder.finish(lineCount: 0))
+                builder = newBuilder(fileIndex: fileIndex, fileName: name)
+                pending = 0
+            }
+        }
+        submit(parsed: builder.finish(lineCount: 0))
     }
 
     /// Whether `--strict` has met a malformed record, so reading may stop.

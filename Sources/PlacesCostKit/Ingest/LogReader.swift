@@ -297,25 +297,7 @@ public struct LogReader {
                 }
             }
         case .csv:
-            var parser = CSVRecordParser()
-            func handle(_ event: CSVRecordParser.Event) throws {
-                switch event {
-                case .header: break
-                case .record(let record, let line, let fingerprint): try sink.accept(record, line: line, fingerprint: fingerprint, into: &output)
-                case .malformed(let reason, let line): try sink.reject(reason, line: line, into: &output)
-                }
-            }
-            do {
-                try reader.forEachLine { event in
-                    switch event {
-                    case .line(let line, let number): try parser.feed(line, number: number, handle)
-                    case .overlong(let number): try sink.reject(LineReader.overlongReason, line: number, into: &output)
-                    }
-                }
-                try parser.finish(handle)
-            } catch let failure as CSVRecordParser.HeaderFailure {
-                try report(Diagnostic(location: SourceLocation(file: displayName, line: failure.line), reason: "\(failure.reason); the file is skipped"), countAsRejected: false, into: &output)
-            }
+            try readCSV(&reader, parser: CSVRecordParser(), linesBefore: 0, sink: sink, into: &output)
         case .har:
             do {
                 try HARReader().forEachEntry(fileDescriptor: descriptor, prefix: reader.takeBuffered()) { entry in
@@ -346,6 +328,38 @@ public struct LogReader {
                     try sink.reject(LineReader.overlongReason, line: number, into: &output)
                 }
             }
+        }
+    }
+
+    /// Reads the rows of a CSV input from where its reader stands, after `linesBefore` lines,
+    /// with `columns` read from its header already: the rest of a file whose rows cannot be cut
+    /// into blocks within bounded memory (`CSVBlockSplitter.unsplitRest`).
+    func readCSVRows(_ input: inout OpenedInput, columns: [RawRecord.Key?], linesBefore: Int, into output: inout Output, deliver: (Call, UInt64) -> Void) throws {
+        try withoutActuallyEscaping(deliver) { deliver in
+            let sink = RecordSink(file: input.displayName, decoder: CallDecoder(fieldsAsDelimitedCell: true), reader: self, deliver: deliver)
+            try readCSV(&input.reader, parser: CSVRecordParser(columns: columns), linesBefore: linesBefore, sink: sink, into: &output)
+        }
+    }
+
+    private func readCSV(_ reader: inout LineReader, parser: CSVRecordParser, linesBefore: Int, sink: RecordSink, into output: inout Output) throws {
+        var parser = parser
+        func handle(_ event: CSVRecordParser.Event) throws {
+            switch event {
+            case .header: break
+            case .record(let record, let line, let fingerprint): try sink.accept(record, line: line, fingerprint: fingerprint, into: &output)
+            case .malformed(let reason, let line): try sink.reject(reason, line: line, into: &output)
+            }
+        }
+        do {
+            try reader.forEachLine { event in
+                switch event {
+                case .line(let line, let number): try parser.feed(line, number: number + linesBefore, handle)
+                case .overlong(let number): try sink.reject(LineReader.overlongReason, line: number + linesBefore, into: &output)
+                }
+            }
+            try parser.finish(handle)
+        } catch let failure as CSVRecordParser.HeaderFailure {
+            try report(Diagnostic(location: SourceLocation(file: sink.file, line: failure.line), reason: "\(failure.reason); the file is skipped"), countAsRejected: false, into: &output)
         }
     }
 
