@@ -300,19 +300,20 @@ public struct LogReader {
             try readCSV(&reader, parser: CSVRecordParser(), linesBefore: 0, sink: sink, into: &output)
         case .har:
             do {
-                try HARReader().forEachEntry(fileDescriptor: descriptor, prefix: reader.takeBuffered()) { entry in
+                try HARReader().forEachEntry(fileDescriptor: descriptor, prefix: reader.takeBuffered()) { entry, line in
                     switch entry {
-                    case .request(var request, let index):
+                    case .request(var request, _):
                         // A capture comes from one device and shows no user id; an app may send one.
                         request.userID = request.headers.first { $0.name.lowercased() == "x-user-id" }?.value
-                        try sink.accept(request, line: index, into: &output)
+                        try sink.accept(request, line: line, into: &output)
                     case .malformed(let reason, let index):
-                        // A HAR has no useful line numbers (it is often one line): the position is the entry's.
-                        try sink.reject("entry \(index) of log.entries: \(reason)", line: index, into: &output)
+                        // The line is where the entry starts, as for every format; the entry's
+                        // number helps find it in a capture written on one line.
+                        try sink.reject("entry \(index) of log.entries: \(reason)", line: line, into: &output)
                     }
                 }
-            } catch let error as HARReader.Error {
-                try report(Diagnostic(location: SourceLocation(file: displayName, line: 0), reason: "\(error)"), countAsRejected: true, into: &output)
+            } catch let failure as HARReader.PositionedError {
+                try report(Diagnostic(location: SourceLocation(file: displayName, line: failure.line), reason: "\(failure.error)"), countAsRejected: true, into: &output)
             }
         case .accessLog:
             let parser = options.accessLogParser
