@@ -161,16 +161,16 @@ def har():
     injected = [(5, bad_time), (9, b"42"), (12, b'{"startedDateTime": "2026-10-01T00:50:00.000Z", "request": "GET"}')]
     write("har/injected.har", render(entries, injected))
     cases.append({"file": "har/injected.har", "format": "har", "clean": "har/clean.har",
-                  "rejected": [{"entry": 6, "kind": "timestamp out of range"}, {"entry": 10, "kind": "entry not an object"},
-                               {"entry": 13, "kind": "request not an object"}],
-                  "note": "three malformed entries among clean ones (positions are entries of log.entries)"})
+                  "rejected": [{"line": 7, "kind": "timestamp out of range"}, {"line": 11, "kind": "entry not an object"},
+                               {"line": 14, "kind": "request not an object"}],
+                  "note": "three malformed entries among clean ones (entries 6, 10 and 13 of log.entries; entry N starts on line N + 1)"})
     # Cut off mid-entry: the entries before the cut are the clean log.
     whole = render(entries)
     cut = whole.index(json.dumps(entries[20], ensure_ascii=False).encode()) + 120
     write("har/cut-off.har", whole[:cut])
     write("har/cut-off-clean.har", render(entries[:20]))
     cases.append({"file": "har/cut-off.har", "format": "har", "clean": "har/cut-off-clean.har",
-                  "rejected": [{"entry": 21, "kind": "cut off mid-entry"}], "note": "the capture ends inside entry 21"})
+                  "rejected": [{"line": 22, "kind": "cut off mid-entry"}], "note": "the capture ends inside entry 21, which starts on line 22"})
     quirk_case("har", "bom", b"\xef\xbb\xbf" + whole, "har", "a byte-order mark before the document")
 
 

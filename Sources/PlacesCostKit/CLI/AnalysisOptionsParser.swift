@@ -68,6 +68,9 @@ struct AnalysisOptionsParser {
     /// Writes the reader's warnings to standard error (the first 20, then a count) unless `--quiet`.
     func reportDiagnostics(_ read: LogReader.Output, parsed: ArgumentScanner.Parsed, context: CommandContext) {
         guard !parsed.has("quiet") else { return }
+        for copy in read.spooled {
+            context.note("\(copy.name) is \(copy.kind), which cannot be read twice: it was spooled to a temporary file (\(copy.bytes < 1_000_000 ? "\(copy.bytes) bytes" : ProgressReporter.size(copy.bytes))) and read from there, so a log out of time order still gives the exact answer.")
+        }
         for diagnostic in read.diagnostics {
             context.standardError.write("\(diagnostic)\n")
         }

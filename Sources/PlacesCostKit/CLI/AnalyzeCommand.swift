@@ -15,7 +15,9 @@ struct AnalyzeCommand {
       PATH                     A log file, a directory (its .jsonl/.ndjson/.json/.csv/.log/.txt/
                                .har files, by name), or - for standard input. Several may be
                                given. Canonical logs, access logs and HAR captures may be mixed.
-                               With none, the bundled SampleLogs/ are analyzed.
+                               With none, the bundled SampleLogs/ are analyzed. Standard input,
+                               pipes and FIFOs are copied to a temporary file in $TMPDIR (removed
+                               at once) so they can be read twice, with a note saying so.
 
     OPTIONS
       --format FORMAT          auto (default: told from each file's content), jsonl, csv,
@@ -82,6 +84,7 @@ struct AnalyzeCommand {
         let shared = AnalysisOptionsParser(usage: AnalyzeCommand.usage)
         var options = Analyzer.Options()
         try shared.apply(parsed, to: &options)
+        options.temporaryDirectory = context.temporaryDirectory
         let values = OptionValues(usage: AnalyzeCommand.usage)
         options.sessions = SessionOptions(
             timeoutSeconds: try values.seconds(parsed["session-timeout"], option: "--session-timeout") ?? SessionOptions.defaultTimeoutSeconds,

@@ -31,6 +31,8 @@ public struct Analyzer: Sendable {
         var compactAfter = SessionStream.Options.defaultCompactAfter
         /// Read CSV with the line reader on one thread (`CallPipeline.Options.readsCSVByLines`).
         var readsCSVByLines = false
+        /// Where inputs that cannot be read twice (standard input, pipes) are copied (`TMPDIR`).
+        public var temporaryDirectory = "/tmp"
 
         public init() {}
     }
@@ -62,13 +64,15 @@ public struct Analyzer: Sendable {
             sessions: SessionStream.Options(
                 timeout: options.sessions.timeout, alternativeTimeouts: alternatives, userGap: options.sessions.userGap,
                 clip: clip, keepSearches: options.keepSearches,
-                // Standard input cannot be read twice, so it is held whole: exact for any order.
-                window: paths.contains("-") ? nil : Duration64(seconds: options.reorderWindowSeconds).microseconds,
+                window: Duration64(seconds: options.reorderWindowSeconds).microseconds,
                 dedupe: options.reader.dedupe, compactAfter: options.compactAfter
             ),
             calendar: BillingCalendar(timeZone: costOptions.timeZone, ruleStartDays: plan.ruleStartDays),
             progress: options.progress, blockSize: options.blockSize, maxLineLength: options.maxLineLength,
-            readsCSVByLines: options.readsCSVByLines
+            readsCSVByLines: options.readsCSVByLines,
+            // Inputs that cannot be read twice are copied as they are opened: the second read
+            // below, when the first finds the log too far out of order, reads the copies.
+            spool: InputSpool(directory: options.temporaryDirectory)
         )
         var streamed = try CallPipeline(options: pipelineOptions, catalogs: catalogs).run(paths)
         if streamed.late {
@@ -77,6 +81,7 @@ public struct Analyzer: Sendable {
             streamed = try CallPipeline(options: pipelineOptions, catalogs: catalogs).run(paths)
         }
         var read = streamed.read
+        read.spooled = pipelineOptions.spool?.copied ?? []
         guard streamed.records > 0 else {
             let inputs = paths.map { $0 == "-" ? "<stdin>" : $0 }
             if read.outsideWindow > 0 {

@@ -32,7 +32,7 @@ extension ExitCode {
         case let error as IngestError:
             switch error {
             case .unreadable, .unreadableBillingExport: self = .noInput
-            case .readFailed: self = .ioError
+            case .readFailed, .spoolFailed: self = .ioError
             case .malformedRecord, .noRecords, .noCallInPeriod, .noPlacesCall, .unknownFormat, .invalidBillingExport: self = .dataError
             }
         case let error as PseudonymKeyError:

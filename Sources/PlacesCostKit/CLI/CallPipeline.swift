@@ -27,6 +27,9 @@ final class CallPipeline: @unchecked Sendable {
         /// Read CSV files with the line reader on the reading thread, as files whose header is
         /// not the plain case are read (tests compare the two).
         var readsCSVByLines = false
+        /// Where inputs that cannot be read twice are copied; the same spool for every run over
+        /// the same inputs, so a second run reads the copies.
+        var spool: InputSpool?
     }
 
     struct Result {
@@ -127,7 +130,7 @@ final class CallPipeline: @unchecked Sendable {
             do {
                 var fileOutput = LogReader.Output()
                 defer { output.files += fileOutput.files }
-                guard var input = try reader.open(path, listedInDirectory: listed, into: &fileOutput) else {
+                guard var input = try reader.open(path, listedInDirectory: listed, spool: options.spool, index: fileIndex, into: &fileOutput) else {
                     submitStatistics(fileOutput, fileIndex: fileIndex, fileName: path == "-" ? "<stdin>" : path)
                     continue
                 }
@@ -149,6 +152,13 @@ final class CallPipeline: @unchecked Sendable {
                         options.progress?(readBefore + splitter.position)
                     }
                     readBefore += splitter.position
+                    if let rest = splitter.unsplitRest {
+                        _ = lseek(input.descriptor, off_t(rest.offset), SEEK_SET)
+                        input.reader = LineReader(fileDescriptor: input.descriptor)
+                        try readOnThisThread(fileIndex: fileIndex, name: input.displayName, caches: &caches) { deliver in
+                            try reader.readCSVRows(&input, columns: header.columns, linesBefore: rest.linesBefore, into: &fileOutput, deliver: deliver)
+                        }
+                    }
                 } else if byLines, let file = MappedFile(descriptor: input.descriptor) {
                     var splitter = MappedFile.Splitter(file: file, blockSize: options.blockSize, maxLineLength: options.maxLineLength)
                     while !stopsForMalformed, let (range, overlong) = splitter.next() {
@@ -173,19 +183,9 @@ final class CallPipeline: @unchecked Sendable {
                     }
                     readBefore += splitter.bytesRead
                 } else {
-                    let name = input.displayName
-                    var builder = newBuilder(fileIndex: fileIndex, fileName: name)
-                    var pending = 0
-                    try reader.readRecords(&input, into: &fileOutput) { call, fingerprint in
-                        builder.add(call, fingerprint: fingerprint, caches: &caches)
-                        pending += 1
-                        if pending >= CallPipeline.callsPerReaderBlock {
-                            submit(parsed: builder.finish(lineCount: 0))
-                            builder = newBuilder(fileIndex: fileIndex, fileName: name)
-                            pending = 0
-                        }
+                    try readOnThisThread(fileIndex: fileIndex, name: input.displayName, caches: &caches) { deliver in
+                        try reader.readRecords(&input, into: &fileOutput, deliver: deliver)
                     }
-                    submit(parsed: builder.finish(lineCount: 0))
                 }
                 submitStatistics(fileOutput, fileIndex: fileIndex, fileName: input.displayName)
             } catch let error as IngestError {
@@ -193,6 +193,24 @@ final class CallPipeline: @unchecked Sendable {
                 throw error.naming(path == "-" ? "<stdin>" : path)
             }
         }
+    }
+
+    /// Files the calls `read` delivers, read here on the reading thread, in blocks of calls.
+    private func readOnThisThread(
+        fileIndex: Int, name: String, caches: inout CallBlockBuilder.Caches, _ read: ((Call, UInt64) -> Void) throws -> Void
+    ) throws {
+        var builder = newBuilder(fileIndex: fileIndex, fileName: name)
+        var pending = 0
+        try read { call, fingerprint in
+            builder.add(call, fingerprint: fingerprint, caches: &caches)
+            pending += 1
+            if pending >= CallPipeline.callsPerReaderBlock {
+                submit(parsed: builder.finish(lineCount: 0))
+                builder = newBuilder(fileIndex: fileIndex, fileName: name)
+                pending = 0
+            }
+        }
+        submit(parsed: builder.finish(lineCount: 0))
     }
 
     /// Whether `--strict` has met a malformed record, so reading may stop.

@@ -22,6 +22,12 @@ public struct CommandContext {
         self.environment = environment
     }
 
+    /// Where temporary files go: `TMPDIR`, else `/tmp`.
+    var temporaryDirectory: String {
+        guard let directory = environment["TMPDIR"], !directory.isEmpty else { return "/tmp" }
+        return directory
+    }
+
     /// Writes `placescost: note: ...` to standard error.
     func note(_ message: String) {
         standardError.write("placescost: note: \(message)\n")

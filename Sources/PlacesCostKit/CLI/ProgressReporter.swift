@@ -19,14 +19,20 @@ final class ProgressReporter: @unchecked Sendable {
         self.totalBytes = totalBytes
     }
 
-    /// The input files' total size, when every one is a regular file.
+    /// The input files' total size, when every one named is a regular file.
+    ///
+    /// Only looks (`stat`), never opens: opening a FIFO would wait for its writer. Entries of a
+    /// directory that are not regular files are skipped, as the reader skips them.
     static func totalBytes(of paths: [String]) -> Int? {
         guard let files = try? LogReader.expand(paths) else { return nil }
         var total = 0
-        for (path, _) in files {
-            guard path != "-", let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-                  let size = attributes[.size] as? NSNumber else { return nil }
-            total += size.intValue
+        for (path, listedInDirectory) in files {
+            var status = stat()
+            guard path != "-", stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+                if listedInDirectory { continue }
+                return nil
+            }
+            total += Int(status.st_size)
         }
         return total
     }

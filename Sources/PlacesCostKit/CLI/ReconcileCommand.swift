@@ -52,6 +52,7 @@ struct ReconcileCommand {
         let shared = AnalysisOptionsParser(usage: ReconcileCommand.usage)
         var options = Analyzer.Options()
         try shared.apply(parsed, to: &options)
+        options.temporaryDirectory = context.temporaryDirectory
         guard let billing = parsed["billing"], !billing.isEmpty else {
             throw CLIError.usage(message: "reconcile needs the billing export: --billing FILE.", usage: ReconcileCommand.usage)
         }

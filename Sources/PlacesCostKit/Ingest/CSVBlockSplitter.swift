@@ -116,6 +116,9 @@ struct CSVBlockSplitter {
     private var atEnd = false
     /// The bytes of an overlong line are being dropped up to its newline.
     private var skippingOverlong = false
+    /// Where the blocks stopped short of a mapped file's end, at a safe cut, and the lines before
+    /// it: the rest is for the line reader (`LogReader.readCSVRows`).
+    private(set) var unsplitRest: (offset: Int, linesBefore: Int)?
 
     /// Cuts the rows of `input`, whose header `header` was read by `header(of:maxLineLength:)`.
     init(_ input: inout LogReader.OpenedInput, header: Header, blockSize: Int, maxLineLength: Int) {
@@ -140,9 +143,17 @@ struct CSVBlockSplitter {
     mutating func next() throws -> Block? {
         switch source {
         case .mapped(let file):
-            guard position < file.count else { return nil }
-            let bytes = UnsafeBufferPointer(start: file.base, count: file.count)
-            guard case .at(let end) = finder.cut(bytes, from: position, target: position + blockSize, atEnd: true) else { return nil }
+            guard position < file.count, unsplitRest == nil else { return nil }
+            // The finder sees only a bounded window past the target, so it never walks a line or
+            // an open record of any length through memory. A window with no safe cut (an
+            // overlong line, or stray quotes whose recoveries chain on) leaves the rest of the
+            // file to the line reader, whose memory is bounded by the longest line.
+            let viewEnd = min(file.count, position + blockSize + 2 * (finder.maxPendingBytes + maxLineLength))
+            let bytes = UnsafeBufferPointer(start: file.base, count: viewEnd)
+            guard case .at(let end) = finder.cut(bytes, from: position, target: position + blockSize, atEnd: viewEnd == file.count) else {
+                unsplitRest = (position, file.newlineCount(in: 0..<position))
+                return nil
+            }
             defer { position = end }
             return Block(bytes: [], mapped: (file, position..<end))
         case .stream(let descriptor):

@@ -27,10 +27,24 @@ struct HARByteStream {
     /// Bytes dropped from the front of `buffer` so far, to report absolute offsets.
     var discarded = 0
     private var atEndOfInput = false
+    /// The most bytes kept from `retainFrom` on: past it, retaining stops (`retainOverflowed`),
+    /// so one entry of any size never takes more memory than this.
+    let maxRetained: Int
+    /// Set when the bytes from `retainFrom` grew past `maxRetained` and were dropped.
+    var retainOverflowed = false
+    /// Line ends in `buffer[..<countedTo]` and in the bytes dropped before it. Every byte is
+    /// counted once, before it is dropped, so `line(at:)` is exact whatever the read sizes.
+    private var newlinesCounted = 0
+    private var countedTo = 0
+
+    /// Keys are short; a longer one is damage, not read whole.
+    static let maxKeyLength = 64 << 10
+    struct KeyTooLong: Error {}
 
     /// - Parameter prefix: bytes already read from the descriptor (a format sniff), read first.
-    init(fileDescriptor: Int32, chunkSize: Int, prefix: [UInt8] = []) {
+    init(fileDescriptor: Int32, chunkSize: Int, prefix: [UInt8] = [], maxRetained: Int = Int.max) {
         self.fileDescriptor = fileDescriptor
+        self.maxRetained = maxRetained
         self.chunkSize = max(chunkSize, 1)
         self.buffer = prefix + [UInt8](repeating: 0, count: max(chunkSize, 64))
         self.end = prefix.count
@@ -39,10 +53,56 @@ struct HARByteStream {
     /// Offset of the next unread byte from the start of the input.
     var offset: Int { discarded + position }
 
+    /// The 1-based line of the byte at `index` in `buffer`; the indexes asked for never go back.
+    mutating func line(at index: Int) -> Int {
+        countNewlines(upTo: index)
+        return newlinesCounted + 1
+    }
+
+    private mutating func countNewlines(upTo index: Int) {
+        guard index > countedTo else { return }
+        let from = countedTo
+        newlinesCounted += buffer.withUnsafeBufferPointer { bytes -> Int in
+            let base = bytes.baseAddress!
+            var count = 0
+            var next = from
+            while next < index, let found = memchr(base + next, 0x0A, index - next) {
+                count += 1
+                next = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found)) + 1
+            }
+            return count
+        }
+        countedTo = index
+    }
+
+    /// Gives back the memory a long entry grew the buffer to, keeping the unread bytes.
+    mutating func shrink() {
+        let size = max(chunkSize, 64)
+        guard retainFrom == nil, buffer.count > 2 * size, end - position <= size else { return }
+        countNewlines(upTo: position)
+        var fresh = [UInt8](repeating: 0, count: size)
+        fresh.withUnsafeMutableBytes { target in
+            buffer.withUnsafeBytes { source in
+                if end > position { target.baseAddress!.copyMemory(from: source.baseAddress! + position, byteCount: end - position) }
+            }
+        }
+        discarded += position
+        countedTo -= position
+        end -= position
+        position = 0
+        buffer = fresh
+    }
+
     /// Reads more input; false at the end of input.
     mutating func fill() throws -> Bool {
         if atEndOfInput { return false }
+        if let start = retainFrom, end - start >= maxRetained {
+            retainFrom = nil
+            retainOverflowed = true
+        }
         let keep = retainFrom ?? position
+        countNewlines(upTo: keep)
+        countedTo -= keep
         if keep > 0 {
             if keep < end {
                 buffer.withUnsafeMutableBytes { raw in
@@ -119,6 +179,7 @@ struct HARByteStream {
             let byte = try peek()
             position += 1
             raw.append(byte)
+            if raw.count > HARByteStream.maxKeyLength { throw KeyTooLong() }
             if escaped {
                 escaped = false
             } else if byte == UInt8(ascii: "\\") {

@@ -51,15 +51,30 @@ public struct HARReader {
         }
     }
 
+    /// An `Error` and the 1-based line of the file it concerns: where the entry cut off starts,
+    /// or where the invalid JSON is.
+    public struct PositionedError: Swift.Error, Equatable {
+        public var error: Error
+        public var line: Int
+    }
+
     let chunkSize: Int
+    /// The longest entry read: a longer one is reported `.malformed` and skipped, never held.
+    let maxEntryLength: Int
+
+    /// No entry a HAR tool writes comes near it (a response body is a few MB at most); its bytes
+    /// are the memory a HAR read takes, beyond one read chunk.
+    public static let defaultMaxEntryLength = 64 << 20
 
     public init() {
         self.chunkSize = 1 << 20
+        self.maxEntryLength = HARReader.defaultMaxEntryLength
     }
 
     /// - Parameter chunkSize: the most bytes one `read(2)` asks for; tiny sizes test read boundaries.
-    init(chunkSize: Int) {
+    init(chunkSize: Int, maxEntryLength: Int = HARReader.defaultMaxEntryLength) {
         self.chunkSize = chunkSize
+        self.maxEntryLength = maxEntryLength
     }
 
     /// Calls `body` for every entry of the capture read from `fileDescriptor`, in file order.
@@ -68,14 +83,29 @@ public struct HARReader {
     ///   entries), `IngestError.readFailed` when a read fails, and whatever `body` throws.
     /// - Parameter prefix: bytes already read from `fileDescriptor` (by a format sniff), read first.
     public func forEachEntry(fileDescriptor: Int32, prefix: [UInt8] = [], _ body: (Entry) throws -> Void) throws {
-        var walk = Walk(stream: HARByteStream(fileDescriptor: fileDescriptor, chunkSize: chunkSize, prefix: prefix))
+        do {
+            try forEachEntry(fileDescriptor: fileDescriptor, prefix: prefix) { entry, _ in try body(entry) }
+        } catch let error as PositionedError {
+            throw error.error
+        }
+    }
+
+    /// `forEachEntry(fileDescriptor:prefix:_:)`, handing `body` each entry with the 1-based line of
+    /// the file where it starts: the line diagnostics give, as for every other format.
+    ///
+    /// - Throws: `PositionedError` where the other throws `Error`.
+    func forEachEntry(fileDescriptor: Int32, prefix: [UInt8] = [], _ body: (Entry, Int) throws -> Void) throws {
+        var walk = Walk(stream: HARByteStream(fileDescriptor: fileDescriptor, chunkSize: chunkSize, prefix: prefix, maxRetained: maxEntryLength))
         do {
             try walk.document(body)
         } catch is HARByteStream.EndOfInput {
+            let line = walk.entryLine ?? walk.stream.line(at: walk.stream.position)
             if walk.sawLog {
-                throw Error.truncated(entriesRead: walk.entriesRead)
+                throw PositionedError(error: .truncated(entriesRead: walk.entriesRead), line: line)
             }
-            throw Error.notHAR(reason: walk.stream.offset == 0 ? "it is empty" : "it ends before any log object")
+            throw PositionedError(error: .notHAR(reason: walk.stream.offset == 0 ? "it is empty" : "it ends before any log object"), line: line)
+        } catch let error as Error {
+            throw PositionedError(error: error, line: walk.stream.line(at: walk.stream.position))
         }
     }
 
@@ -138,6 +168,11 @@ public struct HARReader {
         return false
     }
 
+    /// The reason for an entry longer than `limit` bytes.
+    static func overlongReason(limit: Int) -> String {
+        "the entry is longer than \(limit >= 1 << 20 ? "\(limit >> 20) MiB" : "\(limit) bytes"), longer than any entry a capture tool writes; skipped"
+    }
+
     /// `response.status` as an `Int` when the JSON number is integral and plausible.
     static func status(fromNumber number: Double?) -> Int? {
         guard let number, number.rounded() == number, abs(number) < 1_000_000 else { return nil }
@@ -152,6 +187,8 @@ extension HARReader {
         var sawLog = false
         var sawEntries = false
         var entriesRead = 0
+        /// The line where the entry being read starts, while it is read.
+        var entryLine: Int?
 
         init(stream: HARByteStream) {
             self.stream = stream
@@ -161,7 +198,7 @@ extension HARReader {
             .invalidJSON(byteOffset: stream.offset, reason: reason)
         }
 
-        mutating func document(_ body: (Entry) throws -> Void) throws {
+        mutating func document(_ body: (Entry, Int) throws -> Void) throws {
             try stream.skipByteOrderMark()
             try stream.skipWhitespace()
             guard try stream.hasMore() else { throw HARReader.Error.notHAR(reason: "it is empty") }
@@ -187,7 +224,7 @@ extension HARReader {
         }
 
         /// The members of `log`, after its `{`.
-        mutating func log(_ body: (Entry) throws -> Void) throws {
+        mutating func log(_ body: (Entry, Int) throws -> Void) throws {
             var first = true
             while let key = try nextMember(first: &first) {
                 if key == Array("entries".utf8), !sawEntries {
@@ -204,7 +241,7 @@ extension HARReader {
         }
 
         /// The elements of `log.entries`, after its `[`.
-        mutating func entries(_ body: (Entry) throws -> Void) throws {
+        mutating func entries(_ body: (Entry, Int) throws -> Void) throws {
             try stream.skipWhitespace()
             if try stream.peek() == UInt8(ascii: "]") {
                 stream.position += 1
@@ -214,16 +251,27 @@ extension HARReader {
                 try stream.skipWhitespace()
                 let separator = try stream.peek()
                 guard separator != UInt8(ascii: ","), separator != UInt8(ascii: "]") else { throw invalid("expected an entry") }
+                let line = stream.line(at: stream.position)
+                entryLine = line
                 stream.retainFrom = stream.position
                 try stream.skipValue()
-                let start = stream.retainFrom!
+                let retained = stream.retainFrom
                 stream.retainFrom = nil
                 let index = entriesRead + 1
-                let entry = stream.buffer.withUnsafeBufferPointer { all in
-                    HAREntryParser.parse(UnsafeBufferPointer(rebasing: all[start..<stream.position]), index: index)
+                let entry: Entry
+                if let start = retained {
+                    entry = stream.buffer.withUnsafeBufferPointer { all in
+                        HAREntryParser.parse(UnsafeBufferPointer(rebasing: all[start..<stream.position]), index: index)
+                    }
+                } else {
+                    // Longer than the limit: skipped to its end without being held.
+                    stream.retainOverflowed = false
+                    stream.shrink()
+                    entry = .malformed(reason: HARReader.overlongReason(limit: stream.maxRetained), index: index)
                 }
                 entriesRead = index
-                try body(entry)
+                entryLine = nil
+                try body(entry, line)
                 try stream.skipWhitespace()
                 switch try stream.peek() {
                 case UInt8(ascii: ","):
@@ -255,7 +303,12 @@ extension HARReader {
             }
             first = false
             guard byte == UInt8(ascii: "\"") else { throw invalid("expected a key") }
-            let raw = try stream.rawString()
+            let raw: [UInt8]
+            do {
+                raw = try stream.rawString()
+            } catch is HARByteStream.KeyTooLong {
+                throw invalid("a key is longer than \(HARByteStream.maxKeyLength >> 10) KiB")
+            }
             let key: [UInt8]
             if raw.contains(UInt8(ascii: "\\")) {
                 key = try raw.withUnsafeBufferPointer { bytes in

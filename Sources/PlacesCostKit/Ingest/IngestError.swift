@@ -5,6 +5,9 @@ public enum IngestError: Error, Equatable, CustomStringConvertible {
     /// A read from an open input failed midway; `path` is empty until the reader of the file
     /// names it (`naming(_:)`).
     case readFailed(path: String, reason: String)
+    /// An input that cannot be read twice (a pipe) could not be copied to a temporary file in
+    /// `directory` (the disk is full, the directory is missing).
+    case spoolFailed(path: String, directory: String, reason: String)
     /// `--strict` met a malformed record.
     case malformedRecord(Diagnostic)
     /// No input yielded a single record.
@@ -33,6 +36,8 @@ public enum IngestError: Error, Equatable, CustomStringConvertible {
             "cannot read \(path): \(reason). Check the path, or pass - to read standard input."
         case .readFailed(let path, let reason):
             "reading \(path.isEmpty ? "the input" : path) failed part-way: \(reason). Check the disk, or what feeds standard input, and run again."
+        case .spoolFailed(let path, let directory, let reason):
+            "cannot copy \(path) to a temporary file in \(directory): \(reason). \(path) is not a regular file and may have to be read twice; free space there, set TMPDIR to a directory with room, or save the input to a file and pass its path."
         case .malformedRecord(let diagnostic):
             "\(diagnostic.location): malformed record: \(diagnostic.printableReason) (--strict stops at the first one; drop --strict to skip and count such records)."
         case .noRecords(let inputs):

@@ -62,6 +62,8 @@ public struct LogReader {
         /// of them `dedupe` dropped.
         public var duplicates = 0
         public var duplicatesDropped = 0
+        /// Inputs that are not regular files, copied to temporary files to be read (`InputSpool`).
+        public var spooled: [InputSpool.Copy] = []
     }
 
     public static let maxStoredDiagnostics = 20
@@ -138,9 +140,11 @@ public struct LogReader {
         var descriptor: Int32
         var reader: LineReader
         var format: InputFormat
+        /// Whether `close` closes `descriptor` (standard input stays open).
+        var ownsDescriptor = true
 
         func close() {
-            if path != "-" { _ = Glibc.close(descriptor) }
+            if ownsDescriptor { _ = Glibc.close(descriptor) }
         }
     }
 
@@ -166,35 +170,101 @@ public struct LogReader {
     }
 
     /// Opens one input and tells its format; `nil` when it holds nothing to read (said in a diagnostic).
-    func open(_ path: String, listedInDirectory: Bool, into output: inout Output) throws -> OpenedInput? {
+    ///
+    /// An entry of a directory listing that is not a regular file (a directory named like a log,
+    /// a FIFO, a socket, a broken symbolic link) is skipped with a warning: it is opened without
+    /// blocking, so a FIFO with no writer never stalls the run.
+    ///
+    /// - Parameters:
+    ///   - spool: where inputs that cannot be read twice are copied before they are read
+    ///     (`InputSpool`); `nil` reads them as they stream, once.
+    ///   - index: the input's position in `expand`'s list: its key in `spool`.
+    func open(_ path: String, listedInDirectory: Bool, spool: InputSpool? = nil, index: Int = 0, into output: inout Output) throws -> OpenedInput? {
         let displayName = path == "-" ? "<stdin>" : path
-        let descriptor: Int32
-        if path == "-" {
+        var descriptor: Int32
+        var ownsDescriptor = true
+        let copied = try spool?.reopen(index)
+        if let copied {
+            descriptor = copied
+        } else if path == "-" {
             descriptor = STDIN_FILENO
+            ownsDescriptor = false
+        } else if listedInDirectory {
+            descriptor = Glibc.open(path, O_RDONLY | O_NONBLOCK)
+            guard descriptor >= 0 else {
+                let error = errno
+                guard error == ENOENT || error == ELOOP || error == ENXIO else {
+                    throw IngestError.unreadable(path: path, reason: String(cString: strerror(error)))
+                }
+                let what = error == ENXIO ? "a socket" : "a symbolic link to nothing (broken)"
+                try report(LogReader.skippedEntry(path, what, readable: false), countAsRejected: false, into: &output)
+                return nil
+            }
+            if let what = LogReader.nonRegularKind(descriptor) {
+                _ = Glibc.close(descriptor)
+                try report(LogReader.skippedEntry(path, what, readable: what != "a device"), countAsRejected: false, into: &output)
+                return nil
+            }
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         } else {
             descriptor = Glibc.open(path, O_RDONLY)
             guard descriptor >= 0 else {
                 throw IngestError.unreadable(path: path, reason: String(cString: strerror(errno)))
             }
         }
-        var input = OpenedInput(path: path, displayName: displayName, descriptor: descriptor, reader: LineReader(fileDescriptor: descriptor), format: .jsonl)
+        var input = OpenedInput(path: path, displayName: displayName, descriptor: descriptor, reader: LineReader(fileDescriptor: descriptor), format: .jsonl, ownsDescriptor: ownsDescriptor)
         var keep = false
         defer { if !keep { input.close() } }
         output.files.append(displayName)
         let head = try input.reader.peek(64 * 1024)
-        if head.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
-            try report(Diagnostic(location: SourceLocation(file: displayName, line: 0), reason: "the file holds no records"), countAsRejected: false, into: &output)
-            return nil
-        }
-        guard let format = options.format ?? (options.logFormat != nil ? .accessLog : nil) ?? InputFormat.sniff(head) else {
+        let holdsNothing = head.allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        let format = holdsNothing ? nil : options.format ?? (options.logFormat != nil ? .accessLog : nil) ?? InputFormat.sniff(head)
+        if !holdsNothing, format == nil {
             guard listedInDirectory else { throw IngestError.unknownFormat(path: displayName) }
             try report(Diagnostic(location: SourceLocation(file: displayName, line: 0), reason: "not a request log this version reads (JSON Lines, a CSV with timestamp and api columns, an access log or a HAR capture); skipped"), countAsRejected: false, into: &output)
             output.files.removeLast()
             return nil
         }
+        if let spool, copied == nil, let kind = InputSpool.kindNeedingCopy(descriptor) {
+            // Copied before any record is read, even when it holds nothing: a later read of the
+            // run must find the copy, not the drained pipe or a FIFO without a writer.
+            let copy = try spool.copy(index, name: displayName, kind: kind, descriptor: descriptor, prefix: input.reader.takeBuffered())
+            input.close()
+            input.descriptor = copy
+            input.ownsDescriptor = true
+            input.reader = LineReader(fileDescriptor: copy)
+        }
+        guard let format else {
+            try report(Diagnostic(location: SourceLocation(file: displayName, line: 0), reason: "the file holds no records"), countAsRejected: false, into: &output)
+            return nil
+        }
         input.format = format
         keep = true
         return input
+    }
+
+    /// What the directory entry open on `descriptor` is, when it is not a regular file.
+    private static func nonRegularKind(_ descriptor: Int32) -> String? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return "not a regular file" }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return "a directory"
+        case S_IFIFO: return "a FIFO (named pipe)"
+        case S_IFCHR, S_IFBLK: return "a device"
+        case S_IFSOCK: return "a socket"
+        default: return "not a regular file"
+        }
+    }
+
+    /// The warning for an entry of a directory that has a log's name but is not a regular file.
+    ///
+    /// - Parameter readable: whether naming the path on its own reads it (a directory's logs, a FIFO's stream).
+    private static func skippedEntry(_ path: String, _ what: String, readable: Bool) -> Diagnostic {
+        Diagnostic(
+            location: SourceLocation(file: path, line: 0),
+            reason: "\(what), not a log file, though its name looks like one; skipped" + (readable ? " (pass it as an argument of its own to read it)" : "")
+        )
     }
 
     /// Reads an opened input's records, handing each call kept to `deliver` with its record's
@@ -227,40 +297,23 @@ public struct LogReader {
                 }
             }
         case .csv:
-            var parser = CSVRecordParser()
-            func handle(_ event: CSVRecordParser.Event) throws {
-                switch event {
-                case .header: break
-                case .record(let record, let line, let fingerprint): try sink.accept(record, line: line, fingerprint: fingerprint, into: &output)
-                case .malformed(let reason, let line): try sink.reject(reason, line: line, into: &output)
-                }
-            }
-            do {
-                try reader.forEachLine { event in
-                    switch event {
-                    case .line(let line, let number): try parser.feed(line, number: number, handle)
-                    case .overlong(let number): try sink.reject(LineReader.overlongReason, line: number, into: &output)
-                    }
-                }
-                try parser.finish(handle)
-            } catch let failure as CSVRecordParser.HeaderFailure {
-                try report(Diagnostic(location: SourceLocation(file: displayName, line: failure.line), reason: "\(failure.reason); the file is skipped"), countAsRejected: false, into: &output)
-            }
+            try readCSV(&reader, parser: CSVRecordParser(), linesBefore: 0, sink: sink, into: &output)
         case .har:
             do {
-                try HARReader().forEachEntry(fileDescriptor: descriptor, prefix: reader.takeBuffered()) { entry in
+                try HARReader().forEachEntry(fileDescriptor: descriptor, prefix: reader.takeBuffered()) { entry, line in
                     switch entry {
-                    case .request(var request, let index):
+                    case .request(var request, _):
                         // A capture comes from one device and shows no user id; an app may send one.
                         request.userID = request.headers.first { $0.name.lowercased() == "x-user-id" }?.value
-                        try sink.accept(request, line: index, into: &output)
+                        try sink.accept(request, line: line, into: &output)
                     case .malformed(let reason, let index):
-                        // A HAR has no useful line numbers (it is often one line): the position is the entry's.
-                        try sink.reject("entry \(index) of log.entries: \(reason)", line: index, into: &output)
+                        // The line is where the entry starts, as for every format; the entry's
+                        // number helps find it in a capture written on one line.
+                        try sink.reject("entry \(index) of log.entries: \(reason)", line: line, into: &output)
                     }
                 }
-            } catch let error as HARReader.Error {
-                try report(Diagnostic(location: SourceLocation(file: displayName, line: 0), reason: "\(error)"), countAsRejected: true, into: &output)
+            } catch let failure as HARReader.PositionedError {
+                try report(Diagnostic(location: SourceLocation(file: displayName, line: failure.line), reason: "\(failure.error)"), countAsRejected: true, into: &output)
             }
         case .accessLog:
             let parser = options.accessLogParser
@@ -276,6 +329,38 @@ public struct LogReader {
                     try sink.reject(LineReader.overlongReason, line: number, into: &output)
                 }
             }
+        }
+    }
+
+    /// Reads the rows of a CSV input from where its reader stands, after `linesBefore` lines,
+    /// with `columns` read from its header already: the rest of a file whose rows cannot be cut
+    /// into blocks within bounded memory (`CSVBlockSplitter.unsplitRest`).
+    func readCSVRows(_ input: inout OpenedInput, columns: [RawRecord.Key?], linesBefore: Int, into output: inout Output, deliver: (Call, UInt64) -> Void) throws {
+        try withoutActuallyEscaping(deliver) { deliver in
+            let sink = RecordSink(file: input.displayName, decoder: CallDecoder(fieldsAsDelimitedCell: true), reader: self, deliver: deliver)
+            try readCSV(&input.reader, parser: CSVRecordParser(columns: columns), linesBefore: linesBefore, sink: sink, into: &output)
+        }
+    }
+
+    private func readCSV(_ reader: inout LineReader, parser: CSVRecordParser, linesBefore: Int, sink: RecordSink, into output: inout Output) throws {
+        var parser = parser
+        func handle(_ event: CSVRecordParser.Event) throws {
+            switch event {
+            case .header: break
+            case .record(let record, let line, let fingerprint): try sink.accept(record, line: line, fingerprint: fingerprint, into: &output)
+            case .malformed(let reason, let line): try sink.reject(reason, line: line, into: &output)
+            }
+        }
+        do {
+            try reader.forEachLine { event in
+                switch event {
+                case .line(let line, let number): try parser.feed(line, number: number + linesBefore, handle)
+                case .overlong(let number): try sink.reject(LineReader.overlongReason, line: number + linesBefore, into: &output)
+                }
+            }
+            try parser.finish(handle)
+        } catch let failure as CSVRecordParser.HeaderFailure {
+            try report(Diagnostic(location: SourceLocation(file: sink.file, line: failure.line), reason: "\(failure.reason); the file is skipped"), countAsRejected: false, into: &output)
         }
     }
 

@@ -41,6 +41,25 @@ final class MappedFile: @unchecked Sendable {
         madvise(UnsafeMutableRawPointer(mutating: base + pages.lowerBound), pages.count, MADV_DONTNEED)
     }
 
+    /// The line ends in `range`, counted a chunk at a time, each chunk's pages dropped once
+    /// counted, so counting adds one chunk to the memory whatever the range.
+    func newlineCount(in range: Range<Int>) -> Int {
+        let chunk = 1 << 20
+        var count = 0
+        var from = range.lowerBound
+        while from < range.upperBound {
+            let end = min(range.upperBound, from + chunk)
+            var next = from
+            while next < end, let found = memchr(base + next, 0x0A, end - next) {
+                count += 1
+                next = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found)) + 1
+            }
+            release(from..<end)
+            from = end
+        }
+        return count
+    }
+
     private enum Rounding { case inward, outward }
 
     private func pages(inside range: Range<Int>, rounding: Rounding) -> Range<Int>? {
@@ -83,13 +102,18 @@ final class MappedFile: @unchecked Sendable {
                     return (position..<newline + 1, overlong)
                 }
                 // One line longer than a block: a block of its own, unless it is over the limit.
-                let newline = firstNewline(from: limit)
-                let end = newline ?? file.count
-                if end - position < maxLineLength {
-                    defer { position = newline.map { $0 + 1 } ?? file.count }
-                    return (position..<(newline.map { $0 + 1 } ?? file.count), overlong)
+                // Only the limit's worth is searched as a line: past it, the line is overlong
+                // and its pages are dropped as the search for its end passes them.
+                let lineLimit = min(file.count, max(limit, position + maxLineLength))
+                if let newline = firstNewline(from: limit, to: lineLimit), newline - position < maxLineLength {
+                    defer { position = newline + 1 }
+                    return (position..<newline + 1, overlong)
                 }
-                position = newline.map { $0 + 1 } ?? file.count
+                if lineLimit == file.count, file.count - position < maxLineLength {
+                    defer { position = file.count }
+                    return (position..<file.count, overlong)
+                }
+                position = skipLine(from: lineLimit)
                 overlong = true
             }
         }
@@ -103,9 +127,28 @@ final class MappedFile: @unchecked Sendable {
             return nil
         }
 
-        private func firstNewline(from start: Int) -> Int? {
-            guard start < file.count, let found = memchr(file.base + start, 0x0A, file.count - start) else { return nil }
+        private func firstNewline(from start: Int, to end: Int) -> Int? {
+            guard start < end, let found = memchr(file.base + start, 0x0A, end - start) else { return nil }
             return UnsafeRawPointer(file.base).distance(to: UnsafeRawPointer(found))
+        }
+
+        /// The start of the line after the one that runs through `start`, read a chunk at a time,
+        /// each chunk's pages dropped once searched: an overlong line of any length adds one
+        /// chunk to the memory, never the line (its bytes belong to no block, so no worker
+        /// reads them).
+        private func skipLine(from start: Int) -> Int {
+            let chunk = 1 << 20
+            var from = start
+            while from < file.count {
+                let end = min(file.count, from + chunk)
+                if let newline = firstNewline(from: from, to: end) {
+                    file.release(start..<newline)
+                    return newline + 1
+                }
+                file.release(start..<end)
+                from = end
+            }
+            return file.count
         }
     }
 }

@@ -1,0 +1,121 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Copies of the inputs that cannot be read twice (standard input, pipes, FIFOs, `/dev/fd/N`,
+/// character devices), kept in temporary files so that a second read gives the same bytes.
+///
+/// `analyze` reads its inputs a second time when their calls come more out of time order than
+/// the reorder window; by then a pipe has been drained, and opening a FIFO again waits for a
+/// writer that never comes. So the first open of such an input copies it whole to a file in the
+/// temporary directory, unlinked at once (nothing is left behind, whatever way the process
+/// ends), and every read of that input, the first included, reads the copy.
+///
+/// Invariant: an input is keyed by its position in `LogReader.expand`'s list, not by its path
+/// (`-` may be given twice, each a different stream); once a position has a copy, no read in
+/// the run opens the original again.
+public final class InputSpool: @unchecked Sendable {
+    /// An input that was copied, for the note that says so.
+    public struct Copy: Sendable, Equatable {
+        /// The input as diagnostics name it (`<stdin>` for standard input).
+        public var name: String
+        /// What the input is: `a pipe`, `a character device`, ...
+        public var kind: String
+        public var bytes: Int
+    }
+
+    /// Where the copies are made.
+    let directory: String
+    private var copies: [Int: (copy: Copy, descriptor: Int32)] = [:]
+
+    init(directory: String) {
+        self.directory = directory
+    }
+
+    deinit {
+        for (_, entry) in copies { _ = close(entry.descriptor) }
+    }
+
+    /// The inputs copied, in input order.
+    public var copied: [Copy] {
+        copies.keys.sorted().map { copies[$0]!.copy }
+    }
+
+    /// A new descriptor on the copy of input `index`, positioned at its start; `nil` when the
+    /// input was not copied.
+    func reopen(_ index: Int) throws -> Int32? {
+        guard let entry = copies[index] else { return nil }
+        let descriptor = dup(entry.descriptor)
+        guard descriptor >= 0 else { throw IngestError.readFailed(path: "", reason: String(cString: strerror(errno))) }
+        _ = lseek(descriptor, 0, SEEK_SET)
+        return descriptor
+    }
+
+    /// What `descriptor` is when it is not a regular file (it then needs a copy to be read twice).
+    static func kindNeedingCopy(_ descriptor: Int32) -> String? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return "not a regular file" }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFIFO: return "a pipe"
+        case S_IFCHR: return "a character device"
+        case S_IFSOCK: return "a socket"
+        default: return "not a regular file"
+        }
+    }
+
+    /// Copies `prefix` (bytes already read from the input) and the rest of `descriptor` to a new
+    /// temporary file, and returns a descriptor on the copy, positioned at its start.
+    ///
+    /// Memory stays at one buffer whatever the input's size.
+    ///
+    /// - Throws: `IngestError.spoolFailed` when the copy cannot be made or written (the disk is
+    ///   full), `IngestError.readFailed` when reading the input fails.
+    func copy(_ index: Int, name: String, kind: String, descriptor: Int32, prefix: [UInt8]) throws -> Int32 {
+        var template = Array((directory.hasSuffix("/") ? directory : directory + "/").utf8CString.dropLast()) + Array("placescost-spool-XXXXXX".utf8CString)
+        let spooled = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard spooled >= 0 else {
+            throw IngestError.spoolFailed(path: name, directory: directory, reason: String(cString: strerror(errno)))
+        }
+        // Unlinked at once: the copy lives as long as the descriptor, and no exit path leaves it.
+        _ = template.withUnsafeBufferPointer { unlink($0.baseAddress!) }
+        var written = 0
+        do {
+            try prefix.withUnsafeBytes { try InputSpool.write($0, to: spooled, name: name, directory: directory) }
+            written += prefix.count
+            var buffer = [UInt8](repeating: 0, count: 1 << 20)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw IngestError.readFailed(path: "", reason: String(cString: strerror(errno)))
+                }
+                if count == 0 { break }
+                try buffer.withUnsafeBytes {
+                    try InputSpool.write(UnsafeRawBufferPointer(rebasing: $0[0..<count]), to: spooled, name: name, directory: directory)
+                }
+                written += count
+            }
+        } catch {
+            _ = close(spooled)
+            throw error
+        }
+        copies[index] = (Copy(name: name, kind: kind, bytes: written), spooled)
+        guard let reopened = try reopen(index) else { fatalError("the copy was just registered") }
+        return reopened
+    }
+
+    private static func write(_ raw: UnsafeRawBufferPointer, to descriptor: Int32, name: String, directory: String) throws {
+        var offset = 0
+        while offset < raw.count {
+            let count = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw IngestError.spoolFailed(path: name, directory: directory, reason: String(cString: strerror(errno)))
+            }
+            offset += count
+        }
+    }
+}

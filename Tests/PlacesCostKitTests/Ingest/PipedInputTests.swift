@@ -1,0 +1,273 @@
+import Foundation
+import Testing
+@testable import PlacesCostKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Inputs that cannot be read twice (standard input, FIFOs, `/dev/fd/N`, process substitution)
+/// give exactly the report of the same bytes in a regular file, even when the log is so far out
+/// of time order that `analyze` reads it a second time; and entries of a log directory that are
+/// not regular files are skipped, never read, never waited on.
+@Suite("Inputs that are pipes")
+struct PipedInputTests {
+    static let corpus = MalformedCorpusTests.folder
+
+    /// A clean corpus log, its records in reverse order (a CSV keeps its header first): with
+    /// `--reorder-window 1` the first read is not exact and the input is read again.
+    static func reversed(_ format: InputFormat) throws -> String {
+        let name = ["jsonl": "jsonl/clean.jsonl", "csv": "csv/clean.csv", "access-log": "access-log/clean.log"][format.rawValue]!
+        let lines = try String(contentsOfFile: corpus + "/" + name, encoding: .utf8).split(separator: "\n").map(String.init)
+        let rows = format == .csv ? [lines[0]] + lines.dropFirst().reversed() : lines.reversed()
+        return rows.joined(separator: "\n") + "\n"
+    }
+
+    static let formats: [InputFormat] = [.jsonl, .csv, .accessLog]
+    static let arguments = ["--json", "--pricing", "legacy-list", "--reorder-window", "1", "--threads", "2"]
+
+    /// The report of `text` read from a regular file, with the file's name replaced by `name`.
+    static func fileReport(_ text: String, as name: String) throws -> String {
+        let directory = TemporaryDirectory()
+        let path = directory.write("log", text)
+        let run = runCLI(["analyze", path] + arguments)
+        try #require(run.code == .success, "\(run.stderr)")
+        return run.stdout.replacingOccurrences(of: "\"\(path)\"", with: "\"\(name)\"")
+    }
+
+    @Test("An out-of-order log read twice through a FIFO gives the regular file's report, byte for byte", arguments: formats)
+    func fifo(_ format: InputFormat) throws {
+        let directory = TemporaryDirectory()
+        let fifo = directory.path + "/log.fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let text = try Self.reversed(format)
+        let writer = FIFOWriter(path: fifo, bytes: Array(text.utf8))
+        defer { writer.release() }
+        let run = try ProcessRun.placescost(["analyze", fifo] + Self.arguments, timeout: 120)
+        #expect(!run.timedOut, "analyze waited on the FIFO after its writer finished")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == (try Self.fileReport(text, as: fifo)))
+        #expect(run.stderr.contains("placescost: note: \(fifo) is a pipe, which cannot be read twice: it was spooled to a temporary file"))
+    }
+
+    @Test("An out-of-order log read twice through /dev/fd/N of a pipe gives the regular file's report", arguments: formats)
+    func deviceFileDescriptor(_ format: InputFormat) throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        let text = try Self.reversed(format)
+        let bytes = Array(text.utf8)
+        let writeEnd = ends[1]
+        let writer = Thread {
+            bytes.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let count = write(writeEnd, raw.baseAddress! + offset, raw.count - offset)
+                    if count <= 0 { break }
+                    offset += count
+                }
+            }
+            close(writeEnd)
+        }
+        writer.start()
+        defer { close(ends[0]) }
+        let name = "/dev/fd/\(ends[0])"
+        // Opening a drained pipe again waits for a writer: after a minute, be that writer, so a
+        // second open fails the test instead of hanging it.
+        let finished = LockedFlag(), stalled = LockedFlag()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60) {
+            guard !finished.isSet else { return }
+            stalled.set()
+            let unblock = open(name, O_WRONLY | O_NONBLOCK)
+            if unblock >= 0 { close(unblock) }
+        }
+        let run = runCLI(["analyze", name] + Self.arguments)
+        finished.set()
+        #expect(!stalled.isSet, "analyze opened the drained pipe a second time")
+        #expect(run.code == .success, "\(run.stderr)")
+        #expect(run.stdout == (try Self.fileReport(text, as: name)))
+    }
+
+    @Test("An out-of-order log through process substitution, <(cat log), gives the regular file's report", arguments: formats)
+    func processSubstitution(_ format: InputFormat) throws {
+        let directory = TemporaryDirectory()
+        let text = try Self.reversed(format)
+        let path = directory.write("log", text)
+        let executable = try #require(EndToEndTests.executable)
+        let script = "exec \"$0\" analyze <(cat \"$1\") " + Self.arguments.joined(separator: " ")
+        let run = try ProcessRun.run("/bin/bash", ["-c", script, executable, path], timeout: 120)
+        #expect(!run.timedOut)
+        #expect(run.status == 0, "\(run.stderr)")
+        let name = try #require(run.stdout.split(separator: "\n").first { $0.contains("/dev/fd/") }).trimmingCharacters(in: " \",")
+        #expect(run.stdout == (try Self.fileReport(text, as: name)))
+    }
+
+    @Test("An out-of-order log on standard input gives the regular file's report", arguments: formats)
+    func standardInput(_ format: InputFormat) throws {
+        let text = try Self.reversed(format)
+        let run = try ProcessRun.placescost(["analyze", "-"] + Self.arguments, stdin: Data(text.utf8), timeout: 120)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == (try Self.fileReport(text, as: "<stdin>")))
+        #expect(run.stderr.contains("placescost: note: <stdin> is a pipe"))
+        let quiet = try ProcessRun.placescost(["analyze", "-", "--quiet"] + Self.arguments, stdin: Data(text.utf8), timeout: 120)
+        #expect(quiet.stderr.isEmpty)
+        #expect(quiet.stdout == run.stdout)
+    }
+
+    @Test("A log in time order through a pipe gives the regular file's report", arguments: InputFormat.allCases)
+    func inOrder(_ format: InputFormat) throws {
+        let name = ["jsonl": "jsonl/clean.jsonl", "csv": "csv/clean.csv", "access-log": "access-log/clean.log", "har": "har/clean.har"][format.rawValue]!
+        let text = try String(contentsOfFile: Self.corpus + "/" + name, encoding: .utf8)
+        let run = try ProcessRun.placescost(["analyze", "-", "--json", "--pricing", "legacy-list"], stdin: Data(text.utf8), timeout: 120)
+        #expect(run.status == 0, "\(run.stderr)")
+        let file = runCLI(["analyze", Self.corpus + "/" + name, "--json", "--pricing", "legacy-list"])
+        #expect(run.stdout == file.stdout.replacingOccurrences(of: "\"\(Self.corpus + "/" + name)\"", with: "\"<stdin>\""))
+    }
+
+    @Test("Standard input given twice is two inputs: the second is empty, not a second copy of the first")
+    func standardInputTwice() throws {
+        let text = try Self.reversed(.jsonl)
+        let run = try ProcessRun.placescost(["analyze", "-", "-"] + Self.arguments, stdin: Data(text.utf8), timeout: 120)
+        #expect(run.status == 0, "\(run.stderr)")
+        let once = try ProcessRun.placescost(["analyze", "-"] + Self.arguments, stdin: Data(text.utf8), timeout: 120)
+        let records = { (text: String) in text.split(separator: "\n").first { $0.contains("\"records\"") } }
+        #expect(records(run.stdout) == records(once.stdout))
+        #expect(run.stderr.contains("<stdin>: warning: the file holds no records"))
+    }
+
+    @Test("A pipe that cannot be spooled (TMPDIR missing) is an I/O error (74) naming the input")
+    func spoolFailure() throws {
+        let text = try Self.reversed(.jsonl)
+        let run = try ProcessRun.placescost(["analyze", "-", "--json"], stdin: Data(text.utf8), environment: ["TMPDIR": "/nonexistent/placescost-spool"], timeout: 120)
+        #expect(run.status == 74)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.hasPrefix("placescost: error: cannot copy <stdin> to a temporary file in /nonexistent/placescost-spool: No such file or directory."))
+    }
+
+    @Test("A log directory's entries that are not regular files are skipped with a warning, never read or waited on")
+    func directoryEntries() throws {
+        let directory = TemporaryDirectory()
+        let clean = try String(contentsOfFile: Self.corpus + "/jsonl/clean.jsonl", encoding: .utf8)
+        let logs = directory.path + "/logs"
+        try FileManager.default.createDirectory(atPath: logs + "/nested.jsonl", withIntermediateDirectories: true)
+        directory.write("logs/nested.jsonl/inner.jsonl", clean)
+        directory.write("logs/a.jsonl", clean)
+        #expect(mkfifo(logs + "/b.jsonl", 0o600) == 0)
+        try FileManager.default.createSymbolicLink(atPath: logs + "/c.log", withDestinationPath: logs + "/missing.log")
+        try FileManager.default.createSymbolicLink(atPath: logs + "/d.jsonl", withDestinationPath: logs + "/a.jsonl")
+        let run = try ProcessRun.placescost(["analyze", logs, "--json", "--pricing", "legacy-list"], timeout: 120)
+        #expect(!run.timedOut, "analyze waited on the FIFO in the directory")
+        #expect(run.status == 0, "\(run.stderr)")
+        let warnings = run.stderr.split(separator: "\n").map(String.init)
+        #expect(warnings.contains("\(logs)/nested.jsonl: warning: a directory, not a log file, though its name looks like one; skipped (pass it as an argument of its own to read it)"))
+        #expect(warnings.contains("\(logs)/b.jsonl: warning: a FIFO (named pipe), not a log file, though its name looks like one; skipped (pass it as an argument of its own to read it)"))
+        #expect(warnings.contains("\(logs)/c.log: warning: a symbolic link to nothing (broken), not a log file, though its name looks like one; skipped"))
+        // The symbolic link to a log is read as the log: a.jsonl twice.
+        let twice = runCLI(["analyze", logs + "/a.jsonl", logs + "/a.jsonl", "--json", "--pricing", "legacy-list"])
+        #expect(MalformedCorpusTests.withoutInputFiles(try MalformedCorpusTests.object(run.stdout)) == MalformedCorpusTests.withoutInputFiles(try MalformedCorpusTests.object(twice.stdout)))
+        let files = try #require((try MalformedCorpusTests.object(run.stdout))["input"] as? [String: Any])["files"] as? [String]
+        #expect(files == [logs + "/a.jsonl", logs + "/d.jsonl"])
+        // Named on its own, the nested directory is read.
+        #expect(runCLI(["analyze", logs + "/nested.jsonl", "--json"]).code == .success)
+    }
+
+    @Test("The progress total only looks at inputs: a FIFO gives no total and is not opened")
+    func progressTotal() throws {
+        let directory = TemporaryDirectory()
+        let fifo = directory.path + "/log.fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let file = directory.write("a.jsonl", "{}\n")
+        #expect(ProgressReporter.totalBytes(of: [fifo]) == nil)
+        #expect(ProgressReporter.totalBytes(of: [file]) == 3)
+        #expect(ProgressReporter.totalBytes(of: [directory.path]) == 3)
+    }
+}
+
+/// Writes bytes into a FIFO from a thread, once a reader opens it.
+final class FIFOWriter: @unchecked Sendable {
+    let path: String
+    private let thread: Thread
+
+    init(path: String, bytes: [UInt8]) {
+        self.path = path
+        thread = Thread {
+            let descriptor = open(path, O_WRONLY)
+            guard descriptor >= 0 else { return }
+            bytes.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let count = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                    if count <= 0 { break }
+                    offset += count
+                }
+            }
+            close(descriptor)
+        }
+        thread.start()
+    }
+
+    /// Unblocks the writer if no reader ever opened the FIFO.
+    func release() {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK)
+        if descriptor >= 0 { close(descriptor) }
+    }
+}
+
+/// A child process run to its end, or killed after a timeout.
+struct ProcessRun {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    var timedOut: Bool
+
+    static func placescost(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:], timeout: Double) throws -> ProcessRun {
+        try run(try #require(EndToEndTests.executable, "placescost was not built beside the tests"), arguments, stdin: stdin, environment: environment, timeout: timeout)
+    }
+
+    static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:], timeout: Double) throws -> ProcessRun {
+        // A child that exits before reading all of its input must not kill the test process.
+        signal(SIGPIPE, SIG_IGN)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        let killed = LockedFlag()
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+            if process.isRunning {
+                killed.set()
+                process.terminate()
+            }
+        }
+        let feeder = Thread {
+            try? input.fileHandleForWriting.write(contentsOf: stdin ?? Data())
+            try? input.fileHandleForWriting.close()
+        }
+        feeder.start()
+        let errors = LockedData()
+        let reader = Thread { errors.set(err.fileHandleForReading.readDataToEndOfFile()) }
+        reader.start()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !errors.isSet { usleep(1000) }
+        return ProcessRun(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: errors.value, as: UTF8.self), timedOut: killed.isSet)
+    }
+}
+
+final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var flag = false
+    func set() { lock.withLock { flag = true } }
+    var isSet: Bool { lock.withLock { flag } }
+}
+
+final class LockedData: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data: Data?
+    func set(_ value: Data) { lock.withLock { data = value } }
+    var isSet: Bool { lock.withLock { data != nil } }
+    var value: Data { lock.withLock { data ?? Data() } }
+}
