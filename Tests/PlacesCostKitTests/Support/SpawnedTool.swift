@@ -19,7 +19,11 @@ struct SpawnedTool {
     /// Starts the tool; `standardOutput` is duplicated into the child, the caller still owns it.
     /// It runs in the test's working directory: pass paths as absolute paths.
     init(_ arguments: [String], standardOutput: Int32) throws {
-        let executable = try #require(EndToEndTests.executable, "placescost was not built beside the tests")
+        try self.init(executable: try #require(EndToEndTests.executable, "placescost was not built beside the tests"), arguments, standardOutput: standardOutput)
+    }
+
+    /// Starts another program the same way (`Process` would wait for its grandchildren too).
+    init(executable: String, _ arguments: [String], standardOutput: Int32) throws {
         errorFile = NSTemporaryDirectory() + "placescost-stderr-" + UUID().uuidString
         let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
         let error = open(errorFile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
