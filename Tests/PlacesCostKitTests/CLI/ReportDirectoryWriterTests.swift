@@ -75,18 +75,30 @@ struct ReportDirectoryWriterTests {
     func concurrentThreads() throws {
         let directory = TemporaryDirectory()
         let paths = ["report.md", "report.json", "charts/a.svg", "charts/b.svg"]
+        let writers = 3
         for round in 0..<40 {
-            let out = directory.path + "/round-\(round)/new/nested"
-            let failures = Mutex(0)
-            DispatchQueue.concurrentPerform(iterations: 4) { writer in
-                let files = paths.map { (path: $0, contents: "writer \(writer): \($0)\n") }
-                do {
-                    try ReportDirectoryWriter(directory: out).write(files)
-                } catch {
-                    failures.withLock { $0 += 1 }
-                }
+            let out = directory.path + "/round-\(round)/a/b/c/d/e"
+            let failures = Mutex<[String]>([])
+            let arrived = Atomic(0)
+            // Threads of their own (not a pool that may run them one after another), started
+            // together so that the writers race to create the same folders.
+            let done = DispatchGroup()
+            for writer in 0..<writers {
+                done.enter()
+                Thread {
+                    let files = paths.map { (path: $0, contents: "writer \(writer): \($0)\n") }
+                    arrived.add(1, ordering: .sequentiallyConsistent)
+                    while arrived.load(ordering: .sequentiallyConsistent) < writers { sched_yield() }
+                    do {
+                        try ReportDirectoryWriter(directory: out).write(files)
+                    } catch {
+                        failures.withLock { $0.append("\(error)") }
+                    }
+                    done.leave()
+                }.start()
             }
-            #expect(failures.withLock { $0 } == 0, "round \(round)")
+            done.wait()
+            #expect(failures.withLock { $0 } == [], "round \(round)")
             let written = try paths.map { try String(contentsOfFile: out + "/" + $0, encoding: .utf8) }
             let writer = try #require(written.first?.split(separator: ":").first)
             #expect(written == paths.map { "\(writer): \($0)\n" }, "round \(round) mixes runs")
