@@ -1,6 +1,10 @@
 import Foundation
 import PlacesCostKit
 
+// A closed pipe must reach the tool as a failed write (EPIPE), not kill it with SIGPIPE: then
+// every command stops the same way, quietly with exit 74, whatever it was writing (CLI.run()).
+signal(SIGPIPE, SIG_IGN)
+
 let context = CommandContext(
     standardOutput: FileDescriptorSink.standardOutput,
     standardError: FileDescriptorSink.standardError,

@@ -48,38 +48,51 @@ public struct CLI {
 
     /// Runs the command and returns the process exit code; errors go to standard error as one
     /// `placescost: error: ...` line.
+    ///
+    /// Every command's writes to standard output are checked here once it returns: a failed
+    /// write is exit 74 with one line, a closed pipe is exit 74 with none
+    /// (`CLIError.standardOutputClosed`). Writes to standard error that fail are not reported:
+    /// there is nowhere left to report them.
     public func run() -> ExitCode {
         do {
-            guard let command = arguments.first else {
-                context.standardOutput.write(CLI.help)
-                return .success
-            }
-            let rest = Array(arguments.dropFirst())
-            switch command {
-            case "--help", "-h", "help":
-                context.standardOutput.write(CLI.help)
-                return .success
-            case "--version":
-                context.standardOutput.write("placescost \(CLI.version)\n")
-                return .success
-            case "analyze":
-                return try AnalyzeCommand(arguments: rest, context: context).run()
-            case "simulate":
-                return try SimulateCommand(arguments: rest, context: context).run()
-            case "reconcile":
-                return try ReconcileCommand(arguments: rest, context: context).run()
-            case "pricing":
-                return try PricingCommand(arguments: rest, context: context).run()
-            case "generate":
-                return try GenerateCommand(arguments: rest, context: context).run()
-            case "sql":
-                return try SQLCommand(arguments: rest, context: context).run()
-            default:
-                throw CLIError.usage(message: "unknown command `\(command)`.", usage: CLI.usage)
-            }
+            let code = try dispatch()
+            if let failure = context.standardOutput.failure { throw CLIError.standardOutput(failure: failure) }
+            return code
+        } catch CLIError.standardOutputClosed {
+            return .ioError
         } catch {
             context.standardError.write("placescost: error: \(error)\n")
             return ExitCode(for: error)
+        }
+    }
+
+    private func dispatch() throws -> ExitCode {
+        guard let command = arguments.first else {
+            context.standardOutput.write(CLI.help)
+            return .success
+        }
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        case "--help", "-h", "help":
+            context.standardOutput.write(CLI.help)
+            return .success
+        case "--version":
+            context.standardOutput.write("placescost \(CLI.version)\n")
+            return .success
+        case "analyze":
+            return try AnalyzeCommand(arguments: rest, context: context).run()
+        case "simulate":
+            return try SimulateCommand(arguments: rest, context: context).run()
+        case "reconcile":
+            return try ReconcileCommand(arguments: rest, context: context).run()
+        case "pricing":
+            return try PricingCommand(arguments: rest, context: context).run()
+        case "generate":
+            return try GenerateCommand(arguments: rest, context: context).run()
+        case "sql":
+            return try SQLCommand(arguments: rest, context: context).run()
+        default:
+            throw CLIError.usage(message: "unknown command `\(command)`.", usage: CLI.usage)
         }
     }
 }

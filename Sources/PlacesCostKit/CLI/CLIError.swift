@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Errors the command line reports before or around the pipeline's own errors.
 public enum CLIError: Error, Equatable, CustomStringConvertible {
     /// A bad option, value or argument; `usage` is the command's usage line.
@@ -6,6 +12,21 @@ public enum CLIError: Error, Equatable, CustomStringConvertible {
     case sampleLogsNotFound
     /// An output directory or file could not be created or written.
     case cannotCreate(path: String, reason: String)
+    /// A file was opened but a write to it failed part-way (a full disk, an I/O error).
+    case cannotWrite(path: String, reason: String)
+    /// A write to standard output failed (a full disk, an I/O error, a closed descriptor).
+    case cannotWriteStandardOutput(reason: String)
+    /// The reader of standard output closed it (`placescost ... | head`).
+    ///
+    /// The reader has seen all it wanted, so the run stops at once and says nothing (`CLI.run()`
+    /// prints no line for this case), but it still exits 74: the output was not all delivered,
+    /// and a script must not mistake a cut-off report for a whole one.
+    case standardOutputClosed
+
+    /// The error for a failed write to standard output with `errno` `code`.
+    static func standardOutput(failure code: Int32) -> CLIError {
+        code == EPIPE ? .standardOutputClosed : .cannotWriteStandardOutput(reason: String(cString: strerror(code)))
+    }
 
     public var description: String {
         switch self {
@@ -15,6 +36,12 @@ public enum CLIError: Error, Equatable, CustomStringConvertible {
             "no input given, and the bundled SampleLogs/ folder was not found in the current directory or beside the executable. Pass a log file, a directory, or - for standard input."
         case .cannotCreate(let path, let reason):
             "cannot write \(path): \(reason). Choose an --out directory you can create and write to."
+        case .cannotWrite(let path, let reason):
+            "cannot write \(path): \(reason); the file is incomplete."
+        case .cannotWriteStandardOutput(let reason):
+            "cannot write standard output: \(reason)."
+        case .standardOutputClosed:
+            "standard output was closed by its reader before the output was complete."
         }
     }
 }
@@ -28,6 +55,7 @@ extension ExitCode {
             case .usage: self = .usage
             case .sampleLogsNotFound: self = .noInput
             case .cannotCreate: self = .cannotCreate
+            case .cannotWrite, .cannotWriteStandardOutput, .standardOutputClosed: self = .ioError
             }
         case let error as IngestError:
             switch error {

@@ -107,10 +107,21 @@ struct GenerateCommand {
         }
         defer { if descriptor >= 0 { close(descriptor) } }
 
+        // A failed write stops generating at once: what follows would be lost too, and a full
+        // disk must not cost the rest of a gigabyte log in CPU time.
+        let stopIfFailed = {
+            guard let failure = sink.failure else { return }
+            guard let out = parsed["out"] else { throw CLIError.standardOutput(failure: failure) }
+            throw CLIError.cannotWrite(path: out, reason: String(cString: strerror(failure)))
+        }
         let generator = TrafficGenerator(options: options)
         var writer = GeneratedLogWriter(format: format, catalog: generator.catalog) { sink.write(bytes: $0) }
-        generator.generate { writer.write($0) }
+        try generator.generate { call in
+            writer.write(call)
+            try stopIfFailed()
+        }
         writer.drain()
+        try stopIfFailed()
         return .success
     }
 

@@ -5,23 +5,41 @@ import Darwin
 #endif
 
 /// Where a command writes text: a file descriptor for the real tool, a string for tests.
+///
+/// Writes do not throw, so that standard error (where a failure has nowhere to be reported)
+/// and standard output share one interface. A sink instead keeps the error of its first failed
+/// write in `failure` and drops every later write: a command that writes in a loop checks
+/// `failure` to stop at once, and `CLI.run()` checks standard output's after every command,
+/// so no failed write to standard output ends in exit 0.
 public protocol OutputSink: AnyObject {
     func write(_ text: String)
     /// Writes UTF-8 bytes; sinks backed by a descriptor write them without making a `String`.
     func write(bytes: UnsafeRawBufferPointer)
     /// Whether this is an interactive terminal (progress output is shown only then).
     var isTerminal: Bool { get }
+    /// The `errno` of the first write that failed (`ENOSPC`, `EPIPE`, `EIO`, ...), or nil while
+    /// every write has succeeded. Once set it stays set, and later writes do nothing.
+    var failure: Int32? { get }
 }
 
 extension OutputSink {
     public func write(bytes: UnsafeRawBufferPointer) {
         write(String(decoding: bytes, as: UTF8.self))
     }
+
+    /// Sinks that cannot fail (memory) never have a failure.
+    public var failure: Int32? { nil }
 }
 
 /// Writes to a file descriptor (standard output or standard error).
+///
+/// A write is retried after `EINTR`, and after `EAGAIN` once the descriptor is writable again
+/// (a parent may hand us a non-blocking pipe); any other error, or a write that makes no
+/// progress, is kept in `failure`. `EPIPE` arrives as an error only because the executable
+/// ignores `SIGPIPE` (see `main.swift`); `CLI.run()` turns it into a quiet exit 74.
 public final class FileDescriptorSink: OutputSink {
     private let descriptor: Int32
+    public private(set) var failure: Int32?
 
     public init(descriptor: Int32) {
         self.descriptor = descriptor
@@ -36,14 +54,22 @@ public final class FileDescriptorSink: OutputSink {
     }
 
     public func write(bytes: UnsafeRawBufferPointer) {
+        guard failure == nil else { return }
         var offset = 0
         while offset < bytes.count {
             let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written <= 0 {
-                if written < 0, errno == EINTR { continue }
-                return
+            if written > 0 {
+                offset += written
+                continue
             }
-            offset += written
+            let code = written < 0 ? errno : EIO
+            if code == EINTR { continue }
+            if code == EAGAIN || code == EWOULDBLOCK {
+                var wanted = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                if poll(&wanted, 1, -1) >= 0 || errno == EINTR { continue }
+            }
+            failure = code
+            return
         }
     }
 

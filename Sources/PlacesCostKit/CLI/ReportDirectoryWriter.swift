@@ -8,62 +8,154 @@ import Darwin
 
 /// Writes a `ReportBundle` into the `--out` directory, all or nothing.
 ///
-/// Every file is first written into a hidden staging folder inside the directory, then renamed
-/// over its final name: a failure part-way (a full disk, a permission) leaves the earlier
-/// report as it was and no half-written file, and a directory the run had to create is removed
-/// again, so an `--out` that cannot be written leaves nothing behind.
+/// The rules to keep:
+/// - Nothing in the directory changes until every file is written and synced into this run's
+///   own staging folder, `DIR/.placescost-XXXXXX/new/`.
+/// - The set is swapped in by steps that can each be undone: an earlier file is moved aside
+///   into `staging/old/` before its replacement is moved in. If any step fails (a folder in the
+///   way of one file, a permission), the steps done are undone in reverse, so every earlier
+///   file is back (the same bytes, the same inode) and no new file remains; a directory the run
+///   had to create is removed again.
+/// - Concurrent runs: creating a folder that exists by then is success, each run stages in a
+///   folder of its own, and an exclusive `flock` on `DIR` for the length of a swap keeps two
+///   swaps from interleaving, so the set in `DIR` is always one run's.
+/// - A run holds a `flock` on its staging folder from creating it to removing it. The kernel
+///   drops the lock when the process dies, so a staging folder that a later run can lock
+///   without waiting belongs to a dead run (killed while writing) and is removed; one whose
+///   lock is held is a live run's and is left alone.
 struct ReportDirectoryWriter {
     let directory: String
+
+    /// Names of staging folders: the prefix and `mkdtemp`'s six characters.
+    static let stagingPrefix = ".placescost-"
+
+    /// One step of the swap, undone in reverse order if a later step fails.
+    private enum Step {
+        /// The earlier file at this relative path was moved to `staging/old/`.
+        case movedAside(String)
+        /// The new file at this relative path was moved from `staging/new/` to its place.
+        case movedIn(String)
+    }
 
     /// - Throws: `CLIError.cannotCreate` naming the directory or file that failed.
     func write(_ files: [(path: String, contents: String)]) throws {
         var created: [String] = []
-        var staging: String?
+        var staging: (path: String, lock: Int32)?
+        defer {
+            if let staging {
+                removeTree(staging.path)
+                close(staging.lock)
+            }
+        }
         do {
             created = try makeDirectory(directory)
             let stage = try makeStaging()
             staging = stage
+            removeStaleStaging(except: stage.path)
             for file in files {
-                try makeParents(of: file.path, under: stage)
-                try writeFile(stage + "/" + file.path, contents: file.contents, shownAs: directory + "/" + file.path)
+                try makeParents(of: file.path, under: stage.path + "/new")
+                try makeParents(of: file.path, under: stage.path + "/old")
+                try writeFile(stage.path + "/new/" + file.path, contents: file.contents, shownAs: directory + "/" + file.path)
             }
             // Every folder first, so that nothing is replaced unless everything can be.
             for file in files {
                 created += try makeParents(of: file.path, under: directory)
             }
-            for file in files {
-                guard rename(stage + "/" + file.path, directory + "/" + file.path) == 0 else {
-                    throw CLIError.cannotCreate(path: directory + "/" + file.path, reason: String(cString: strerror(errno)))
-                }
-            }
-            removeTree(stage)
+            try swap(files.map(\.path), staging: stage.path)
         } catch {
-            if let staging { removeTree(staging) }
+            if let stage = staging {
+                removeTree(stage.path)
+            }
             for folder in created.reversed() { rmdir(folder) }
             throw error
         }
     }
 
-    /// Creates `path` and its missing parents; returns those it created, outermost first.
+    // MARK: The swap
+
+    /// Moves the staged files over their final names, or, if one cannot be, none of them.
+    ///
+    /// `staging/old/` already holds the folders of every path, so a step fails only at a rename.
+    private func swap(_ paths: [String], staging: String) throws {
+        let lock = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard lock >= 0 else { throw CLIError.cannotCreate(path: directory, reason: String(cString: strerror(errno))) }
+        defer { close(lock) }
+        while flock(lock, LOCK_EX) != 0, errno == EINTR {}
+        var done: [Step] = []
+        var failure: (path: String, reason: String)?
+        for path in paths {
+            let target = directory + "/" + path
+            var info = stat()
+            if lstat(target, &info) == 0 {
+                guard info.st_mode & S_IFMT != S_IFDIR else {
+                    failure = (target, "a directory is in the way")
+                    break
+                }
+                if rename(target, staging + "/old/" + path) == 0 {
+                    done.append(.movedAside(path))
+                } else if errno != ENOENT {
+                    failure = (target, String(cString: strerror(errno)))
+                    break
+                }
+            }
+            guard rename(staging + "/new/" + path, target) == 0 else {
+                failure = (target, String(cString: strerror(errno)))
+                break
+            }
+            done.append(.movedIn(path))
+        }
+        guard let failure else {
+            // The renames are durable once the directory is synced; a failure here changes nothing.
+            fsync(lock)
+            return
+        }
+        var restored = true
+        for step in done.reversed() {
+            switch step {
+            case .movedIn(let path):
+                if rename(directory + "/" + path, staging + "/new/" + path) != 0 { unlink(directory + "/" + path) }
+            case .movedAside(let path):
+                if rename(staging + "/old/" + path, directory + "/" + path) != 0 { restored = false }
+            }
+        }
+        guard restored else {
+            // The earlier files left in staging are all the user has: give the folder a name no
+            // run removes, and say where it is.
+            let kept = staging + "-kept"
+            rename(staging, kept)
+            throw CLIError.cannotCreate(path: failure.path, reason: "\(failure.reason), and some earlier files could not be put back: they are in \(kept)/old")
+        }
+        throw CLIError.cannotCreate(path: failure.path, reason: "\(failure.reason), so no file was replaced and the earlier report is unchanged")
+    }
+
+    // MARK: Folders
+
+    /// Creates `path` and its missing parents; returns those this run created, outermost first.
+    ///
+    /// A folder that appears while we create it (a concurrent run making the same `--out`) is
+    /// success: `mkdir` failing with `EEXIST` on what is now a directory is not an error.
     private func makeDirectory(_ path: String) throws -> [String] {
         var missing: [String] = []
         var url = URL(fileURLWithPath: path).standardizedFileURL
-        var isDirectory: ObjCBool = false
-        while !FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+        var info = stat()
+        while stat(url.path, &info) != 0 {
             missing.append(url.path)
             url.deleteLastPathComponent()
         }
-        guard isDirectory.boolValue else {
+        guard info.st_mode & S_IFMT == S_IFDIR else {
             throw CLIError.cannotCreate(path: path, reason: "\(url.path) is a file, not a directory")
         }
         var created: [String] = []
         for folder in missing.reversed() {
-            guard mkdir(folder, 0o755) == 0 else {
-                let reason = String(cString: strerror(errno))
-                for made in created.reversed() { rmdir(made) }
-                throw CLIError.cannotCreate(path: path, reason: reason)
+            if mkdir(folder, 0o755) == 0 {
+                created.append(folder)
+                continue
             }
-            created.append(folder)
+            let code = errno
+            if code == EEXIST, isDirectory(folder) { continue }
+            for made in created.reversed() { rmdir(made) }
+            let reason = code == EEXIST ? "\(folder) is a file, not a directory" : String(cString: strerror(code))
+            throw CLIError.cannotCreate(path: path, reason: reason)
         }
         return created
     }
@@ -76,14 +168,63 @@ struct ReportDirectoryWriter {
         return try makeDirectory(root + "/" + folder)
     }
 
-    private func makeStaging() throws -> String {
-        var template = Array((directory + "/.placescost-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        guard made != nil else {
-            throw CLIError.cannotCreate(path: directory, reason: String(cString: strerror(errno)))
-        }
-        return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    private func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
+
+    // MARK: Staging folders
+
+    /// This run's staging folder, created and locked for the run, with its `new/` and `old/`.
+    ///
+    /// Between `mkdtemp` and `flock` a concurrent run may take the new folder for a dead run's
+    /// and remove it; the lock is then on a removed folder (or not had), so a fresh one is made.
+    private func makeStaging() throws -> (path: String, lock: Int32) {
+        for _ in 0..<16 {
+            var template = Array((directory + "/" + ReportDirectoryWriter.stagingPrefix + "XXXXXX").utf8CString)
+            guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+                throw CLIError.cannotCreate(path: directory, reason: String(cString: strerror(errno)))
+            }
+            let path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let lock = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard lock >= 0 else { continue }
+            if flock(lock, LOCK_EX | LOCK_NB) == 0, isStill(lock, at: path) {
+                guard mkdir(path + "/new", 0o700) == 0, mkdir(path + "/old", 0o700) == 0 else {
+                    let reason = String(cString: strerror(errno))
+                    removeTree(path)
+                    close(lock)
+                    throw CLIError.cannotCreate(path: directory, reason: reason)
+                }
+                return (path, lock)
+            }
+            close(lock)
+        }
+        throw CLIError.cannotCreate(path: directory, reason: "other runs kept removing this run's staging folder")
+    }
+
+    /// Removes the staging folders that dead runs left in the directory; never a live run's.
+    private func removeStaleStaging(except own: String) {
+        let prefix = ReportDirectoryWriter.stagingPrefix
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(prefix) && name.utf8.count == prefix.utf8.count + 6 {
+            let path = directory + "/" + name
+            guard path != own else { continue }
+            let lock = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard lock >= 0 else { continue }
+            defer { close(lock) }
+            // A held lock is a live run's; a folder renamed or replaced since `open` is not ours to judge.
+            guard flock(lock, LOCK_EX | LOCK_NB) == 0, isStill(lock, at: path) else { continue }
+            removeTree(path)
+        }
+    }
+
+    /// Whether the folder open as `descriptor` is still the one named `path`.
+    private func isStill(_ descriptor: Int32, at path: String) -> Bool {
+        var opened = stat(), named = stat()
+        return fstat(descriptor, &opened) == 0 && lstat(path, &named) == 0 && opened.st_dev == named.st_dev && opened.st_ino == named.st_ino
+    }
+
+    // MARK: Files
 
     private func writeFile(_ path: String, contents: String, shownAs: String) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)

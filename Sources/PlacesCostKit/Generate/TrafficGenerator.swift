@@ -66,10 +66,10 @@ public struct TrafficGenerator: Sendable {
         catalog = TrafficCatalog(random: &random)
     }
 
-    /// Calls `emit` with every call, in (nearly) time order.
-    public func generate(_ emit: (GeneratedCall) -> Void) {
+    /// Calls `emit` with every call, in (nearly) time order; an error `emit` throws stops it.
+    public func generate(_ emit: (GeneratedCall) throws -> Void) rethrows {
         var state = State(options: options)
-        state.run(emit)
+        try state.run(emit)
     }
 }
 
@@ -266,26 +266,26 @@ extension TrafficGenerator {
             return top
         }
 
-        mutating func output(_ call: GeneratedCall, _ emit: (GeneratedCall) -> Void) {
+        mutating func output(_ call: GeneratedCall, _ emit: (GeneratedCall) throws -> Void) rethrows {
             if let earlier = held {
                 held = nil
                 if call.time - earlier.time < 2000, call.user != earlier.user {
-                    emit(call)
-                    emit(earlier)
+                    try emit(call)
+                    try emit(earlier)
                 } else {
-                    emit(earlier)
-                    emit(call)
+                    try emit(earlier)
+                    try emit(call)
                 }
             } else if options.disorder, orderRandom.chance(0.01) {
                 held = call
             } else {
-                emit(call)
+                try emit(call)
             }
         }
 
         // MARK: The run
 
-        mutating func run(_ emit: (GeneratedCall) -> Void) {
+        mutating func run(_ emit: (GeneratedCall) throws -> Void) rethrows {
             let hours = options.days * 24
             var cumulative = [Double](repeating: 0, count: hours + 1)
             for hour in 0..<hours {
@@ -302,14 +302,14 @@ extension TrafficGenerator {
                 let within = (target - cumulative[hour]) / (cumulative[hour + 1] - cumulative[hour])
                 let start = options.start + Int64(hour) * 3_600_000 + Int64(min(within, 0.999_999) * 3_600_000)
                 while let first = heap.first, first.call.time < start {
-                    output(popMin(), emit)
+                    try output(popMin(), emit)
                 }
                 plan(start: start)
             }
             while !heap.isEmpty {
-                output(popMin(), emit)
+                try output(popMin(), emit)
             }
-            if let last = held { emit(last) }
+            if let last = held { try emit(last) }
         }
 
         mutating func plan(start: Int64) {

@@ -1,0 +1,197 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import PlacesCostKit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `--out` swaps the whole set of files in or none of them, concurrent runs into one new
+/// directory both succeed with one whole report, and the staging folders of dead runs go.
+@Suite("Report directory writer")
+struct ReportDirectoryWriterTests {
+    static let bundleFiles = ["report.md", "report.json", "searches.csv", "costs.csv"] + ReportCharts.files
+
+    let firstLog = [ac(0, "a", "12"), ac(1, "a", "123"), details(2, "a"), ac(100, nil, "9", user: "u-1")]
+    let secondLog = [ac(0, "b", "1"), ac(5, "c", "2"), ac(7, "c", "23"), details(9, "c")]
+
+    /// Every regular file under `root` by relative path, with its bytes and inode.
+    static func snapshot(_ root: String) -> [String: (bytes: Data, inode: UInt64)] {
+        var files: [String: (Data, UInt64)] = [:]
+        for case let name as String in FileManager.default.enumerator(atPath: root)?.allObjects ?? [] {
+            var info = stat()
+            guard lstat(root + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+            files[name] = (FileManager.default.contents(atPath: root + "/" + name) ?? Data(), UInt64(info.st_ino))
+        }
+        return files
+    }
+
+    /// Every entry under `root`, relative, sorted.
+    static func listing(_ root: String) -> [String] {
+        (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []).sorted()
+    }
+
+    static func isStaging(_ name: String) -> Bool {
+        name.split(separator: "/").contains { $0.hasPrefix(ReportDirectoryWriter.stagingPrefix) }
+    }
+
+    @Test("A directory in the way of any one file: exit 73 naming it, every earlier file byte-identical, no new file", arguments: bundleFiles)
+    func directoryInTheWay(_ blocked: String) throws {
+        let directory = TemporaryDirectory()
+        let first = directory.write("first.jsonl", firstLog.map(\.jsonLine).joined(separator: "\n"))
+        let second = directory.write("second.jsonl", secondLog.map(\.jsonLine).joined(separator: "\n"))
+        let out = directory.path + "/out"
+        #expect(runCLI(["analyze", first, "--out", out, "--quiet"]).code == .success)
+        try FileManager.default.removeItem(atPath: out + "/" + blocked)
+        try FileManager.default.createDirectory(atPath: out + "/" + blocked, withIntermediateDirectories: false)
+        _ = directory.write("out/" + blocked + "/keep", "the user's")
+        let before = ReportDirectoryWriterTests.snapshot(out)
+        let listing = ReportDirectoryWriterTests.listing(out)
+        #expect(before.count == ReportDirectoryWriterTests.bundleFiles.count)
+
+        let run = runCLI(["analyze", second, "--out", out, "--quiet"])
+        #expect(run.code == .cannotCreate)
+        #expect(run.stderr.hasPrefix("placescost: error: cannot write \(out)/\(blocked): a directory is in the way"), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1)
+        let after = ReportDirectoryWriterTests.snapshot(out)
+        #expect(ReportDirectoryWriterTests.listing(out) == listing)
+        for (name, file) in before {
+            #expect(after[name]?.bytes == file.bytes, "\(name) changed")
+            #expect(after[name]?.inode == file.inode, "\(name) was replaced")
+        }
+
+        // Into a directory with no earlier report, no file is left either.
+        let fresh = directory.path + "/fresh"
+        try FileManager.default.createDirectory(atPath: fresh + "/" + blocked, withIntermediateDirectories: true)
+        #expect(runCLI(["analyze", second, "--out", fresh, "--quiet"]).code == .cannotCreate)
+        let parent = (blocked as NSString).deletingLastPathComponent
+        #expect(ReportDirectoryWriterTests.listing(fresh) == (parent.isEmpty ? [blocked] : [parent, blocked]))
+    }
+
+    @Test("Writers on threads creating one new nested directory at once all succeed, leaving one run's whole set")
+    func concurrentThreads() throws {
+        let directory = TemporaryDirectory()
+        let paths = ["report.md", "report.json", "charts/a.svg", "charts/b.svg"]
+        let writers = 3
+        for round in 0..<40 {
+            let out = directory.path + "/round-\(round)/a/b/c/d/e"
+            let failures = Mutex<[String]>([])
+            let arrived = Atomic(0)
+            // Threads of their own (not a pool that may run them one after another), started
+            // together so that the writers race to create the same folders.
+            let done = DispatchGroup()
+            for writer in 0..<writers {
+                done.enter()
+                Thread {
+                    let files = paths.map { (path: $0, contents: "writer \(writer): \($0)\n") }
+                    arrived.add(1, ordering: .sequentiallyConsistent)
+                    while arrived.load(ordering: .sequentiallyConsistent) < writers { sched_yield() }
+                    do {
+                        try ReportDirectoryWriter(directory: out).write(files)
+                    } catch {
+                        failures.withLock { $0.append("\(error)") }
+                    }
+                    done.leave()
+                }.start()
+            }
+            done.wait()
+            #expect(failures.withLock { $0 } == [], "round \(round)")
+            let written = try paths.map { try String(contentsOfFile: out + "/" + $0, encoding: .utf8) }
+            let writer = try #require(written.first?.split(separator: ":").first)
+            #expect(written == paths.map { "\(writer): \($0)\n" }, "round \(round) mixes runs")
+            #expect(!ReportDirectoryWriterTests.listing(out).contains { ReportDirectoryWriterTests.isStaging($0) })
+        }
+    }
+
+    @Test("Built tools creating one new nested --out at once all exit 0 with the whole report")
+    func concurrentProcesses() throws {
+        let directory = TemporaryDirectory()
+        let sample = packageRoot + "/SampleLogs/ios-app.jsonl"
+        let reference = directory.path + "/reference"
+        #expect(runCLI(["analyze", sample, "--out", reference, "--quiet"]).code == .success)
+        let expected = ReportDirectoryWriterTests.snapshot(reference).mapValues(\.bytes)
+        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        defer { close(null) }
+        for round in 0..<8 {
+            let out = directory.path + "/round-\(round)/a/b"
+            let tools = try (0..<3).map { _ in try SpawnedTool(["analyze", sample, "--out", out, "--quiet"], standardOutput: null) }
+            for tool in tools {
+                let result = tool.wait()
+                #expect(result.status == 0, "round \(round): \(result.stderr)")
+            }
+            #expect(ReportDirectoryWriterTests.snapshot(out).mapValues(\.bytes) == expected, "round \(round)")
+            #expect(!ReportDirectoryWriterTests.listing(out).contains { ReportDirectoryWriterTests.isStaging($0) })
+        }
+    }
+
+    @Test("A staging folder a killed run left is removed by the next run; one whose lock is held is kept")
+    func staleStaging() throws {
+        let directory = TemporaryDirectory()
+        let out = directory.path + "/out"
+        let files = [(path: "report.md", contents: "new\n")]
+        try ReportDirectoryWriter(directory: out).write(files)
+        // As a run killed while writing leaves it: files staged, some moved aside, no lock held.
+        for name in [".placescost-dead01", ".placescost-Dead_2"] {
+            try FileManager.default.createDirectory(atPath: out + "/" + name + "/new/charts", withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: out + "/" + name + "/old", withIntermediateDirectories: true)
+            _ = directory.write("out/" + name + "/new/charts/x.svg", "<svg/>")
+            _ = directory.write("out/" + name + "/old/report.md", "old\n")
+        }
+        // A live run's folder: its lock is held on another open file description.
+        let live = out + "/.placescost-live01"
+        try FileManager.default.createDirectory(atPath: live + "/new", withIntermediateDirectories: true)
+        _ = directory.write("out/.placescost-live01/new/report.md", "being written\n")
+        let lock = open(live, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        try #require(lock >= 0 && flock(lock, LOCK_EX | LOCK_NB) == 0)
+        // Names that are not staging folders are the user's.
+        _ = directory.write("out/.placescost-notes", "mine")
+        try FileManager.default.createDirectory(atPath: out + "/.placescost-longer-name", withIntermediateDirectories: false)
+
+        try ReportDirectoryWriter(directory: out).write(files)
+        #expect(ReportDirectoryWriterTests.listing(out).filter { !$0.contains("/") } == [
+            ".placescost-live01", ".placescost-longer-name", ".placescost-notes", "report.md",
+        ])
+        #expect(FileManager.default.contents(atPath: live + "/new/report.md") == Data("being written\n".utf8))
+
+        close(lock)
+        try ReportDirectoryWriter(directory: out).write(files)
+        #expect(ReportDirectoryWriterTests.listing(out).filter { !$0.contains("/") } == [".placescost-longer-name", ".placescost-notes", "report.md"])
+    }
+
+    @Test("A staging folder locked by a live process is kept, and removed once that process is killed",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/flock")))
+    func killedProcess() throws {
+        let directory = TemporaryDirectory()
+        let out = directory.path + "/out"
+        let staging = out + "/.placescost-kill01"
+        try FileManager.default.createDirectory(atPath: staging + "/new", withIntermediateDirectories: true)
+        // -o: the lock is held by flock(1) itself, not passed on to sleep, so killing flock drops it.
+        let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        defer { close(null) }
+        let holder = try SpawnedTool(executable: "/usr/bin/flock", ["-o", staging, "sleep", "60"], standardOutput: null)
+        var killed = false
+        defer { if !killed { kill(holder.pid, SIGKILL); _ = holder.wait() } }
+        // Wait until the holder has the lock.
+        let probe = open(staging, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { close(probe) }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while flock(probe, LOCK_EX | LOCK_NB) == 0 {
+            flock(probe, LOCK_UN)
+            try #require(ContinuousClock.now < deadline, "flock(1) did not take the lock")
+            usleep(10_000)
+        }
+
+        let files = [(path: "report.md", contents: "new\n")]
+        try ReportDirectoryWriter(directory: out).write(files)
+        #expect(FileManager.default.fileExists(atPath: staging))
+
+        kill(holder.pid, SIGKILL)
+        _ = holder.wait()
+        killed = true
+        try ReportDirectoryWriter(directory: out).write(files)
+        #expect(!FileManager.default.fileExists(atPath: staging))
+    }
+}
