@@ -36,8 +36,11 @@ struct SpawnedTool {
         posix_spawn_file_actions_adddup2(&actions, error, STDERR_FILENO)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        // The tests' environment: the pseudonym key's folder is the test run's, not the user's.
+        let environment = testEnvironment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { environment.forEach { free($0) } }
         var child = pid_t()
-        let status = posix_spawn(&child, executable, &actions, nil, argv, environ)
+        let status = posix_spawn(&child, executable, &actions, nil, argv, environment)
         try #require(status == 0, "posix_spawn failed: \(String(cString: strerror(status)))")
         pid = child
     }
