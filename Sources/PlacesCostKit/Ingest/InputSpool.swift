@@ -38,6 +38,21 @@ public final class InputSpool: @unchecked Sendable {
         for (_, entry) in copies { _ = close(entry.descriptor) }
     }
 
+    /// Where standard input started, by input index, when it can seek (a regular file given
+    /// with `<`): it is read again from there rather than copied.
+    private var standardInputStarts: [Int: off_t] = [:]
+
+    /// Puts standard input, as input `index`, where its first read began; the first call notes
+    /// that place. A pipe cannot seek: it is copied instead (`copy`).
+    func rewindStandardInput(_ index: Int) {
+        if let start = standardInputStarts[index] {
+            _ = lseek(STDIN_FILENO, start, SEEK_SET)
+        } else {
+            let here = lseek(STDIN_FILENO, 0, SEEK_CUR)
+            if here >= 0 { standardInputStarts[index] = here }
+        }
+    }
+
     /// The inputs copied, in input order.
     public var copied: [Copy] {
         copies.keys.sorted().map { copies[$0]!.copy }

@@ -189,6 +189,7 @@ public struct LogReader {
         } else if path == "-" {
             descriptor = STDIN_FILENO
             ownsDescriptor = false
+            spool?.rewindStandardInput(index)
         } else if listedInDirectory {
             descriptor = Glibc.open(path, O_RDONLY | O_NONBLOCK)
             guard descriptor >= 0 else {

@@ -113,6 +113,19 @@ struct PipedInputTests {
         #expect(quiet.stdout == run.stdout)
     }
 
+    @Test("An out-of-order log on standard input redirected from a regular file is read again from its start", arguments: formats)
+    func standardInputFromFile(_ format: InputFormat) throws {
+        let text = try Self.reversed(format)
+        let directory = TemporaryDirectory()
+        let path = directory.write("log", text)
+        let executable = try #require(EndToEndTests.executable)
+        let script = "exec \"$0\" analyze - " + Self.arguments.joined(separator: " ") + " < \"$1\""
+        let run = try ProcessRun.run("/bin/bash", ["-c", script, executable, path], timeout: 120)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == (try Self.fileReport(text, as: "<stdin>")))
+        #expect(!run.stderr.contains("is a pipe"))
+    }
+
     @Test("A log in time order through a pipe gives the regular file's report", arguments: InputFormat.allCases)
     func inOrder(_ format: InputFormat) throws {
         let name = ["jsonl": "jsonl/clean.jsonl", "csv": "csv/clean.csv", "access-log": "access-log/clean.log", "har": "har/clean.har"][format.rawValue]!
