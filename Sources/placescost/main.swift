@@ -4,6 +4,8 @@ import PlacesCostKit
 // A closed pipe must reach the tool as a failed write (EPIPE), not kill it with SIGPIPE: then
 // every command stops the same way, quietly with exit 74, whatever it was writing (CLI.run()).
 signal(SIGPIPE, SIG_IGN)
+// Likewise a file size limit (`ulimit -f`): a failed write (EFBIG) with exit 74, not a core dump.
+signal(SIGXFSZ, SIG_IGN)
 
 let context = CommandContext(
     standardOutput: FileDescriptorSink.standardOutput,

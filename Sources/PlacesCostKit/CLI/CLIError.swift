@@ -14,6 +14,9 @@ public enum CLIError: Error, Equatable, CustomStringConvertible {
     case cannotCreate(path: String, reason: String)
     /// A file was opened but a write to it failed part-way (a full disk, an I/O error).
     case cannotWrite(path: String, reason: String)
+    /// A file of an `--out` report failed to write (a full disk, a file size limit): nothing of
+    /// the report was replaced.
+    case cannotWriteReport(path: String, reason: String)
     /// A write to standard output failed (a full disk, an I/O error, a closed descriptor).
     case cannotWriteStandardOutput(reason: String)
     /// The reader of standard output closed it (`placescost ... | head`).
@@ -37,7 +40,9 @@ public enum CLIError: Error, Equatable, CustomStringConvertible {
         case .cannotCreate(let path, let reason):
             "cannot write \(path): \(reason). Choose an --out directory you can create and write to."
         case .cannotWrite(let path, let reason):
-            "cannot write \(path): \(reason); the file is incomplete."
+            "cannot write \(path): \(reason)."
+        case .cannotWriteReport(let path, let reason):
+            "cannot write \(path): \(reason). No file of the report was replaced: the earlier report is unchanged."
         case .cannotWriteStandardOutput(let reason):
             "cannot write standard output: \(reason)."
         case .standardOutputClosed:
@@ -55,7 +60,7 @@ extension ExitCode {
             case .usage: self = .usage
             case .sampleLogsNotFound: self = .noInput
             case .cannotCreate: self = .cannotCreate
-            case .cannotWrite, .cannotWriteStandardOutput, .standardOutputClosed: self = .ioError
+            case .cannotWrite, .cannotWriteReport, .cannotWriteStandardOutput, .standardOutputClosed: self = .ioError
             }
         case let error as IngestError:
             switch error {

@@ -93,11 +93,27 @@ struct GenerateCommand {
         // An access log is written as requests finish, in order; merged app telemetry is not.
         options.disorder = format != .accessLog
 
+        // --out FILE, when FILE is a regular file or new, is written under a hidden name beside
+        // it and renamed over FILE once whole: a failure part-way leaves FILE as it was, never a
+        // cut-off log. A device or FIFO (`/dev/full`, a pipe) is written as it is.
         let sink: OutputSink
         var descriptor: Int32 = -1
+        var partial: (path: String, final: String)?
         if let out = parsed["out"] {
             let path = out.hasPrefix("/") ? out : context.workingDirectory + "/" + out
-            descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            var status = stat()
+            if stat(path, &status) == 0, (status.st_mode & S_IFMT) != S_IFREG {
+                descriptor = open(path, O_WRONLY | O_CLOEXEC)
+            } else {
+                let slash = path.lastIndex(of: "/")!
+                let hidden = String(path[...slash]) + "." + String(path[path.index(after: slash)...]) + ".placescost-XXXXXX"
+                var template = Array(hidden.utf8CString)
+                descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+                if descriptor >= 0 {
+                    _ = fchmod(descriptor, 0o644)
+                    partial = (String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self), path)
+                }
+            }
             guard descriptor >= 0 else {
                 throw CLIError.cannotCreate(path: out, reason: String(cString: strerror(errno)))
             }
@@ -105,7 +121,11 @@ struct GenerateCommand {
         } else {
             sink = context.standardOutput
         }
-        defer { if descriptor >= 0 { close(descriptor) } }
+        var finished = false
+        defer {
+            if descriptor >= 0 { close(descriptor) }
+            if !finished, let partial { unlink(partial.path) }
+        }
 
         // A failed write stops generating at once: what follows would be lost too, and a full
         // disk must not cost the rest of a gigabyte log in CPU time.
@@ -122,6 +142,11 @@ struct GenerateCommand {
         }
         writer.drain()
         try stopIfFailed()
+        if let partial, let out = parsed["out"] {
+            guard fsync(descriptor) == 0 else { throw CLIError.cannotWrite(path: out, reason: String(cString: strerror(errno))) }
+            guard rename(partial.path, partial.final) == 0 else { throw CLIError.cannotCreate(path: out, reason: String(cString: strerror(errno))) }
+        }
+        finished = true
         return .success
     }
 

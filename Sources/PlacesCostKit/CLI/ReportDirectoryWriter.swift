@@ -37,7 +37,8 @@ struct ReportDirectoryWriter {
         case movedIn(String)
     }
 
-    /// - Throws: `CLIError.cannotCreate` naming the directory or file that failed.
+    /// - Throws: `CLIError.cannotCreate` naming the directory or file that cannot be made (73),
+    ///   `CLIError.cannotWriteReport` naming the file a write to failed (74).
     func write(_ files: [(path: String, contents: String)]) throws {
         var created: [String] = []
         var staging: (path: String, lock: Int32)?
@@ -236,11 +237,12 @@ struct ReportDirectoryWriter {
             while offset < bytes.count {
                 let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0, errno == EINTR { continue }
-                guard written > 0 else { throw CLIError.cannotCreate(path: shownAs, reason: String(cString: strerror(errno))) }
+                // Created but not written: an I/O error (74), where a file that cannot be made is 73.
+                guard written > 0 else { throw CLIError.cannotWriteReport(path: shownAs, reason: String(cString: strerror(errno))) }
                 offset += written
             }
         }
-        guard fsync(descriptor) == 0 else { throw CLIError.cannotCreate(path: shownAs, reason: String(cString: strerror(errno))) }
+        guard fsync(descriptor) == 0 else { throw CLIError.cannotWriteReport(path: shownAs, reason: String(cString: strerror(errno))) }
     }
 
     /// Removes a staging folder and what is left in it.

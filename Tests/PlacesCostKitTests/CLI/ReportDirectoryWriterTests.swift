@@ -106,6 +106,28 @@ struct ReportDirectoryWriterTests {
         }
     }
 
+    @Test("A write that fails part-way (a file size limit, as a full disk) exits 74 and keeps the earlier report", arguments: [
+        ["analyze", "SAMPLE", "--out", "OUT", "--quiet"], ["generate", "--searches", "2000", "--out", "OUT/generated.jsonl"], ["analyze", "SAMPLE", "--json"],
+    ])
+    func writeFailsPartWay(_ arguments: [String]) throws {
+        let directory = TemporaryDirectory()
+        let out = directory.path + "/out"
+        let small = directory.write("small.jsonl", [ac(0, "a", "12"), details(2, "a")].map(\.jsonLine).joined(separator: "\n"))
+        #expect(runCLI(["analyze", small, "--out", out, "--quiet"]).code == .success)
+        let earlier = ReportDirectoryWriterTests.snapshot(out).mapValues(\.bytes)
+        let executable = try #require(EndToEndTests.executable)
+        let sample = packageRoot + "/SampleLogs/ios-app.jsonl"
+        let resolved = arguments.map { $0.replacingOccurrences(of: "SAMPLE", with: sample).replacingOccurrences(of: "OUT", with: out) }
+        // 16 KB: the sample's report.json and searches.csv are larger; standard output goes to a file too.
+        let script = "ulimit -f 16; exec \"$0\" \"$@\" > \"" + directory.path + "/stdout\""
+        let run = try ProcessRun.run("/bin/bash", ["-c", script, executable] + resolved, timeout: 120)
+        #expect(run.status == 74, "\(run.stderr)")
+        let errors = run.stderr.split(separator: "\n").filter { $0.hasPrefix("placescost: error: ") }
+        #expect(errors.count == 1 && errors[0].contains("File too large"), "\(run.stderr)")
+        #expect(ReportDirectoryWriterTests.snapshot(out).mapValues(\.bytes) == earlier)
+        #expect(!ReportDirectoryWriterTests.listing(out).contains { ReportDirectoryWriterTests.isStaging($0) })
+    }
+
     @Test("Built tools creating one new nested --out at once all exit 0 with the whole report")
     func concurrentProcesses() throws {
         let directory = TemporaryDirectory()

@@ -120,7 +120,7 @@ struct StandardOutputFailureTests {
         // /dev/full opens like a file and fails every write, as a full disk does.
         let result = runCLI(["generate", "--searches", "100", "--out", "/dev/full"])
         #expect(result.code == .ioError)
-        #expect(result.stderr == "placescost: error: cannot write /dev/full: No space left on device; the file is incomplete.\n")
+        #expect(result.stderr == "placescost: error: cannot write /dev/full: No space left on device.\n")
     }
 
     // MARK: The real process
