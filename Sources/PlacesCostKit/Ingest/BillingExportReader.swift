@@ -159,7 +159,7 @@ public struct BillingExportReader: Sendable {
             guard let cost = columns.cost.lazy.compactMap({ BillingExportReader.anyNumber(cell($0)) }).first else {
                 let value = columns.cost.map { cell($0) }.first ?? ""
                 if firstUnreadable == nil { firstUnreadable = (line, value) }
-                accumulator.skip(file: file, line: line, reason: "the cost `\(value)` is not a number; the row is left out of the bill.")
+                accumulator.skip(file: file, line: line, reason: "the cost (\(ValueShape(value))) is not a number; the row is left out of the bill.")
                 continue
             }
             let credits = columns.credits.reduce(0) { $0 + (BillingExportReader.number(cell($1)) ?? 0) }
@@ -177,7 +177,7 @@ public struct BillingExportReader: Sendable {
         // Rows whose cost never parses mean the layout was guessed wrong (or the file is not an
         // export at all); one odd row among good ones is left out quietly.
         if let firstUnreadable, read == 0 {
-            throw IngestError.invalidBillingExport(path: file, reason: "no row has a readable cost (row \(firstUnreadable.line) has `\(firstUnreadable.value)`); expected amounts such as 12.34 or \"1,234.56\" in the \(layout.rawValue) layout's cost column.")
+            throw IngestError.invalidBillingExport(path: file, reason: "no row has a readable cost (row \(firstUnreadable.line) has \(ValueShape(firstUnreadable.value))); expected amounts such as 12.34 or \"1,234.56\" in the \(layout.rawValue) layout's cost column.")
         }
         return (layout, byPosition)
     }

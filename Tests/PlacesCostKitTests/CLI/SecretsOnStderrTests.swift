@@ -62,6 +62,22 @@ struct SecretsOnStderrTests {
         }
     }
 
+    @Test("A value planted in a billing export's cost cell is never printed by reconcile", arguments: 0..<planted.count)
+    func plantedBillingCost(_ index: Int) throws {
+        let (value, marker) = Self.planted[index]
+        guard !value.isEmpty, Double(value) == nil else { return }
+        let directory = TemporaryDirectory()
+        let log = directory.write("log.jsonl", Self.good)
+        let cell = "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let bill = directory.write("bill.csv", BillingExportNumberTests.console(cost: cell))
+        let only = directory.write("only.csv", BillingExportNumberTests.console(cost: cell).split(separator: "\n").dropLast().joined(separator: "\n") + "\n")
+        for path in [bill, only] {
+            let run = runCLI(["reconcile", log, "--billing", path, "--pricing", "legacy-list"])
+            #expect(run.stderr.contains("warning:") || run.stderr.contains("error:"), "\(path): \(run.stderr)")
+            #expect(!run.stderr.contains(marker), "\(run.stderr)")
+        }
+    }
+
     @Test("The shape names length and kinds of characters, never the characters")
     func shape() {
         #expect(ValueShape("98765432109876543210123").description == "a 23-digit number")
