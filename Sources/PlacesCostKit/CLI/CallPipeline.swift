@@ -106,9 +106,9 @@ final class CallPipeline: @unchecked Sendable {
 
     /// Arrays of 8 MB or more (the token tables' slots) get their own mappings, returned to the
     /// system when a growing table frees them: glibc's adaptive threshold rises past them once a
-    /// large block is freed, and memory freed in the heap stays resident (a fifth of the peak on
-    /// the 1 M-search log). The 4 MB blocks stay in the heap, where freed ones are reused
-    /// without page faults.
+    /// large block is freed, and memory freed in the heap stays resident, which would count in
+    /// the peak. The 4 MB blocks stay in the heap, where freed ones are reused without page
+    /// faults.
     /// `mallopt` is not in Swift's Glibc module, so it is looked up by name.
     private static func mapLargeAllocations() {
         #if os(Linux)

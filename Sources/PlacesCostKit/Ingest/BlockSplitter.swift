@@ -80,8 +80,8 @@ struct BlockSplitter {
     }
 
     /// `prefix` followed by what `descriptor` gives, up to `target` bytes in all, and whether the
-    /// input ended first. The array is filled by `read(2)` directly: zero-filling 4 MB first
-    /// would cost a third of the read time.
+    /// input ended first. The array is filled by `read(2)` directly: never zero-fill a block
+    /// before reading into it.
     static func read(_ descriptor: Int32, after prefix: [UInt8], upTo target: Int) throws -> (bytes: [UInt8], reachedEnd: Bool) {
         var failure: IngestError?
         var reachedEnd = false

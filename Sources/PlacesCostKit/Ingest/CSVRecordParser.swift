@@ -7,9 +7,9 @@
 /// loses the rest of the file.
 ///
 /// While a record is open, each line is appended to its text and only that line is looked at
-/// (`staysOpen`): the record is split once it closes. Splitting the whole text again for every
-/// line took time quadratic in the record: one stray quote in a log without others (so the
-/// record stays open for `maxPendingBytes`) cost 43 s on a 20 MB file.
+/// (`staysOpen`): the record is split once it closes. Keep the work per line proportional to
+/// that line: splitting the whole open text again for every line is quadratic in the record, and
+/// one stray quote keeps a record open for up to `maxPendingBytes`.
 public struct CSVRecordParser {
     public enum Event {
         /// The header row: the column for each known key.

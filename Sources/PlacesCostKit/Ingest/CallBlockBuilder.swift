@@ -118,8 +118,8 @@ struct CallBlockBuilder {
         }
     }
 
-    /// The bytes of `span`, which the decoder took from `line` (a function call with a checked
-    /// slice was 1% of `analyze`, four times a call).
+    /// The bytes of `span`, which the decoder took from `line`: inlined, with no checked slice,
+    /// since it runs several times a call (the decoder has checked the bounds; `assert` rechecks).
     @inline(__always)
     private func span(_ line: UnsafeBufferPointer<UInt8>, _ span: ByteSpan) -> UnsafeRawBufferPointer {
         assert(span.start >= 0 && Int(span.start) + Int(span.count) <= line.count)
@@ -156,8 +156,8 @@ struct CallBlockBuilder {
 
     /// `legacy` or `new`, in any case: each byte with its 0x20 bit set is the lowercase letter's.
     ///
-    /// Compared as one word, not byte by byte through a closure (which cost 17 instructions a
-    /// line, most lines naming their API version).
+    /// Compared as one word, never byte by byte through a closure: most lines name their API
+    /// version.
     @inline(__always)
     static func generation(_ bytes: UnsafeRawBufferPointer) -> UInt8? {
         switch bytes.count {
@@ -273,8 +273,8 @@ struct CallBlockBuilder {
         block.partitions[partition(of: hash)].file(call, key: key, user: user)
     }
 
-    /// The partition a hash picks: its high half scaled to the partition count (a multiply; the
-    /// remainder's division cost a third of filing a call).
+    /// The partition a hash picks: its high half scaled to the partition count. Keep it a
+    /// multiply, never a remainder: a division is a large share of filing a call.
     @inline(__always)
     private func partition(of hash: UInt64) -> Int {
         Int(truncatingIfNeeded: ((hash >> 32) &* UInt64(block.partitions.count)) >> 32)
@@ -296,9 +296,9 @@ struct CallBlockBuilder {
         }
     }
 
-    /// Calls per API code, and per name's label id for `other` APIs: named once, in `finish`
-    /// (a dictionary by name, even touched once per run of one API, was 1.5% of `analyze`).
-    /// The codes' counts are inline: in arrays, these counts cost two uniqueness checks a call.
+    /// Calls per API code, and per name's label id for `other` APIs: named once, in `finish`;
+    /// no dictionary keyed by name on the per-call path. Keep the codes' counts inline: in
+    /// arrays, they cost two uniqueness checks a call.
     private var apiCounts = SIMD8<Int>()
     private var otherAPICounts: [UInt32: Int] = [:]
     /// Calls per (platform label id, generation code), at `platform * 3 + generation`: the first
@@ -330,9 +330,9 @@ struct CallBlockBuilder {
 /// not remembered (no API, platform or project name of Google's or the generator's is).
 ///
 /// Interleaved searches take turns between a few values (iOS, Android and web calls; an
-/// autocomplete run and its details call): one remembered string missed on most turns, and the
-/// interner's hash and probe then cost 3% of `analyze`. A short string is its length and two
-/// words (`LastSeen.words(of:)`), compared in place.
+/// autocomplete run and its details call): remember several, so that the common value never
+/// reaches the interner's hash and probe. A short string is its length and two words
+/// (`LastSeen.words(of:)`), compared in place.
 struct RecentStrings {
     private var heads = SIMD4<UInt64>.zero
     private var tails = SIMD4<UInt64>.zero

@@ -6,10 +6,9 @@ import Darwin
 
 /// A JSON Lines file mapped read-only, cut into blocks of whole lines without copying it.
 ///
-/// Reading a 1.6 GB log with `read(2)` copied every byte from the page cache, a tenth of the
-/// reading thread's time; mapped, the workers parse the page cache's own pages. Each block's
-/// pages are dropped from the process (`madvise`) once parsed, so the mapping adds only the
-/// blocks in flight to the peak memory, as the copies did.
+/// Mapped, the workers parse the page cache's own pages, where `read(2)` would copy every byte.
+/// Keep each block's pages dropped from the process (`madvise`) once parsed, so the mapping adds
+/// only the blocks in flight to the peak memory.
 final class MappedFile: @unchecked Sendable {
     let base: UnsafePointer<UInt8>
     let count: Int

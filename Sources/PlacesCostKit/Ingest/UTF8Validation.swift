@@ -1,8 +1,8 @@
 /// UTF-8 validation for the per-record readers, with a fast path for ASCII.
 ///
 /// `String(validating:as:)` is generic over the encoding and instantiates its metadata on every
-/// call: about a seventh of reading a CSV log. Most log text is ASCII, which is valid UTF-8 and
-/// is checked eight bytes at a time here; anything else still goes to the standard library.
+/// call, so keep ASCII away from it: most log text is ASCII, which is valid UTF-8 and is checked
+/// eight bytes at a time here; anything else still goes to the standard library.
 enum UTF8Validation {
     /// The text of `bytes`, or `nil` when they are not valid UTF-8.
     static func string<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String? {

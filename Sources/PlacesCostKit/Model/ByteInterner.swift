@@ -64,8 +64,8 @@ public struct ByteInterner: Sendable {
 
     /// Byte equality, 8 bytes at a time: keys are short, and `memcmp` through the PLT costs more
     /// than the comparison. The differences of all words are gathered and tested once (the
-    /// last word overlapping the one before it), not one branch per word: for `JSONLineLayouts`'
-    /// gaps, compared on every line, that was 2% fewer instructions of `analyze`.
+    /// last word overlapping the one before it), never one branch per word: `JSONLineLayouts`
+    /// compares its gaps with it on every line.
     @inline(__always)
     static func equal(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, _ count: Int) -> Bool {
         @inline(__always)
@@ -123,8 +123,8 @@ public struct ByteInterner: Sendable {
         if offset < count {
             var word: UInt64 = 0
             if count >= 8 {
-                // The last eight bytes as one word, shifted so only those not yet read remain
-                // (a UUID's last four bytes cost a fifth of its hash byte by byte).
+                // The last eight bytes as one word, shifted so only those not yet read remain:
+                // never a byte-by-byte tail (a UUID has one).
                 word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)) >> UInt64(64 - 8 * (count - offset))
             } else {
                 var shift: UInt64 = 0

@@ -4,10 +4,9 @@
 /// A JSON Lines record is fingerprinted by its line's bytes (without the line end), a CSV row by
 /// its bytes too (a row that spans lines: its lines joined by `\n`), an access-log line or a HAR
 /// entry by the request it shows (time, method, target, headers, body, user, status: not the
-/// response size, which a retry may change). Every line is hashed on
-/// the ingest hot path, so the mixing is wyhash's: each 128-bit multiply folds two 8-byte words,
-/// three independent lanes take 48 bytes a round, and the tail is read as overlapping words, not
-/// byte by byte (a word-per-multiply hash with a byte-wise tail cost 6% of `analyze`). Among the
+/// response size, which a retry may change). Every line is hashed on the ingest hot path, so the
+/// mixing is wyhash's: each 128-bit multiply folds two 8-byte words, three independent lanes take
+/// 48 bytes a round, and the tail is read as overlapping words, never byte by byte. Among the
 /// calls of one instant, a collision between different records is vanishingly rare (about 2^-64
 /// per pair).
 public struct Fingerprint {

@@ -45,15 +45,16 @@ public struct PartitionCalls: Sendable {
 
     /// Adds a walked call with its key's bytes, and its user's when given, to the arena.
     ///
-    /// One mutating access for all three appends: through `block.partitions[index]` each was
-    /// a uniqueness check of the partitions and then of the array (2.6% of `analyze`).
+    /// Keep this a single mutating access for all three appends: through
+    /// `block.partitions[index]`, each append pays a uniqueness check of the partitions and
+    /// then of the array.
     @inline(__always)
     mutating func file(_ call: GroupCall, key: UnsafeRawBufferPointer, user: UnsafeRawBufferPointer?) {
         var call = call
         call.keyStart = Int32(arena.count)
         call.keyCount = Int32(key.count)
-        // As typed buffers: appending raw bytes went through the generic sequence path (91
-        // instructions for a 36-byte token), typed ones are one copy.
+        // As typed buffers: appending raw bytes goes through the generic sequence path, typed
+        // ones are one copy.
         arena.append(contentsOf: key.assumingMemoryBound(to: UInt8.self))
         if let user {
             call.userStart = Int32(arena.count)

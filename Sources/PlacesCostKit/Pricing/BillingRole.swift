@@ -33,7 +33,7 @@ public enum BillingRole: String, Sendable, Hashable, CaseIterable, Codable, Comp
     }
 
     /// The role's position in `allCases`, by a switch: event counting indexes by it for every
-    /// search, strategy and delay, where hashing the raw string cost a third of `analyze`'s time.
+    /// search, strategy and delay, so keep it a switch and never hash the raw string there.
     var ordinal: Int {
         switch self {
         case .autocompleteRequest: 0

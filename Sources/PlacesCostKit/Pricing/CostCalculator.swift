@@ -130,8 +130,8 @@ public struct CostCalculator {
         }
     }
 
-    /// Items counted on one thread; more are split between two (pricing every item under every
-    /// strategy and delay was a third of `analyze`'s time after the walk, with the other core idle).
+    /// Items counted on one thread; more are split between two, so that pricing every item under
+    /// every strategy and delay never leaves the other core idle after the walk.
     private static let itemsPerThread = 2048
 
     public func price(_ items: [Item]) -> PricingResult {

@@ -7,8 +7,8 @@
 public struct LengthProfile: Hashable, Sendable {
     /// The profile while every class count fits in a byte and `clip` is at most 8 (almost every
     /// search): no storage to count references of. Searches being walked hold this form
-    /// (`SessionStream.Draft`); with a reference in them, copying and releasing the walk's open
-    /// searches cost a tenth of `analyze`.
+    /// (`SessionStream.Draft`): keep it free of references, or copying and releasing the walk's
+    /// open searches pays reference counting.
     struct Compact: Hashable {
         var requests: Int32 = 0
         var last: Int32 = -1

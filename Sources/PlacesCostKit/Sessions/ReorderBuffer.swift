@@ -11,8 +11,7 @@ struct ReorderBuffer<Element: Reorderable> {
     private let windowBuckets: Int64?
     private var buckets: [[Element]]
     /// Whether each bucket holds calls, packed: a sparse log (a call every few seconds) passes
-    /// mostly empty buckets, and reading a bucket's own header to learn it was a cache miss a
-    /// bucket (a sixth of the walk's own time in perf, with buckets of a second).
+    /// mostly empty buckets, so never read a bucket's own header (a cache miss) to learn it.
     private var occupied: [UInt64]
     /// An empty bucket with capacity, swapped with the one being released so neither is copied.
     private var spare: [Element] = []
@@ -31,10 +30,9 @@ struct ReorderBuffer<Element: Reorderable> {
     /// is exact for any order.
     static var maxBucketedSeconds: Int64 { 86_400 }
 
-    /// A bucket spans 2^23 µs. With one per second, a log of a million searches a month put one
-    /// or two calls of a partition in each, and releasing a bucket was a cache miss on its
-    /// header per call or two (a seventh of the walk's own time in perf); a shift also finds the
-    /// bucket without a division.
+    /// A bucket spans 2^23 µs (about 8.4 s): wide enough that a typical log puts many calls of a
+    /// partition in each, so releasing a bucket's header is paid once for many calls, not per
+    /// call or two. A power of two, so a shift finds the bucket without a division.
     static var bucketShift: Int64 { 23 }
 
     /// - Parameter window: microseconds; `nil` holds everything until `flush`.
@@ -93,7 +91,7 @@ struct ReorderBuffer<Element: Reorderable> {
             return
         }
         // Both terms are below the bucket count (a newer call advanced the base first), so a
-        // subtraction wraps the ring where a remainder divided (8% of `accept`).
+        // subtraction wraps the ring: keep it, never a remainder's division.
         var slot = baseIndex + Int(bucket - baseBucket)
         if slot >= buckets.count { slot -= buckets.count }
         assert(slot >= 0 && slot < buckets.count)
@@ -136,8 +134,8 @@ struct ReorderBuffer<Element: Reorderable> {
         }
     }
 
-    /// Releases the oldest bucket. The bucket is swapped with `spare` rather than
-    /// copied out: copying, and the reference counting it took, cost 7% of `analyze`.
+    /// Releases the oldest bucket. The bucket is swapped with `spare`, never copied out: a copy
+    /// pays reference counting for every call in it.
     private mutating func releaseBase(_ release: (Element) -> Void) {
         if occupied[baseIndex >> 6] >> UInt64(baseIndex & 63) & 1 != 0 {
             occupied[baseIndex >> 6] &= ~(1 << UInt64(baseIndex & 63))

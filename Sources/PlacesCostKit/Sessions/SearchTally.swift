@@ -24,8 +24,8 @@ struct SearchTally {
             hasher.combine(digest)
         }
 
-        /// The key's packed words mixed by two multiplies (`ShapeTable`'s hash; `Hasher`'s
-        /// SipHash took 4% of `analyze`, once per search and compared walk).
+        /// The key's packed words mixed by two multiplies (`ShapeTable`'s hash): it runs once
+        /// per search and compared walk, so not `Hasher`'s SipHash.
         var digest: UInt64 {
             var small = UInt64(selectionFields) << 32
             small |= UInt64(kind.code) << 24 | UInt64(outcome.code) << 16

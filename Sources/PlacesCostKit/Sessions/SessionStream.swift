@@ -452,8 +452,8 @@ struct SessionStream {
             tokenDeadlines.append((event.time + maxTimeout, token))
         case SessionStream.openTag:
             index = Int(state & ~SessionStream.tagMask)
-            // Moved out of the table (a swap, not a copy: copying it in and out cost 4% of
-            // `analyze` in reference counting), changed, and moved back by `store`.
+            // Moved out of the table (a swap, never a copy: a copy in and out pays reference
+            // counting), changed, and moved back by `store`.
             var taken: OpenToken?
             swap(&taken, &openTokens[index!])
             open = (consume taken)!
@@ -528,8 +528,8 @@ struct SessionStream {
 
     /// Files the token's state: compact when every walk is spent with no run open.
     ///
-    /// Inlined into `walkToken`, its only caller: called, it first copied the 120-byte token,
-    /// whose reload of fields just written stalled (a fifth of its time).
+    /// Keep it inlined into `walkToken`, its only caller: called, it first copies the 120-byte
+    /// token, whose reload of fields just written stalls.
     @inline(__always)
     private mutating func store(_ open: consuming OpenToken, token: UInt32, at index: Int?) {
         if open.isIdle {

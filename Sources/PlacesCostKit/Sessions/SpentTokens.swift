@@ -61,7 +61,7 @@ struct SpentTokens {
     private(set) var count = 0
     /// One bit per value of `filterSlot`, set for every key added: a key whose bit is clear is
     /// not here. Most new tokens are not, and the bit spares them the chunk search, whose first
-    /// probe missed the cache (4% of `analyze`). At least 2^22 bits, and at least 4 bits a key
+    /// probe misses the cache. At least 2^22 bits, and at least 4 bits a key
     /// (so at most about one absent key in five gets past it; one in nine up to half a million
     /// keys); rebuilt from the entries when the set outgrows it. Four bits a key rather than
     /// eight keeps the filter to a quarter of the set's growth in memory.
