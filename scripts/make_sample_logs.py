@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write SampleLogs/ios-app.jsonl: a simulated week of Places calls from an iOS app.
 
-The file is a canonical request log (shared/domain/formats.md, section 1) for an app that
+The file is a canonical request log (docs/formats.md, section 1) for an app that
 uses the Places SDK for iOS (legacy) from 2026-10-01 to 2026-10-07 UTC. Nothing in it comes
 from real users. The random generator has a fixed seed, so running this script again writes
 a byte-identical file.

@@ -128,7 +128,7 @@ enum NumberFuzz {
             switch value {
             case let object as [String: Any]:
                 for (key, member) in object {
-                    // spec/cli.md: `list_cost_usd` and `cost_usd` are always numbers; `null` there
+                    // docs/cli.md: `list_cost_usd` and `cost_usd` are always numbers; `null` there
                     // would be a non-finite value the stages let through.
                     if member is NSNull, ["list_cost_usd", "cost_usd", "estimated_cost_usd", "billed_cost_usd"].contains(key) {
                         found = "`\(path).\(key)` is null"

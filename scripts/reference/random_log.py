@@ -48,12 +48,12 @@ FIELD_MASKS = [
 INPUT_TEXTS = ["1600 Amphitheatre", "pizza", "Caf\u00e9 de Flore", "M\u00fcnchen Hbf",
                "\u6771\u4eac\u99c5", "a, b", "say \"hi\"", "line\nbreak", "\U0001F355 place",
                "", "   ", "Z\u00fcrich|HB"]
-# --profile masks.  ADDRESS_MASKS ask only for fields of sessions.md's address-and-location
+# --profile masks.  ADDRESS_MASKS ask only for fields of docs/sessions.md's address-and-location
 # list (in the three naming schemes, any case) or carry no mask; DETAILS_MASKS ask for at
 # least one field outside it (one entry carries no mask, for fields_unspecified).  Only
-# names whose data SKU billing.md gives under both legacy and New tables are used, so that
+# names whose data SKU docs/billing.md gives under both legacy and New tables are used, so that
 # the profiles test the recommendation, not an unspecified field category (New-only names
-# such as websiteUri or currentOpeningHours have no legacy category in billing.md s.4).
+# such as websiteUri or currentOpeningHours have no legacy category in docs/billing.md s.4).
 ADDRESS_MASKS = [
     MISSING, None, [], ["formattedAddress", "location"], ["formatted_address", "geometry"],
     ["place_id", "geometry"], ["formatted_address"], ["addressComponents", "viewport", "types"],

@@ -19,11 +19,12 @@ With --pricing it also prints `recommendation` {strategy, delay, keep_current, t
 decision tree's answer (rules P8-P10), in the recommendation section below, with the
 tree's debugging numbers (needs_details, needs_details_source, selections_masked,
 selections_needing_details, means_by_delay).
-Standard library only.  Written from /work/shared/domain/sessions.md, formats.md section 1,
-spec/cli.md and billing.md section 3, never from the Swift sources.
+Standard library only.  Written from docs/sessions.md, docs/formats.md section 1,
+docs/cli.md and docs/billing.md section 3, never from the Swift sources.
 
-Rules implemented, each with the sentence of sessions.md (or the project decision of the
-brief, marked [brief]) it implements:
+Rules implemented, each with the sentence of docs/sessions.md (or the project's own choice
+where Google is silent, marked [choice]: docs/sessions.md "Choices where Google is silent",
+docs/billing.md and docs/recommendation.md state each) it implements:
 
 R1  Grouping. "Group the calls that carry a token by (project if known, token); order each
     group by time (ties keep input order)."  -> key (project or None, token); stable sort by
@@ -33,14 +34,14 @@ R2  Opening. "An autocomplete call with no open session opens one (its start = t
 R3  Joining / expiry. "An autocomplete call while a session is open joins it, unless more
     than the session timeout ... has passed since the session's start: then the session is
     closed as expired (billed as abandoned) and this call and every later call of the token
-    are expired-token calls."  -> expired when (t - start) > timeout, strictly [brief].
+    are expired-token calls."  -> expired when (t - start) > timeout, strictly [choice].
 R4  Completion. "A place_details call (or address_validation, New API) while a session is
     open and within the timeout completes it; the token is spent. Past the timeout: rule 2
     applies and the details call is billed as a plain details call."
 R5  Fresh/spent details. "A place_details call whose token no autocomplete call opened:
     details without autocomplete ... After the token is spent: reused-token."  and "A
     place_details call on a fresh token spends the token."  address_validation behaves
-    exactly like place_details in the walk [brief].
+    exactly like place_details in the walk [choice].
 R6  Abandonment. "At the end of the group an open session is abandoned."
 R7  Post-spend runs. "Calls made after a token was spent (rule 1, 2 and 4 ...) also form
     searches ...: consecutive such calls up to and including a details call are one search.
@@ -53,17 +54,17 @@ R8  Searches. "A search is ... a run of one token's calls, in order, that holds 
     at expiry (abandoned)."  searches.total = completed + abandoned.
 R9  Geocoding / others with a token. "A geocoding call carrying a token changes no session
     state."  Every api other than autocomplete, place_details, address_validation takes no
-    part in the token walk and never counts as token_reused [brief]; query_autocomplete
-    takes no part in sessions [brief].
+    part in the token walk and never counts as token_reused [choice]; query_autocomplete
+    takes no part in sessions [choice].
 R10 Unknown api. "An api value outside the known list is kept, counted under its own name in
     input.by_api ... and takes no part in sessions (it is not a malformed record)."
 R11 Inferred token-less searches. "when a user/device id is present, consecutive token-less
     autocomplete calls of that user within 60 s of each other (gap option) form one inferred
     search, ended by that user's next geocoding or place_details call within the gap"
-    -> group by (project, user_id) [brief]; an autocomplete joins while
+    -> group by (project, user_id) [choice]; an autocomplete joins while
     (t - previous autocomplete of the search) <= gap; a place_details/geocoding call
     completes the open search when (t - last autocomplete) <= gap; otherwise it is a base
-    call.  Only token-less autocomplete, place_details and geocoding calls take part [brief].
+    call.  Only token-less autocomplete, place_details and geocoding calls take part [choice].
 R12 "Without a user id, token-less calls form no searches."
 R13 Anomalies:
     token_reused  "every call made after its token was spent, whether spent by completion, by
@@ -71,17 +72,17 @@ R13 Anomalies:
                   expiry counts too)"
     expired       "sessions closed by the timeout"
     details_without_autocomplete  "details calls on a fresh token" (incl. address_validation
-                  [brief])
-    no_token_requests  "autocomplete calls with no token" (query_autocomplete not [brief])
-    fields_unspecified "details calls with no field mask" (place_details only [brief]; any
+                  [choice])
+    no_token_requests  "autocomplete calls with no token" (query_autocomplete not [choice])
+    fields_unspecified "details calls with no field mask" (place_details only [choice]; any
                   token state)
     one_request_sessions "sessions (completed, abandoned or expired) holding exactly one
                   autocomplete call; runs of calls after the token was spent never count
                   here." (inferred token-less searches are not sessions: not counted.)
 R14 Means. "searches.avg_requests mean autocomplete calls per search (all searches)";
-    avg_requests_completed over completed searches; rounded to 1e-6 (cli.md), half away
+    avg_requests_completed over completed searches; rounded to 1e-6 (docs/cli.md), half away
     from zero on the exact rational; 0 when there is no search.
-R15 Input (formats.md s.1 + brief): blank lines skipped silently; UTF-8 BOM stripped; CR line
+R15 Input (docs/formats.md s.1 + choice): blank lines skipped silently; UTF-8 BOM stripped; CR line
     ends stripped; rejected records counted in input.rejected, never in input.records.
 """
 
@@ -497,18 +498,18 @@ def mean(counts):
 # ----------------------------------------------------------------------------- pricing
 #
 # P1  list_cost_usd = sum over billable events of the FIRST tier's usd_per_1000 / 1000 of
-#     the event's SKU (no free cap, no credit, no later tier) [sessions.md "From counts to
-#     money"; brief].  SKUs are found in the table by `roles`; exact rational arithmetic,
+#     the event's SKU (no free cap, no credit, no later tier) [docs/sessions.md "From counts to
+#     money"; choice].  SKUs are found in the table by `roles`; exact rational arithmetic,
 #     rounded to 1e-6 at the end.
-# P1b cost_usd = the bill estimate [sessions.md "From counts to money": "group events by
+# P1b cost_usd = the bill estimate [docs/sessions.md "From counts to money": "group events by
 #     calendar month (UTC unless --timezone), count each SKU's monthly volume (times
-#     --scale), apply the free cap or monthly credit and the volume tiers"; billing.md s.4-5].
+#     --scale), apply the free cap or monthly credit and the volume tiers"; docs/billing.md s.4-5].
 #     Every event of a search falls in the UTC calendar month of the search's first
 #     autocomplete call, a base call's event in its own call's month [reference's choice:
 #     it matters only for a search across a month boundary under caps, tiers or credit].
 #     Per month, per SKU (events of roles sharing one SKU name count together): the
 #     volume's units 1..V are numbered in order; units 1..free_monthly are free
-#     (free_monthly null = unlimited, as billing.md's "unlimited"; 0 = none); a unit i above
+#     (free_monthly null = unlimited, as docs/billing.md's "unlimited"; 0 = none); a unit i above
 #     the cap costs the price of the tier whose range (previous up_to, up_to] holds i (up_to
 #     null = no end; past a last finite up_to, the last tier's price).  So Google's example:
 #     200,000 requests in a month = 90,000 x 2.83/1000 + 100,000 x 2.27/1000 = $481.70.  The
@@ -523,18 +524,18 @@ def mean(counts):
 #     dropped; a completed search keeps at least one request; an abandoned search may
 #     drop to zero calls and then costs nothing (legacy: no per-session charge either).
 #     Delay 0 keeps every call.  Delays apply to every strategy (also `current`), never to base
-#     calls [sessions.md "Strategies"; brief].
+#     calls [docs/sessions.md "Strategies"; choice].
 # P3  Base calls (outside every search), alike in every strategy and delay: autocomplete ->
 #     autocomplete_request; query_autocomplete -> query_autocomplete_request; place_details
 #     -> plain details call; geocoding -> geocoding; find_place, text_search,
-#     address_validation, unknown apis -> unpriced (listed, $0) [brief].
+#     address_validation, unknown apis -> unpriced (listed, $0) [choice].
 # P4  Legacy table: completed session by place_details = autocomplete_session_with_details
 #     + place_details + data SKUs of its fields; by address_validation =
 #     autocomplete_session_with_details + AV unpriced; abandoned/expired with >= 1 kept
 #     request = autocomplete_session_without_details; plain details = place_details + data
-#     SKUs.  Data SKUs by billing.md s.4 categories (case-insensitive, a path counts as its
+#     SKUs.  Data SKUs by docs/billing.md s.4 categories (case-insensitive, a path counts as its
 #     first component, each category once per call, no mask or "*" = Basic + Contact +
-#     Atmosphere, unknown field = Basic) [billing.md s.3-4; brief].
+#     Atmosphere, unknown field = Basic) [docs/billing.md s.3-4; choice].
 # P5  New table: a details call's SKU = highest of its fields (IDs Only < Essentials < Pro <
 #     Enterprise < Enterprise + Atmosphere; no mask or "*" = Enterprise + Atmosphere;
 #     unknown field = Pro).  Completed session: IDs Only -> every kept request billed as a
@@ -544,7 +545,7 @@ def mean(counts):
 #     "enterprise_atmosphere"; any other rule value: at the SKU of its fields; the rule's
 #     date is not consulted).  Completed by address_validation -> every request Session
 #     Usage + AV unpriced.  Abandoned/expired -> each kept request billed as a request
-#     [billing.md s.5; brief].
+#     [docs/billing.md s.5; choice].
 # P6  Strategies per search (n = kept requests at the delay):
 #     current: session -> P4/P5 with the selection as made; post-spend run and inferred
 #       search -> n requests + the selection as made (place_details -> plain details,
@@ -555,14 +556,14 @@ def mean(counts):
 #     session_details_basic: the same with every completed search's mask =
 #       ["formatted_address","geometry"].
 #     per_request_geocoding: n requests + 1 geocoding per completed search.
-# P6b valid [sessions.md "Strategies": "`valid` is false when the app needs details" for
+# P6b valid [docs/sessions.md "Strategies": "`valid` is false when the app needs details" for
 #     session_details_basic and per_request_geocoding]: those two are valid exactly when the
 #     app does not need details (P8, after --needs-details); current and session_details
 #     are always valid.  Every strategy is priced at every delay, valid or not.
 # P7  break_even_requests: legacy = (with_details + place_details + data_basic - geocoding)
 #     / autocomplete_request; New = essentials_request_cap + (details_essentials - geocoding)
 #     / autocomplete_request if geocoding <= details_essentials else 0; first-tier prices,
-#     rounded to 1e-6 [sessions.md; billing.md s.2, s.5; brief].
+#     rounded to 1e-6 [docs/sessions.md; docs/billing.md s.2, s.5; choice].
 
 STRATEGIES = ["current", "session_details", "session_details_basic", "per_request_geocoding"]
 ADDRESS_MASK = ["formatted_address", "geometry"]
@@ -885,7 +886,7 @@ def break_even(table):
 
 # ----------------------------------------------------------------------------- recommendation
 #
-# P8  Needs details [sessions.md "Needs details, or address and location only?"; brief].
+# P8  Needs details [docs/sessions.md "Needs details, or address and location only?"; choice].
 #     The selections are the calls that END a completed search and are place_details or
 #     address_validation calls (a session's completing call, the details call ending a
 #     post-spend run, an inferred search's place_details; never a standalone/base details
@@ -896,12 +897,12 @@ def break_even(table):
 #     is outside ADDRESS_LOCATION_FIELDS.  Auto answer: yes when any masked selection needs
 #     details, and also yes when no selection carries a mask ("assume yes").
 #     --needs-details yes|no overrides the auto answer.
-# P9  Means [sessions.md "From counts to money"; brief].  mean(k) = Fraction(sum over ALL
+# P9  Means [docs/sessions.md "From counts to money"; choice].  mean(k) = Fraction(sum over ALL
 #     searches of kept_requests(search, k), number of searches): the delay rule P2 (a
 #     completed search keeps >= 1 request, an abandoned one may keep 0, a call with no
 #     recorded input is kept); mean(0) is the plain mean (searches.avg_requests unrounded).
 #     Zero searches: every mean(k) is 0 (as avg_requests is 0).
-# P10 Decision tree [sessions.md "From counts to money"; billing.md s.2].  be = P7 exact
+# P10 Decision tree [docs/sessions.md "From counts to money"; docs/billing.md s.2].  be = P7 exact
 #     (break_even_exact, not the rounded break_even_requests):
 #       needs details                      -> session_details, delay 0
 #       else mean(0) <= be                 -> per_request_geocoding, delay 0
@@ -915,13 +916,13 @@ def break_even(table):
 #     The tree's answer is reported as recommendation.tree_answer {strategy, delay}; the
 #     recommendation itself is P11's.
 # P11 Follow the money within the app's needs [issue 19: the recommendation follows the
-#     money; sessions.md "From counts to money": "It then ranks every strategy by cost_usd
+#     money; docs/sessions.md "From counts to money": "It then ranks every strategy by cost_usd
 #     and, where the cheapest differs from the tree's answer ..., says so"].  Over the
 #     priced strategies (price_strategies: every strategy at delay 0 and at each priced
 #     delay, which include 1..max_delay):
 #       bill(o) = floor(o.cost_usd * 1e6 + 0.5), whole micro-dollars of the printed cost_usd
 #                 (P1b; costs are never negative, so this is the engine's
-#                 (usd * 1_000_000).rounded() [brief]); list(o) the same of list_cost_usd.
+#                 (usd * 1_000_000).rounded() [choice]); list(o) the same of list_cost_usd.
 #       options    = the entries with delay <= max_delay;
 #       candidates = the options with valid (P6b) true and id != "current";
 #       best       = min over candidates of (bill, 0 if (id, delay) is the tree's answer
@@ -1104,7 +1105,7 @@ def analyze(paths, timeout, gap, table=None, delays=(), with_skus=False,
     }
     if table is not None:
         report["pricing"] = {"id": table.id}
-        priced = sorted(set(delays) | set(range(1, max_delay + 1)))   # cli.md --max-delay
+        priced = sorted(set(delays) | set(range(1, max_delay + 1)))   # docs/cli.md --max-delay
         needs = needs_details_answer(result.searches, needs_option)
         report["strategies"] = price_strategies(result, table, priced, with_skus, needs)
         report["break_even_requests"] = break_even(table)

@@ -1,4 +1,4 @@
--- Loads a canonical JSON Lines log (formats.md section 1) into the DuckDB table `calls` that
+-- Loads a canonical JSON Lines log (docs/formats.md section 1) into the DuckDB table `calls` that
 -- `placescost sql --dialect duckdb` reads. Replace 'log.jsonl' with the log's path.
 -- The table keeps the log's order (DuckDB keeps insertion order), which the SQL uses for calls
 -- at the same time. `timestamp` stays text: the SQL reads RFC 3339 with any offset and epoch

@@ -1,4 +1,4 @@
-/// The seeds' decision tree (`billing.md` section 2, `sessions.md` "From counts to money"),
+/// Google's decision tree (`docs/billing.md` section 2, `docs/sessions.md` "From counts to money"),
 /// walked with the measured numbers; every step says which number it used.
 public enum DecisionTree {
     public struct Answer: Sendable, Equatable {

@@ -1,5 +1,5 @@
 /// The concrete changes for a recommendation, in each platform's own API names, and the fix of
-/// each anomaly (`billing.md` sections 2 and 6).
+/// each anomaly (`docs/billing.md` sections 2 and 6).
 public enum PlatformGuide {
     /// Steps to move the app to `strategy` at `delay`, for each platform and generation seen.
     public static func nextSteps(strategy: StrategyID, delay: Int, platforms: [PlatformUse]) -> [String] {

@@ -37,7 +37,7 @@ public struct Analyzer: Sendable {
         public init() {}
     }
 
-    /// The alternative timeouts the report compares against (`sessions.md`).
+    /// The alternative timeouts the report compares against (`docs/sessions.md`).
     public static let comparedTimeouts: [Double] = [60, 600]
 
     public var options: Options

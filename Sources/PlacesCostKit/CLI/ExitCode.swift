@@ -1,4 +1,4 @@
-/// The process exit codes of `spec/cli.md` (BSD sysexits).
+/// The process exit codes of `docs/cli.md` (BSD sysexits).
 public enum ExitCode: Int32, Sendable {
     case success = 0
     /// A bad option or argument.

@@ -17,8 +17,8 @@ struct SQLCommand {
     table and returns one row: searches_total, searches_completed, searches_abandoned,
     avg_requests, the anomaly counts of report.json, and cost_<strategy>_d<delay> with that
     strategy's list_cost_usd. Api aliases (findAutocompletePredictions, fetchPlace, ...) are
-    mapped as `analyze` maps them. The README section "When one machine is not enough" shows how
-    to load a log into BigQuery or DuckDB.
+    mapped as `analyze` maps them. docs/warehouse.md shows how to load a log into BigQuery or
+    DuckDB.
 
     OPTIONS
       --dialect bigquery|duckdb  The SQL dialect (required).

@@ -7,7 +7,7 @@ public enum InputFormat: String, Sendable, CaseIterable {
     /// An HTTP Archive 1.2 capture (browser dev tools, Charles, Proxyman).
     case har
 
-    /// Tells the format from the first bytes of a file (`formats.md`: by content, not by name).
+    /// Tells the format from the first bytes of a file (`docs/formats.md`: by content, not by name).
     ///
     /// A JSON object whose `log` holds a HAR log is a HAR capture; any other record that starts
     /// with `{` is JSON Lines; a first line that names the `timestamp` and

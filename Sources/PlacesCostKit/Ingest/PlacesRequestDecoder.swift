@@ -2,7 +2,7 @@ import Foundation
 
 /// Turns an `HTTPRequest` from an access log or a HAR capture into a `Call`, when it is one.
 ///
-/// Recognised (`formats.md` section 2), by host and path, whatever the method:
+/// Recognised (`docs/formats.md` section 2), by host and path, whatever the method:
 /// - legacy web service, host `maps.googleapis.com` or none, `/maps/api/...` (`json` or `xml`
 ///   output): `place/autocomplete`, `place/queryautocomplete`, `place/details` (`placeid` or
 ///   `place_id`), `geocode` (`place_id`, `address`, `latlng` or `components`),

@@ -3,7 +3,7 @@
 /// Both the JSON Lines and the CSV parser produce this, so the rules that turn a record into a
 /// `Call` (`CallDecoder`) are written once and the two formats cannot drift apart.
 public struct RawRecord: Equatable, Sendable {
-    /// The keys of `formats.md` section 1, with their aliases folded.
+    /// The keys of `docs/formats.md` section 1, with their aliases folded.
     public enum Key: Int, CaseIterable, Sendable {
         case timestamp, api, sessionToken, input, placeID, fields, apiVersion, userID, project, platform, status
 

@@ -1,4 +1,4 @@
-/// Parses the two timestamp forms of `formats.md`: RFC 3339 and Unix epoch milliseconds.
+/// Parses the two timestamp forms of `docs/formats.md`: RFC 3339 and Unix epoch milliseconds.
 ///
 /// Written by hand on bytes rather than with `ISO8601DateFormatter`, which is slow, needs a
 /// formatter per option set, and rejects valid RFC 3339 variants (lowercase `t`, a space

@@ -24,12 +24,12 @@ public enum API: Sendable, Hashable {
         }
     }
 
-    /// Whether the call ends a session in the token walk (`sessions.md` rule 3).
+    /// Whether the call ends a session in the token walk (`docs/sessions.md` rule 3).
     public var terminatesSession: Bool {
         self == .placeDetails || self == .addressValidation
     }
 
-    /// Parses a log's `api` value, case-insensitively, with the aliases of `formats.md`.
+    /// Parses a log's `api` value, case-insensitively, with the aliases of `docs/formats.md`.
     ///
     /// - Returns: the API and, for New-API method names, the generation the name implies.
     public static func parse(_ raw: String) -> (api: API, generation: APIGeneration?) {

@@ -24,7 +24,7 @@ public struct Analysis: Sendable {
         public var lastCall: Timestamp?
     }
 
-    /// Expired-session counts had the timeout been different (`sessions.md`: 60 s and 600 s).
+    /// Expired-session counts had the timeout been different (`docs/sessions.md`: 60 s and 600 s).
     public struct TimeoutSensitivity: Sendable {
         public var timeoutSeconds: Double
         public var expired: Int

@@ -1,4 +1,4 @@
-/// Counts of the token and field-mask mistakes that cost users money (`sessions.md`).
+/// Counts of the token and field-mask mistakes that cost users money (`docs/sessions.md`).
 public struct Anomalies: Sendable, Equatable {
     /// Calls made after their token was spent (by completion, a details call on a fresh token,
     /// or expiry; the call that revealed the expiry counts too).

@@ -2,7 +2,7 @@
 ///
 /// A session (one token, opened by an autocomplete call) is one kind of search; runs of calls
 /// made after a token was spent, and token-less runs inferred from a user id, are the others
-/// (`sessions.md`, "Sessions, searches and anomalies").
+/// (`docs/sessions.md`, "Sessions, searches and anomalies").
 public struct Search: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable {
         /// A proper session: a fresh token opened by an autocomplete call.
@@ -87,7 +87,7 @@ public struct Search: Sendable, Hashable {
     }
 
     /// Autocomplete calls the search keeps when the app waits for more than `delay` characters
-    /// (`sessions.md`, "Strategies"): those whose input is longer, or unrecorded; a completed
+    /// (`docs/sessions.md`, "Strategies"): those whose input is longer, or unrecorded; a completed
     /// search keeps at least one (the user types on until predictions appear), an abandoned one
     /// may keep none.
     public func keptRequests(delay: Int) -> Int {

@@ -1,4 +1,4 @@
-/// The ways the same searches can be billed (`sessions.md`, "Strategies").
+/// The ways the same searches can be billed (`docs/sessions.md`, "Strategies").
 public enum StrategyID: String, Sendable, CaseIterable, Hashable, Comparable {
     /// The calls as made, with every rule applied: the bill estimate.
     case current

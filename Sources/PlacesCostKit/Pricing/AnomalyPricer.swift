@@ -1,5 +1,5 @@
-/// Prices what each anomaly of `sessions.md` cost: the affected calls as billed, and the same
-/// calls made the right way where there is one (`billing.md` section 6).
+/// Prices what each anomaly of `docs/sessions.md` cost: the affected calls as billed, and the same
+/// calls made the right way where there is one (`docs/billing.md` section 6).
 public struct AnomalyPricer {
     public var calculator: CostCalculator
 

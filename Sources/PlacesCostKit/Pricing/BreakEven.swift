@@ -1,4 +1,4 @@
-/// The break-even of the decision tree's question 2 (`billing.md` section 2), from a table's prices.
+/// The break-even of the decision tree's question 2 (`docs/billing.md` section 2), from a table's prices.
 public enum BreakEven {
     /// Autocomplete calls per completed search up to which per-request autocomplete plus one
     /// Geocoding call costs no more than a session ending in Place Details with address-only

@@ -1,4 +1,4 @@
-/// Which data SKU each Place Details field is billed under (`billing.md` sections 4 and 5).
+/// Which data SKU each Place Details field is billed under (`docs/billing.md` sections 4 and 5).
 ///
 /// Field names are compared without regard to case, in the web service (`formatted_address`), iOS
 /// (`formattedAddress`, `coordinate`) and Places API (New) (`displayName`) schemes. A path such as

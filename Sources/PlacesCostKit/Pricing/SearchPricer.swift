@@ -1,5 +1,5 @@
 /// Counts the billable events of one search, or one call outside every search, under one strategy,
-/// delay and price table (`billing.md` sections 3-5, `sessions.md` "Strategies").
+/// delay and price table (`docs/billing.md` sections 3-5, `docs/sessions.md` "Strategies").
 struct SearchPricer {
     let table: PriceTable
     /// Days since the epoch from which the table's terminating-details rule applies.

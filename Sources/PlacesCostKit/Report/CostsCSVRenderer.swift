@@ -1,4 +1,4 @@
-/// Renders `costs.csv` (`spec/cli.md`): one row per month, strategy, delay and SKU, sorted in
+/// Renders `costs.csv` (`docs/cli.md`): one row per month, strategy, delay and SKU, sorted in
 /// that order (months by date, strategy ids and SKU names as text, delays as numbers).
 ///
 /// A month billed under the 2018 legacy prices gets a `Monthly credit` row with a negative

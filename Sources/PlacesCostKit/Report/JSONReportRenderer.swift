@@ -1,4 +1,4 @@
-/// Renders an `Analysis` as `report.json` (schema `placescost.report/1`, `spec/cli.md`).
+/// Renders an `Analysis` as `report.json` (schema `placescost.report/1`, `docs/cli.md`).
 public struct JSONReportRenderer: Sendable {
     public static let schema = "placescost.report/1"
 
@@ -89,7 +89,7 @@ public struct JSONReportRenderer: Sendable {
         ])
     }
 
-    /// Every strategy at every priced delay (`spec/cli.md`).
+    /// Every strategy at every priced delay (`docs/cli.md`).
     func strategies(_ pricing: PricingResult) -> JSONValue {
         .array(pricing.strategies.map { cost in
             .object([

@@ -25,7 +25,7 @@ public struct ReconciliationRenderer: Sendable {
         Format.allCases.map { ($0.fileName, render(reconciliation, as: $0)) }
     }
 
-    /// `skus[]` holds exactly the keys of `spec/cli.md`; the rest says where the numbers came from.
+    /// `skus[]` holds exactly the keys of `docs/cli.md`; the rest says where the numbers came from.
     public func json(_ reconciliation: Reconciliation) -> JSONValue {
         let bill = reconciliation.bill
         let period = bill.period

@@ -1,4 +1,4 @@
-/// Renders `searches.csv` (`spec/cli.md`): one row per search, in start order.
+/// Renders `searches.csv` (`docs/cli.md`): one row per search, in start order.
 ///
 /// Tokens and user ids are personal or secret: they appear only as keyed pseudonyms
 /// (`Pseudonymizer`), enough to group rows and join reports made with the same key. Typed text

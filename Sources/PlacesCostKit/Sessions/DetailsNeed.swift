@@ -1,4 +1,4 @@
-/// Whether the app needs Place Details, or only what Geocoding returns (`sessions.md`).
+/// Whether the app needs Place Details, or only what Geocoding returns (`docs/sessions.md`).
 public struct DetailsNeed: Sendable, Equatable {
     public enum Source: String, Sendable {
         /// From the field masks of the selections in the log.

@@ -1,4 +1,4 @@
-/// Counts and distributions over searches, as the report gives them (`sessions.md`, last paragraph).
+/// Counts and distributions over searches, as the report gives them (`docs/sessions.md`, "What the report counts").
 public struct SearchStatistics: Sendable, Equatable {
     public var total = 0
     public var completed = 0

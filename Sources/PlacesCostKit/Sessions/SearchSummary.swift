@@ -29,7 +29,7 @@ public struct SearchSummary: Sendable {
         var orphan: Bool
     }
 
-    /// Compared timeouts (`sessions.md`): sessions expired and searches had the timeout been this.
+    /// Compared timeouts (`docs/sessions.md`): sessions expired and searches had the timeout been this.
     public struct Alternative: Sendable, Equatable {
         public var timeout: Duration64
         public var expired: Int

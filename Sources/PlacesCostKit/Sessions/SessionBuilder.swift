@@ -1,4 +1,4 @@
-/// Groups calls into sessions and searches and counts the anomalies, by the rules of `sessions.md`.
+/// Groups calls into sessions and searches and counts the anomalies, by the rules of `docs/sessions.md`.
 ///
 /// Calls with a token are grouped by (project, token) and walked in time order (ties keep input
 /// order), so the input need not be sorted. Token-less calls with a user id are grouped by

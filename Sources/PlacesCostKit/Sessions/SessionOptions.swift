@@ -1,4 +1,4 @@
-/// The knobs of the session rules where Google publishes no number (`sessions.md`).
+/// The knobs of the session rules where Google publishes no number (`docs/sessions.md`).
 public struct SessionOptions: Sendable, Equatable {
     /// A session with no selection this long after its start is expired (`--session-timeout`).
     public var timeout: Duration64

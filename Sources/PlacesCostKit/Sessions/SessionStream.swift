@@ -1,7 +1,7 @@
 /// Builds searches from a stream of calls, holding only what can still change.
 ///
 /// The streaming twin of `SessionBuilder`, for logs too large to hold: the same walks
-/// (`sessions.md` rules 1-5 per token, the user-gap rule per user), fed by a `ReorderBuffer` in
+/// (`docs/sessions.md` rules 1-5 per token, the user-gap rule per user), fed by a `ReorderBuffer` in
 /// time order, so each token's and user's calls are walked in time order (ties in input order)
 /// exactly as the builder sorts them. What it keeps:
 /// - every token ever seen, as 18 bytes for a UUID (reuse can come at any time later), and a

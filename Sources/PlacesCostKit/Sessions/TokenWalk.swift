@@ -1,4 +1,4 @@
-/// The walk over one token's calls in time order (`sessions.md` rules 1-5).
+/// The walk over one token's calls in time order (`docs/sessions.md` rules 1-5).
 struct TokenWalk {
     private enum State {
         /// No autocomplete or details call has used the token yet.

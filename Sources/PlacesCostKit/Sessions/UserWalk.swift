@@ -1,4 +1,4 @@
-/// The walk over one user's token-less calls in time order: the inferred searches of `sessions.md`.
+/// The walk over one user's token-less calls in time order: the inferred searches of `docs/sessions.md`.
 ///
 /// Consecutive autocomplete calls at most `gap` apart form one search; the user's next
 /// `place_details` or `geocoding` call at most `gap` after the last autocomplete call ends it.

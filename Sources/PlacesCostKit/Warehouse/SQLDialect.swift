@@ -48,7 +48,7 @@ public enum SQLDialect: String, Sendable, CaseIterable {
         }
     }
 
-    /// Characters of `text` in Unicode code points (`sessions.md`: delays count code points).
+    /// Characters of `text` in Unicode code points (`docs/sessions.md`: delays count code points).
     func codePoints(_ text: String) -> String {
         switch self {
         case .bigquery: "CHAR_LENGTH(\(text))"

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Writes the analysis of `placescost analyze` as one SQL statement a warehouse runs at any scale
-/// (`spec/cli.md`, `sql`): the session rules of `sessions.md` as window functions over a table of
+/// (`docs/cli.md`, `sql`): the session rules of `docs/sessions.md` as window functions over a table of
 /// canonical calls, the chosen price table's prices inlined as literals.
 ///
 /// The statement follows the engine step by step, and each CTE says which rule it implements:
@@ -64,7 +64,7 @@ public struct SessionSQLWriter: Sendable {
         "fields_unspecified", "one_request_sessions",
     ]
 
-    /// API names and aliases of `formats.md`, lowercased, with the canonical name (`API.parse`).
+    /// API names and aliases of `docs/formats.md`, lowercased, with the canonical name (`API.parse`).
     static let apiNames: [(alias: String, api: String)] = [
         ("autocomplete", "autocomplete"), ("findautocompletepredictions", "autocomplete"),
         ("autocompleteplaces", "autocomplete"), ("query_autocomplete", "query_autocomplete"),
@@ -73,7 +73,7 @@ public struct SessionSQLWriter: Sendable {
         ("text_search", "text_search"), ("address_validation", "address_validation"),
     ]
 
-    /// The unconfirmed prices the statement inlines (`billing.md`: say when one is used), as
+    /// The unconfirmed prices the statement inlines (`docs/billing.md`: say when one is used), as
     /// `analyze` names them.
     public var unconfirmedPrices: [String] {
         table.skus.flatMap { sku in

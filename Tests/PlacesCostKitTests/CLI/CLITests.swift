@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PlacesCostKit
 
-/// The command-line contract of `spec/cli.md`, run in-process.
+/// The command-line contract of `docs/cli.md`, run in-process.
 @Suite("Command line")
 struct CLITests {
     @Test("--version and --help succeed and print to standard output")

@@ -20,7 +20,7 @@ struct AccessLogTests {
         return nil
     }
 
-    @Test("The formats.md combined line: time, method, target, status; no user, headers or body")
+    @Test("The docs/formats.md combined line: time, method, target, status; no user, headers or body")
     func combinedExample() throws {
         let request = try #require(parsed(Self.exampleLine))
         #expect(request == HTTPRequest(

@@ -20,7 +20,7 @@ struct FastAccessLogLineDecoderTests {
         }
     }
 
-    @Test("The formats.md line: the exact spans, and the slow path's call and fingerprint")
+    @Test("The docs/formats.md line: the exact spans, and the slow path's call and fingerprint")
     func exampleLine() throws {
         let line = Array(Self.example.utf8)
         let record = try #require(line.withUnsafeBufferPointer { FastAccessLogLineDecoder(format: .combined).decode($0) })

@@ -8,7 +8,7 @@ import Testing
 struct HARReaderTests {
     static let apiKey = "AIzaSyD-SECRET-KEY-0123456789abcdefghij"
 
-    @Test("The shape of formats.md section 3 reads as one request")
+    @Test("The shape of docs/formats.md section 3 reads as one request")
     func formatsExample() throws {
         let har = #"""
         {"log":{"entries":[{"startedDateTime":"2026-10-01T09:00:03.730Z","request":{"method":"POST","url":"https://places.googleapis.com/v1/places:autocomplete",

@@ -1,7 +1,7 @@
 import Testing
 @testable import PlacesCostKit
 
-/// URLs of `formats.md` section 2 (shapes from Google's client-library tests) and Places API
+/// URLs of `docs/formats.md` section 2 (shapes from Google's client-library tests) and Places API
 /// (New) requests as HAR captures show them, decoded into calls.
 @Suite("PlacesRequestDecoder")
 struct PlacesRequestDecoderTests {
@@ -23,7 +23,7 @@ struct PlacesRequestDecoderTests {
         return call
     }
 
-    @Test("The formats.md example line: autocomplete, 9 typed characters, the token, legacy")
+    @Test("The docs/formats.md example line: autocomplete, 9 typed characters, the token, legacy")
     func formatsExample() throws {
         let line = #"203.0.113.7 - - [01/Oct/2026:09:00:03 +0000] "GET /maps/api/place/autocomplete/json?input=1600+Amph&sessiontoken=6513270e269e0d37f2a74de452e6b438&key=AIzaSyEXAMPLE HTTP/1.1" 200 1432 "-" "MyApp/3.2 CFNetwork/1410.0.3 Darwin/22.4.0""#
         guard case .request(let request) = AccessLogParser(format: .combined).parse(line) else {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PlacesCostKit
 
-/// Every figure the seeds or Google publish, reproduced by the engine (`billing.md` sections 1, 2, 5).
+/// Every figure the seeds or Google publish, reproduced by the engine (`docs/billing.md` sections 1, 2, 5).
 @Suite("Published figures")
 struct PublishedFiguresTests {
     func simulate(_ table: String, searches: Int = 1, typing: SearchSimulator.Typing, delay: Int = 0, completion: Double, months: Int = 1) throws -> Simulation.Result {

@@ -1,7 +1,7 @@
 import Testing
 @testable import PlacesCostKit
 
-/// The session billing rules of each API generation (`billing.md` sections 3-5).
+/// The session billing rules of each API generation (`docs/billing.md` sections 3-5).
 @Suite("Search pricing")
 struct SearchPricerTests {
     static let day = PriceTableLoader.parseDay("2026-10-01")!

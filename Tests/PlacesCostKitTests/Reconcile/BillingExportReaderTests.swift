@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import PlacesCostKit
 
-/// The billing export layouts of `domain/formats.md` section 4, from small hand-written files.
+/// The billing export layouts of `docs/formats.md` section 4, from small hand-written files.
 @Suite("Billing export reader")
 struct BillingExportReaderTests {
     static let consoleHeader = "Billing account name,Billing account ID,Project name,Project ID,Project hierarchy,Service description,Service ID,SKU description,SKU ID,Consumption model description,Credit type,Cost type,Usage start date,Usage end date,Usage amount,Usage unit,Unrounded Cost ($),Cost ($)"

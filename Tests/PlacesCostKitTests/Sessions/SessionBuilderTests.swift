@@ -1,7 +1,7 @@
 import Testing
 @testable import PlacesCostKit
 
-/// Each rule of `sessions.md`, with a hand-made log and its answer worked out by hand.
+/// Each rule of `docs/sessions.md`, with a hand-made log and its answer worked out by hand.
 @Suite("Session rules")
 struct SessionBuilderTests {
     @Test("A session: autocomplete calls then a details call with the same token")

@@ -1,7 +1,7 @@
 import Testing
 @testable import PlacesCostKit
 
-/// `placescost sql`: its options, as `spec/cli.md` and the help describe them.
+/// `placescost sql`: its options, as `docs/cli.md` and the help describe them.
 @Suite("sql command")
 struct SQLCommandTests {
     @Test("--help explains the command; the main help lists it")
