@@ -8,7 +8,7 @@ For each log (SampleLogs/, `placescost generate` logs over one and over two mont
 scripts/reference/random_log.py logs of every profile, written without malformed records, some
 as CSV loaded by read_csv, and seeded edge-case logs) and
 each bundled price table, the log is loaded into a DuckDB table `calls` with the load command
-the README gives (scripts/sql/load_duckdb.sql), `placescost sql --dialect duckdb --pricing T`
+docs/warehouse.md gives (scripts/sql/load_duckdb.sql), `placescost sql --dialect duckdb --pricing T`
 is run on it, and its row is compared with `placescost analyze FILE --report json --pricing T`:
 searches_total, searches_completed, searches_abandoned, avg_requests, the six anomaly counts
 and every cost_<id>_d<k> against strategies[].list_cost_usd (equal within 1e-9 absolute or
@@ -128,7 +128,7 @@ class Engine:
 
 
 def load(con, path, how):
-    """Loads a canonical JSON Lines log into table `calls`: as the README says, or other ways."""
+    """Loads a canonical JSON Lines log into table `calls`: as docs/warehouse.md says, or other ways."""
     con.execute("DROP TABLE IF EXISTS calls")
     if how == "readme":
         with open(LOAD_SQL) as handle:
@@ -143,7 +143,7 @@ def load(con, path, how):
     elif how == "csv-text":
         con.execute("CREATE TABLE calls AS SELECT * FROM read_csv(%s, header = true, all_varchar = true)" % quote(path))
     elif how == "ordered":
-        # The README load, then the rows shuffled with a line number kept in column `line`.
+        # The documented load, then the rows shuffled with a line number kept in column `line`.
         load(con, path, "readme")
         con.execute("CREATE TABLE shuffled AS SELECT row_number() OVER () AS line, * FROM calls")
         con.execute("DROP TABLE calls")
@@ -527,12 +527,13 @@ class Check:
                 self.log_case("edge cases seed %d" % seed, path, path, tables=["legacy-list"], how="auto", by_month=False)
         # 5. Calendar months in another zone, over a log that spans two months.
         self.month_zone_case(two_months, "America/New_York")
-        # 6. The README shows the load command this check uses.
+        # 6. docs/warehouse.md (where the README points for loading) shows the load command this
+        # check uses.
         statement = open(LOAD_SQL).read()
         statement = statement[statement.index("CREATE TABLE"):].strip()
-        with open(os.path.join(ROOT, "README.md")) as handle:
+        with open(os.path.join(ROOT, "docs", "warehouse.md")) as handle:
             shown = statement in handle.read()
-        self.record("README shows scripts/sql/load_duckdb.sql", [] if shown else ["the README's load command differs"], "readme")
+        self.record("docs/warehouse.md shows scripts/sql/load_duckdb.sql", [] if shown else ["the load command of docs/warehouse.md differs"], "readme")
         # 7. The BigQuery dialect parses.
         self.bigquery_parse()
         print("check_sql.py: %d logs; comparisons: %s" % (
