@@ -41,7 +41,7 @@ public struct CSVRecordParser {
     }
 
     /// A parser for the rows after a header already read (a block of a file, `CSVBlockParser`).
-    init(columns: [RawRecord.Key?], maxPendingBytes: Int = CSVRecordParser.defaultMaxPendingBytes) {
+    package init(columns: [RawRecord.Key?], maxPendingBytes: Int = CSVRecordParser.defaultMaxPendingBytes) {
         self.columns = columns
         self.maxPendingBytes = maxPendingBytes
     }
@@ -240,7 +240,7 @@ public struct CSVRecordParser {
 }
 
 extension String {
-    func trimmingSpaces() -> String {
+    package func trimmingSpaces() -> String {
         var scalars = Substring(self)
         while let first = scalars.first, first == " " || first == "\t" { scalars.removeFirst() }
         while let last = scalars.last, last == " " || last == "\t" { scalars.removeLast() }

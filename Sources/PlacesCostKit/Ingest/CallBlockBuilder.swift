@@ -11,7 +11,7 @@ import Foundation
 /// - a token on an autocomplete, details or address validation call: walked by (project, token);
 /// - no token, a user id, and autocomplete, details or geocoding: walked by (project, user);
 /// - anything else: priced on its own.
-struct CallBlockBuilder {
+package struct CallBlockBuilder {
     /// Per-thread lookups from a string's bytes to its catalog id, kept across blocks.
     struct Caches {
         var apis = ByteInterner()
@@ -159,7 +159,7 @@ struct CallBlockBuilder {
     /// Compared as one word, not byte by byte through a closure (which cost 17 instructions a
     /// line, most lines naming their API version).
     @inline(__always)
-    static func generation(_ bytes: UnsafeRawBufferPointer) -> UInt8? {
+    package static func generation(_ bytes: UnsafeRawBufferPointer) -> UInt8? {
         switch bytes.count {
         case 6:
             let word = UInt64(UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self)))

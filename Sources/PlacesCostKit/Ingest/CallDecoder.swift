@@ -88,7 +88,7 @@ public struct CallDecoder: Sendable {
     }
 
     /// The cleaned field names of a `fields` value: trimmed, empties dropped, `nil` when none.
-    static func fieldNames(_ value: RawRecord.Value?, delimitedCell fieldsAsDelimitedCell: Bool) throws -> [String]? {
+    package static func fieldNames(_ value: RawRecord.Value?, delimitedCell fieldsAsDelimitedCell: Bool) throws -> [String]? {
         var names: [String]
         switch value {
         case nil, .null?:
@@ -114,4 +114,8 @@ public struct CallDecoder: Sendable {
 /// Why a record is malformed, as a sentence fragment for `FILE:LINE: warning:`.
 public struct DecodeFailure: Error, Equatable {
     public var reason: String
+
+    package init(reason: String) {
+        self.reason = reason
+    }
 }

@@ -6,38 +6,38 @@ import Darwin
 
 /// One access-log line as `FastAccessLogLineDecoder` read it: the request's parts as spans of the
 /// line's bytes, and what the request is.
-struct FastAccessLogRecord: Equatable, Sendable {
-    var time: Timestamp
+package struct FastAccessLogRecord: Equatable, Sendable {
+    package var time: Timestamp
     /// The method and target as written (the fingerprint covers them).
     var method: ByteSpan
     var target: ByteSpan
     /// `$remote_user`, when it is neither empty nor `-`.
-    var user: ByteSpan?
+    package var user: ByteSpan?
     /// `$status`: three digits, the first not 0; `nil` when the format has none or the line says `-`.
-    var status: ByteSpan?
+    package var status: ByteSpan?
     /// The Places call the request is; `nil` when it is not one (counted as a skipped request).
-    var call: Places?
+    package var call: Places?
 
     /// A Places call's properties, as `PlacesRequestDecoder` reads them from the URL.
-    struct Places: Equatable, Sendable {
+    package struct Places: Equatable, Sendable {
         /// `API.code` (1...7: the fast path leaves `other` APIs to the slow one).
-        var api: UInt8
+        package var api: UInt8
         /// `APIGeneration.code`.
-        var generation: UInt8
+        package var generation: UInt8
         /// A Places API (New) call whose token and input travel in a body the log does not show.
-        var bodyUnknown: Bool
+        package var bodyUnknown: Bool
         /// Never empty, and free of `%` and `+`: its bytes are the decoded token's.
-        var sessionToken: ByteSpan?
+        package var sessionToken: ByteSpan?
         /// Unicode scalars of the decoded `input`; `nil` when there is no `input` parameter.
-        var inputLength: Int32?
+        package var inputLength: Int32?
         /// The field list's value as written, still URL-encoded; `fieldNames(_:)` decodes it.
-        var fields: ByteSpan?
+        package var fields: ByteSpan?
     }
 
     /// `HTTPRequest.fingerprint` of the request the slow path makes of this line, from the
     /// line's bytes: the same words in the same order (the time in decimal, the method, the
     /// target, `\0` for the absent body, the user or `\0`, the status or `\0`).
-    func fingerprint(in line: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    package func fingerprint(in line: UnsafeBufferPointer<UInt8>) -> UInt64 {
         let raw = UnsafeRawBufferPointer(line)
         func bytes(_ span: ByteSpan) -> UnsafeRawBufferPointer {
             UnsafeRawBufferPointer(rebasing: raw[Int(span.start) ..< Int(span.start) + Int(span.count)])
@@ -89,12 +89,12 @@ struct FastAccessLogRecord: Equatable, Sendable {
 /// The tests generate tens of thousands of valid and mutated lines in combined, common and
 /// custom formats and check that every line this decoder answers gets the same `Call` (and the
 /// same fingerprint) on the slow path.
-struct FastAccessLogLineDecoder: Sendable {
+package struct FastAccessLogLineDecoder: Sendable {
     /// The format's plan, then for `combined` the `common` plan, tried when a line does not have
     /// the combined shape (as `AccessLogParser.parse` falls back).
     private let plans: [Plan]
 
-    init(format: AccessLogFormat) {
+    package init(format: AccessLogFormat) {
         var plans: [Plan] = []
         if let plan = Plan(format) { plans.append(plan) }
         if format == .combined, !plans.isEmpty, let common = Plan(.common) { plans.append(common) }
@@ -105,7 +105,7 @@ struct FastAccessLogLineDecoder: Sendable {
     ///
     /// - Parameter line: the line's bytes, without its `\n` and trailing `\r`.
     /// - Returns: the record, or `nil` when the slow path must decide.
-    func decode(_ line: UnsafeBufferPointer<UInt8>) -> FastAccessLogRecord? {
+    package func decode(_ line: UnsafeBufferPointer<UInt8>) -> FastAccessLogRecord? {
         // Servers escape bytes outside printable ASCII (nginx writes `\xFF`); a line with raw
         // ones is rare, and the slow path checks that it is UTF-8.
         guard let base = line.baseAddress, line.count < Int(Int32.max), UTF8Validation.isASCII(UnsafeRawBufferPointer(line)) else {
@@ -121,7 +121,7 @@ struct FastAccessLogLineDecoder: Sendable {
 
     /// The field names of a `fields` parameter's value as written: decoded and split exactly as
     /// `PlacesRequestDecoder` does (once per distinct text: callers cache the result).
-    static func fieldNames(_ value: UnsafeRawBufferPointer) -> [String]? {
+    package static func fieldNames(_ value: UnsafeRawBufferPointer) -> [String]? {
         let text = String(decoding: value, as: UTF8.self)
         return PlacesRequestDecoder.fieldList(RequestTarget.percentDecode(Substring(text), plusIsSpace: true))
     }

@@ -11,14 +11,14 @@
 /// which produce the same `Call` or word the diagnostic. It never reports errors itself.
 ///
 /// The tests check that every row it accepts gives the slow path's `Call` (`CSVRowTwins`).
-enum FastCSVRowDecoder {
+package enum FastCSVRowDecoder {
     /// Decodes one row under a header whose known keys each have one column.
     ///
     /// - Parameters:
     ///   - line: the row's bytes, without its `\n` and trailing `\r`.
     ///   - columns: the known key of each of the header's columns.
     /// - Returns: the record (`fields` is the cell's text), or `nil` when the slow path must decide.
-    static func decode(_ line: UnsafeBufferPointer<UInt8>, columns: UnsafeBufferPointer<RawRecord.Key?>) -> FastJSONRecord? {
+    package static func decode(_ line: UnsafeBufferPointer<UInt8>, columns: UnsafeBufferPointer<RawRecord.Key?>) -> FastJSONRecord? {
         // Spans are 32-bit, as in the JSON decoder; a longer row is not the common case.
         guard line.count < Int(Int32.max), let base = line.baseAddress else { return nil }
         let count = line.count

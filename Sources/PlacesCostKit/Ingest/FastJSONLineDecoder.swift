@@ -108,7 +108,7 @@ public enum FastJSONLineDecoder {
     ///
     /// - Parameter layouts: the worker's layouts, updated.
     @inline(__always)
-    static func decode(_ line: UnsafeBufferPointer<UInt8>, layouts: JSONLineLayouts) -> FastJSONRecord? {
+    package static func decode(_ line: UnsafeBufferPointer<UInt8>, layouts: JSONLineLayouts) -> FastJSONRecord? {
         guard line.count < Int(Int32.max), let base = line.baseAddress else { return nil }
         var scanner = Scanner(base: base, count: line.count)
         if let record = scanner.record(by: layouts), scanner.position == line.count { return record }

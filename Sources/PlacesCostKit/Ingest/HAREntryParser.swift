@@ -4,11 +4,11 @@
 /// `JSONSerialization`: it runs once per entry of captures with hundreds of thousands of entries,
 /// and most of an entry (timings, cache, response headers and content) is only validated and
 /// skipped, never built. `HARReader.entriesWithFoundation(data:)` is its slow twin.
-enum HAREntryParser {
+package enum HAREntryParser {
     /// The reasons of `.malformed`: sentences that never quote a URL, header or body, which can
     /// hold API keys. Shared with the Foundation twin so both say the same thing.
-    enum Reason {
-        static let notAnObject = "The HAR entry is not a JSON object."
+    package enum Reason {
+        package static let notAnObject = "The HAR entry is not a JSON object."
         static let noStartedDateTime = "The HAR entry has no startedDateTime string."
         static func badStartedDateTime(_ error: TimestampError) -> String {
             "The HAR entry's startedDateTime is not an RFC 3339 time: \(error)."
@@ -22,17 +22,19 @@ enum HAREntryParser {
     }
 
     /// The fields kept from an entry, before the required ones are checked.
-    struct Fields {
-        var startedDateTime: String?
-        var sawRequest = false
-        var method: String?
-        var url: String?
-        var headers: [(name: String, value: String)] = []
-        var body: String?
-        var status: Int?
+    package struct Fields {
+        package var startedDateTime: String?
+        package var sawRequest = false
+        package var method: String?
+        package var url: String?
+        package var headers: [(name: String, value: String)] = []
+        package var body: String?
+        package var status: Int?
+
+        package init() {}
 
         /// The entry these fields make, checking required fields in a fixed order.
-        func entry(index: Int) -> HARReader.Entry {
+        package func entry(index: Int) -> HARReader.Entry {
             guard let startedDateTime else { return .malformed(reason: Reason.noStartedDateTime, index: index) }
             let time: Timestamp
             switch TimestampParser.parse(startedDateTime) {

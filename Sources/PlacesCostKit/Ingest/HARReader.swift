@@ -174,7 +174,7 @@ public struct HARReader {
     }
 
     /// `response.status` as an `Int` when the JSON number is integral and plausible.
-    static func status(fromNumber number: Double?) -> Int? {
+    package static func status(fromNumber number: Double?) -> Int? {
         guard let number, number.rounded() == number, abs(number) < 1_000_000 else { return nil }
         return Int(number)
     }

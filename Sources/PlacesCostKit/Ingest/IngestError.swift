@@ -25,7 +25,7 @@ public enum IngestError: Error, Equatable, CustomStringConvertible {
     case invalidBillingExport(path: String, reason: String)
 
     /// The error with `path` filled in where the reader did not know it.
-    func naming(_ path: String) -> IngestError {
+    package func naming(_ path: String) -> IngestError {
         if case .readFailed("", let reason) = self { return .readFailed(path: path, reason: reason) }
         return self
     }

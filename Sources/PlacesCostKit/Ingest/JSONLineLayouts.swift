@@ -15,7 +15,7 @@
 ///
 /// One instance per worker; it owns fixed memory, so matching allocates nothing and holds no
 /// reference-counted storage.
-final class JSONLineLayouts {
+package final class JSONLineLayouts {
     /// Layouts kept; a new one replaces the one unused longest.
     static let capacity = 4
     /// Members a layout holds: a line with more is not learned.
@@ -66,7 +66,7 @@ final class JSONLineLayouts {
     /// few enough members and short enough gaps.
     private(set) var learnedLines = 0
 
-    init() {
+    package init() {
         let slots = Self.capacity * Self.maxSteps
         gaps = .allocate(capacity: slots * Self.maxGap)
         gaps.initialize(repeating: 0, count: slots * Self.maxGap)

@@ -9,10 +9,14 @@ public enum JSONLineParser {
     /// Why a line is not a valid record, as a sentence fragment for `FILE:LINE: warning:`.
     public struct Failure: Error, Equatable {
         public var reason: String
+
+        package init(reason: String) {
+            self.reason = reason
+        }
     }
 
     /// Nested arrays or objects deeper than this are rejected rather than risk the stack.
-    static let maxDepth = 64
+    package static let maxDepth = 64
 
     public static func parse(_ line: UnsafeBufferPointer<UInt8>) -> Result<RawRecord, Failure> {
         var scanner = Scanner(bytes: line)

@@ -64,6 +64,8 @@ public struct LogReader {
         public var duplicatesDropped = 0
         /// Inputs that are not regular files, copied to temporary files to be read (`InputSpool`).
         public var spooled: [InputSpool.Copy] = []
+
+        package init() {}
     }
 
     public static let maxStoredDiagnostics = 20
@@ -74,32 +76,9 @@ public struct LogReader {
         self.options = options
     }
 
-    /// Reads every input. `-` is standard input; a directory means its log files, by name.
-    ///
-    /// - Throws: `IngestError` for a missing or unreadable input, a read failure, or (with
-    ///   `strict`) the first malformed record.
-    public func read(_ paths: [String]) throws -> Output {
-        var output = Output()
-        var seen = Set<DuplicateKey>()
-        for (path, listedInDirectory) in try LogReader.expand(paths) {
-            do {
-                try readOne(path, listedInDirectory: listedInDirectory, seen: &seen, into: &output)
-            } catch let error as IngestError {
-                throw error.naming(path == "-" ? "<stdin>" : path)
-            }
-        }
-        return output
-    }
-
-    /// What makes two records exact duplicates.
-    private struct DuplicateKey: Hashable {
-        var time: Int64
-        var fingerprint: UInt64
-    }
-
     /// Files named by `paths`, with directories replaced by their log files sorted by name, each
     /// with whether it came from a directory listing (such files may be other data: skipped if so).
-    static func expand(_ paths: [String]) throws -> [(path: String, listedInDirectory: Bool)] {
+    package static func expand(_ paths: [String]) throws -> [(path: String, listedInDirectory: Bool)] {
         var files: [(path: String, listedInDirectory: Bool)] = []
         for path in paths {
             if path == "-" {
@@ -134,7 +113,7 @@ public struct LogReader {
     }
 
     /// An input opened and sniffed, ready for its records to be read.
-    struct OpenedInput {
+    package struct OpenedInput {
         var path: String
         var displayName: String
         var descriptor: Int32
@@ -143,30 +122,9 @@ public struct LogReader {
         /// Whether `close` closes `descriptor` (standard input stays open).
         var ownsDescriptor = true
 
-        func close() {
+        package func close() {
             if ownsDescriptor { _ = Glibc.close(descriptor) }
         }
-    }
-
-    /// Reads one input, keeping every call in memory: the obviously-correct twin of the streamed
-    /// pipeline (`CallPipeline`), duplicates included.
-    private func readOne(_ path: String, listedInDirectory: Bool, seen: inout Set<DuplicateKey>, into output: inout Output) throws {
-        guard var input = try open(path, listedInDirectory: listedInDirectory, into: &output) else { return }
-        defer { input.close() }
-        var calls: [Call] = []
-        var duplicates = 0
-        var known = seen
-        defer { seen = known }
-        try readRecords(&input, into: &output) { call, fingerprint in
-            if !known.insert(DuplicateKey(time: call.time.microseconds, fingerprint: fingerprint)).inserted {
-                duplicates += 1
-                if options.dedupe { return }
-            }
-            calls.append(call)
-        }
-        output.duplicates += duplicates
-        if options.dedupe { output.duplicatesDropped += duplicates }
-        output.calls += calls
     }
 
     /// Opens one input and tells its format; `nil` when it holds nothing to read (said in a diagnostic).
@@ -179,7 +137,7 @@ public struct LogReader {
     ///   - spool: where inputs that cannot be read twice are copied before they are read
     ///     (`InputSpool`); `nil` reads them as they stream, once.
     ///   - index: the input's position in `expand`'s list: its key in `spool`.
-    func open(_ path: String, listedInDirectory: Bool, spool: InputSpool? = nil, index: Int = 0, into output: inout Output) throws -> OpenedInput? {
+    package func open(_ path: String, listedInDirectory: Bool, spool: InputSpool? = nil, index: Int = 0, into output: inout Output) throws -> OpenedInput? {
         let displayName = path == "-" ? "<stdin>" : path
         var descriptor: Int32
         var ownsDescriptor = true
@@ -270,7 +228,7 @@ public struct LogReader {
 
     /// Reads an opened input's records, handing each call kept to `deliver` with its record's
     /// `Fingerprint`.
-    func readRecords(_ input: inout OpenedInput, into output: inout Output, deliver: (Call, UInt64) -> Void) throws {
+    package func readRecords(_ input: inout OpenedInput, into output: inout Output, deliver: (Call, UInt64) -> Void) throws {
         try withoutActuallyEscaping(deliver) { deliver in
             try readRecords(&input, into: &output, escapingDeliver: deliver)
         }

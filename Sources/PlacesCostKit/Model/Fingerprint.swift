@@ -97,7 +97,7 @@ public struct Fingerprint {
 
 extension HTTPRequest {
     /// The fingerprint of everything a request shows (an access-log line or a HAR entry).
-    var fingerprint: UInt64 {
+    package var fingerprint: UInt64 {
         var fingerprint = Fingerprint()
         fingerprint.combine(String(time.microseconds))
         fingerprint.combine(method)

@@ -13,7 +13,7 @@ public struct Search: Sendable, Hashable {
         case inferred
 
         /// A small number per kind, for packed keys.
-        var code: UInt8 {
+        package var code: UInt8 {
             switch self {
             case .session: 0
             case .spentToken: 1
@@ -33,7 +33,7 @@ public struct Search: Sendable, Hashable {
         public var isCompleted: Bool { self == .completed }
 
         /// A small number per outcome, for packed keys.
-        var code: UInt8 {
+        package var code: UInt8 {
             switch self {
             case .completed: 0
             case .abandoned: 1

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlacesCostKit
+@testable import PlacesCostReference
 
 /// The CSV block path (`CSVBlockSplitter` cutting at `CSVBoundaryFinder`'s safe cuts, workers'
 /// `CSVBlockParser` with `FastCSVRowDecoder`) against its slow twin, the line reader

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlacesCostKit
+@testable import PlacesCostReference
 
 /// RFC 4180 CSV request logs: quoting, headers, and recovery from malformed records.
 @Suite("CSVRecordParser")

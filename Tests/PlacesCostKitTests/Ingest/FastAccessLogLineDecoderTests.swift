@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlacesCostKit
+@testable import PlacesCostReference
 
 /// The fast access-log decoder against its slow twin (`AccessLogParser` + `PlacesRequestDecoder`
 /// + `HTTPRequest.fingerprint`): whatever it answers must be what the slow path makes of the

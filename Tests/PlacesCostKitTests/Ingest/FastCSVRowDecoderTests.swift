@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlacesCostKit
+@testable import PlacesCostReference
 
 /// `FastCSVRowDecoder` against the slow path (`CSVRecordParser` + `CallDecoder`), row by row
 /// (`CSVRowTwins`); whole logs cut into blocks are checked in `CSVBlockTests`.

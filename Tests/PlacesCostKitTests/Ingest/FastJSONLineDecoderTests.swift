@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlacesCostKit
+@testable import PlacesCostReference
 
 /// The fast decoder against its slow twin (`JSONLineParser` + `CallDecoder`): whatever it accepts
 /// must decode to the same `Call` the slow way, and it must accept the lines loggers write.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlacesCostKit
+@testable import PlacesCostReference
 
 /// The streaming HAR reader on hand-written captures, and against its Foundation twin on
 /// generated ones read through read(2) boundaries that fall everywhere.

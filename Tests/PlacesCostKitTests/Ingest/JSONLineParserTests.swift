@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlacesCostKit
+@testable import PlacesCostReference
 
 /// The fast byte parser against its Foundation twin, on generated, mutated and hand-picked lines.
 @Suite("JSONLineParser")

@@ -1,3 +1,5 @@
+import PlacesCostKit
+
 /// A search being assembled during a walk over one token's or one user's calls.
 struct SearchDraft {
     let kind: Search.Kind

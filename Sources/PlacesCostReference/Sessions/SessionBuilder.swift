@@ -1,3 +1,5 @@
+import PlacesCostKit
+
 /// Groups calls into sessions and searches and counts the anomalies, by the rules of `sessions.md`.
 ///
 /// Calls with a token are grouped by (project, token) and walked in time order (ties keep input

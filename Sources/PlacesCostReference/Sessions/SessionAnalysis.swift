@@ -1,3 +1,5 @@
+import PlacesCostKit
+
 /// The Sessions stage's result: searches, the calls outside every search, and the anomalies.
 public struct SessionAnalysis: Sendable {
     /// Every search, ordered by start time (ties by the order of their first call in the input).

@@ -1,3 +1,5 @@
+import PlacesCostKit
+
 /// The walk over one user's token-less calls in time order: the inferred searches of `sessions.md`.
 ///
 /// Consecutive autocomplete calls at most `gap` apart form one search; the user's next

@@ -1,3 +1,5 @@
+import PlacesCostKit
+
 /// The walk over one token's calls in time order (`sessions.md` rules 1-5).
 struct TokenWalk {
     private enum State {

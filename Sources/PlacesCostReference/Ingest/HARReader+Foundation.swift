@@ -1,4 +1,5 @@
 import Foundation
+import PlacesCostKit
 
 extension HARReader {
     /// Reads every entry of a whole HAR document with `JSONSerialization`: the slow,

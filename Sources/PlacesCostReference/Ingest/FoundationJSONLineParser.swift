@@ -1,4 +1,5 @@
 import Foundation
+import PlacesCostKit
 
 /// Parses one JSON Lines record with Foundation's `JSONSerialization`: the slow,
 /// obviously-correct twin of `JSONLineParser`.

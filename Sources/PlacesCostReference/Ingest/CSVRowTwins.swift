@@ -1,3 +1,5 @@
+import PlacesCostKit
+
 /// The two ways a CSV row becomes a `Call`, side by side, for the tests and the fuzzer that hold
 /// the fast path to the slow one.
 ///

@@ -1,3 +1,5 @@
+import PlacesCostKit
+
 /// The two ways an access-log line becomes a `Call`, side by side, for the tests and the fuzzer
 /// that hold the fast path to the slow one.
 ///
