@@ -125,7 +125,7 @@ public final class InputSpool: @unchecked Sendable {
     private static func write(_ raw: UnsafeRawBufferPointer, to descriptor: Int32, name: String, directory: String) throws {
         var offset = 0
         while offset < raw.count {
-            let count = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+            let count = SystemCall.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
             if count < 0 {
                 if errno == EINTR { continue }
                 throw IngestError.spoolFailed(path: name, directory: directory, reason: String(cString: strerror(errno)))

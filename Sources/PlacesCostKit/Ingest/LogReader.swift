@@ -123,7 +123,7 @@ public struct LogReader {
         var ownsDescriptor = true
 
         package func close() {
-            if ownsDescriptor { _ = Glibc.close(descriptor) }
+            if ownsDescriptor { _ = SystemCall.close(descriptor) }
         }
     }
 
@@ -149,7 +149,7 @@ public struct LogReader {
             ownsDescriptor = false
             spool?.rewindStandardInput(index)
         } else if listedInDirectory {
-            descriptor = Glibc.open(path, O_RDONLY | O_NONBLOCK)
+            descriptor = SystemCall.open(path, O_RDONLY | O_NONBLOCK)
             guard descriptor >= 0 else {
                 let error = errno
                 guard error == ENOENT || error == ELOOP || error == ENXIO else {
@@ -160,13 +160,13 @@ public struct LogReader {
                 return nil
             }
             if let what = LogReader.nonRegularKind(descriptor) {
-                _ = Glibc.close(descriptor)
+                _ = SystemCall.close(descriptor)
                 try report(LogReader.skippedEntry(path, what, readable: what != "a device"), countAsRejected: false, into: &output)
                 return nil
             }
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         } else {
-            descriptor = Glibc.open(path, O_RDONLY)
+            descriptor = SystemCall.open(path, O_RDONLY)
             guard descriptor >= 0 else {
                 throw IngestError.unreadable(path: path, reason: String(cString: strerror(errno)))
             }

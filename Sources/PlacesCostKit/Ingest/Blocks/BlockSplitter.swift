@@ -91,7 +91,7 @@ struct BlockSplitter {
             }
             count = prefix.count
             while count < target {
-                let got = Glibc.read(descriptor, buffer.baseAddress! + count, target - count)
+                let got = SystemCall.read(descriptor, buffer.baseAddress! + count, target - count)
                 if got < 0 {
                     if errno == EINTR { continue }
                     failure = .readFailed(path: "", reason: String(cString: strerror(errno)))

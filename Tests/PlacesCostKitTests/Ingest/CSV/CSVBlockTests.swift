@@ -151,7 +151,7 @@ struct CSVBlockTests {
         let read = try blocks(&input, blockSize: blockSize, catalogs: catalogs, window: window)
         // Drain, so the writer ends even when the header sent the file to the line reader.
         var sink = [UInt8](repeating: 0, count: 1 << 16)
-        while sink.withUnsafeMutableBytes({ Glibc.read(readEnd, $0.baseAddress!, $0.count) }) > 0 {}
+        while sink.withUnsafeMutableBytes({ SystemCall.read(readEnd, $0.baseAddress!, $0.count) }) > 0 {}
         return read
     }
 
