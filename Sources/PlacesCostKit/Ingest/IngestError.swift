@@ -1,5 +1,5 @@
 /// Problems that stop reading the input.
-public enum IngestError: Error, Equatable, CustomStringConvertible {
+package enum IngestError: Error, Equatable, CustomStringConvertible {
     /// An input path does not exist or cannot be opened.
     case unreadable(path: String, reason: String)
     /// A read from an open input failed midway; `path` is empty until the reader of the file
@@ -30,7 +30,7 @@ public enum IngestError: Error, Equatable, CustomStringConvertible {
         return self
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreadable(let path, let reason):
             "cannot read \(path): \(reason). Check the path, or pass - to read standard input."

@@ -10,20 +10,20 @@ import Darwin
 ///
 /// Malformed records become diagnostics (the first `maxStoredDiagnostics` kept, all counted)
 /// unless `strict` is set, in which case the first one is thrown.
-public struct LogReader {
-    public struct Options: Sendable {
+package struct LogReader {
+    package struct Options: Sendable {
         /// `nil` sniffs each file's format from its content.
-        public var format: InputFormat?
-        public var strict: Bool
+        package var format: InputFormat?
+        package var strict: Bool
         /// Calls outside this window are dropped after decoding (`--since`/`--until`).
-        public var window: TimeWindow
+        package var window: TimeWindow
         /// The access-log line format (`--log-format`); `nil` reads nginx/Apache combined or common.
-        public var logFormat: AccessLogFormat?
+        package var logFormat: AccessLogFormat?
         /// Drop exact duplicates (`--dedupe`): a record with the time and fingerprint of an
         /// earlier one. They are counted either way.
-        public var dedupe: Bool
+        package var dedupe: Bool
 
-        public init(format: InputFormat? = nil, strict: Bool = false, window: TimeWindow = TimeWindow(), logFormat: AccessLogFormat? = nil, dedupe: Bool = false) {
+        package init(format: InputFormat? = nil, strict: Bool = false, window: TimeWindow = TimeWindow(), logFormat: AccessLogFormat? = nil, dedupe: Bool = false) {
             self.format = format
             self.strict = strict
             self.window = window
@@ -38,41 +38,41 @@ public struct LogReader {
     }
 
     /// What was read.
-    public struct Output: Sendable {
+    package struct Output: Sendable {
         /// Calls in read order (files in the order given, lines in file order).
-        public var calls: [Call] = []
+        package var calls: [Call] = []
         /// Malformed records skipped.
-        public var rejected = 0
+        package var rejected = 0
         /// Valid calls dropped by `--since`/`--until`.
-        public var outsideWindow = 0
+        package var outsideWindow = 0
         /// When those calls were made: the log's own period, when nothing falls in the one asked for.
-        public var outsidePeriod = TimeSpan()
+        package var outsidePeriod = TimeSpan()
         /// The first diagnostics, in order.
-        public var diagnostics: [Diagnostic] = []
+        package var diagnostics: [Diagnostic] = []
         /// All diagnostics, including those not stored.
-        public var diagnosticCount = 0
+        package var diagnosticCount = 0
         /// The files read, as displayed in diagnostics.
-        public var files: [String] = []
+        package var files: [String] = []
         /// Access-log lines and HAR entries that are not Places calls (other endpoints, assets).
-        public var skippedRequests = 0
+        package var skippedRequests = 0
         /// Places API (New) calls whose body the source does not show (an access log's
         /// `POST places:autocomplete`): their token and input are unknown.
-        public var bodiesUnknown = 0
+        package var bodiesUnknown = 0
         /// Records that repeat an earlier record exactly (same time, same content), and how many
         /// of them `dedupe` dropped.
-        public var duplicates = 0
-        public var duplicatesDropped = 0
+        package var duplicates = 0
+        package var duplicatesDropped = 0
         /// Inputs that are not regular files, copied to temporary files to be read (`InputSpool`).
-        public var spooled: [InputSpool.Copy] = []
+        package var spooled: [InputSpool.Copy] = []
 
         package init() {}
     }
 
-    public static let maxStoredDiagnostics = 20
+    package static let maxStoredDiagnostics = 20
 
-    public var options: Options
+    package var options: Options
 
-    public init(options: Options = Options()) {
+    package init(options: Options = Options()) {
         self.options = options
     }
 

@@ -1,27 +1,27 @@
 import Foundation
 
 /// Runs the pipeline for `analyze`: Ingest -> Sessions -> statistics.
-public struct Analyzer: Sendable {
-    public struct Options: Sendable {
-        public var reader = LogReader.Options()
-        public var sessions = SessionOptions()
+struct Analyzer: Sendable {
+    struct Options: Sendable {
+        var reader = LogReader.Options()
+        var sessions = SessionOptions()
         /// `--needs-details yes|no`; `nil` measures it from the log.
-        public var needsDetails: Bool?
+        var needsDetails: Bool?
         /// `--pricing ID|FILE`; `nil` chooses per month and API generation.
-        public var pricing: String?
-        public var costs = CostCalculator.Options()
+        var pricing: String?
+        var costs = CostCalculator.Options()
         /// `--max-delay`: the largest delay the recommendation may choose.
-        public var maxDelay = 4
+        var maxDelay = 4
         /// `--threads`: workers that parse and build sessions (the report is the same for any number).
-        public var threads = ProcessInfo.processInfo.activeProcessorCount
+        var threads = ProcessInfo.processInfo.activeProcessorCount
         /// How far out of time order calls may arrive and still be walked as they stream by
         /// (`--reorder-window`, seconds); a log more out of order is read again with a window
         /// that covers it.
-        public var reorderWindowSeconds = 600.0
+        var reorderWindowSeconds = 600.0
         /// Keep every search for `searches.csv` (memory then grows with the searches).
-        public var keepSearches = false
+        var keepSearches = false
         /// Called with the bytes read so far, from the reading thread.
-        public var progress: (@Sendable (Int) -> Void)?
+        var progress: (@Sendable (Int) -> Void)?
         /// JSON Lines block size and line limit: fixed in use; tests make them small to cut
         /// small logs into many blocks.
         var blockSize = 4 << 20
@@ -32,26 +32,26 @@ public struct Analyzer: Sendable {
         /// Read CSV with the line reader on one thread (`CallPipeline.Options.readsCSVByLines`).
         var readsCSVByLines = false
         /// Where inputs that cannot be read twice (standard input, pipes) are copied (`TMPDIR`).
-        public var temporaryDirectory = "/tmp"
+        var temporaryDirectory = "/tmp"
 
-        public init() {}
+        init() {}
     }
 
     /// The alternative timeouts the report compares against (`sessions.md`).
-    public static let comparedTimeouts: [Double] = [60, 600]
+    static let comparedTimeouts: [Double] = [60, 600]
 
-    public var options: Options
+    var options: Options
 
     private struct PlatformKey: Hashable {
         var platform: ClientPlatform
         var generation: APIGeneration
     }
 
-    public init(options: Options = Options()) {
+    init(options: Options = Options()) {
         self.options = options
     }
 
-    public func analyze(paths: [String], usedSampleLogs: Bool = false) throws -> (Analysis, diagnostics: LogReader.Output) {
+    func analyze(paths: [String], usedSampleLogs: Bool = false) throws -> (Analysis, diagnostics: LogReader.Output) {
         let plan = try PricingPlan.load(options.pricing)
         var costOptions = options.costs
         // The recommendation may choose any delay up to --max-delay, so those are always priced.

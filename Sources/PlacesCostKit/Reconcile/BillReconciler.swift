@@ -3,16 +3,16 @@
 ///
 /// It lives in the Pricing stage because it compares two priced results; the bill itself is read
 /// by `BillingExportReader` in Ingest and shown by `ReconciliationRenderer` in Report.
-public struct BillReconciler: Sendable {
+struct BillReconciler: Sendable {
     /// Counts further apart than this share of the billed count are flagged.
-    public static let tolerance = 0.02
+    static let tolerance = 0.02
 
-    public init() {}
+    init() {}
 
     /// - Parameters:
     ///   - pricing: `Analysis.pricing`; its `current` strategy at delay 0 is the estimate.
     ///   - bill: the Places-related SKUs of the billing export.
-    public func reconcile(_ pricing: PricingResult, bill: BilledUsage) -> Reconciliation {
+    func reconcile(_ pricing: PricingResult, bill: BilledUsage) -> Reconciliation {
         let estimate = pricing.cost(.current, delay: 0)
         var estimated: [String: (count: Double, cost: Double)] = [:]
         for month in estimate?.months ?? [] {

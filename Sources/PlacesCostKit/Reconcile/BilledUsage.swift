@@ -1,8 +1,8 @@
 /// What a Cloud Billing export says was billed for Places-related SKUs, read by
 /// `BillingExportReader` and compared with the estimate by `BillReconciler`.
-public struct BilledUsage: Sendable, Equatable {
+struct BilledUsage: Sendable, Equatable {
     /// The export layouts the reader knows, told from the header row (or the column count).
-    public enum Layout: String, Sendable, Equatable {
+    enum Layout: String, Sendable, Equatable {
         /// Billing > Reports > cost table download: a `key,value` preamble, then 18 columns.
         case consoleCostTable = "console-cost-table"
         /// Billing > Reports > "Download CSV": 13 columns from `Date` to `Subtotal ($)`.
@@ -14,18 +14,18 @@ public struct BilledUsage: Sendable, Equatable {
     }
 
     /// One SKU's usage over the whole file.
-    public struct SKU: Sendable, Equatable {
+    struct SKU: Sendable, Equatable {
         /// The SKU description: the price tables' exact name when it matched one, else as billed.
-        public var sku: String
-        public var service: String
+        var sku: String
+        var service: String
         /// The summed usage amount of the SKU's usage rows (credit rows carry none).
-        public var usageAmount: Double
+        var usageAmount: Double
         /// Cost before credits, in USD, as the bill lists it.
-        public var costUSD: Double
+        var costUSD: Double
         /// Credits set against this SKU (zero or negative, as the bill shows them).
-        public var creditsUSD: Double
+        var creditsUSD: Double
 
-        public init(sku: String, service: String, usageAmount: Double, costUSD: Double, creditsUSD: Double) {
+        init(sku: String, service: String, usageAmount: Double, costUSD: Double, creditsUSD: Double) {
             self.sku = sku
             self.service = service
             self.usageAmount = usageAmount
@@ -35,43 +35,43 @@ public struct BilledUsage: Sendable, Equatable {
     }
 
     /// The period the file covers: usage dates seen (`YYYY-MM-DD`) and invoice months (`YYYY-MM`).
-    public struct Period: Sendable, Equatable {
-        public var firstUsageDate: String?
-        public var lastUsageDate: String?
-        public var invoiceMonths: [String]
+    struct Period: Sendable, Equatable {
+        var firstUsageDate: String?
+        var lastUsageDate: String?
+        var invoiceMonths: [String]
 
-        public init(firstUsageDate: String? = nil, lastUsageDate: String? = nil, invoiceMonths: [String] = []) {
+        init(firstUsageDate: String? = nil, lastUsageDate: String? = nil, invoiceMonths: [String] = []) {
             self.firstUsageDate = firstUsageDate
             self.lastUsageDate = lastUsageDate
             self.invoiceMonths = invoiceMonths
         }
     }
 
-    public var file: String
-    public var layout: Layout
+    var file: String
+    var layout: Layout
     /// Whether the columns were found by their English names or, for a localized console export,
     /// by position.
-    public var matchedByPosition: Bool
+    var matchedByPosition: Bool
     /// Places-related SKUs, sorted by name.
-    public var skus: [SKU]
-    public var period: Period
+    var skus: [SKU]
+    var period: Period
     /// Rows of other services or SKUs (Maps, Routes, Compute...): counted, left out of the comparison.
-    public var otherServiceRows: Int
-    public var otherServiceCostUSD: Double
+    var otherServiceRows: Int
+    var otherServiceCostUSD: Double
     /// Tax, rounding, total and subtotal rows skipped.
-    public var ignoredRows: Int
+    var ignoredRows: Int
     /// Usage rows left out because a number in them could not be used: a cost that is not a
     /// number, or a cost, credit or usage amount that is not finite or out of the reader's range.
-    public var skippedRows: Int = 0
+    var skippedRows: Int = 0
     /// `FILE:LINE: warning:` lines for the first skipped rows (`BillingExportReader.maxWarnings`).
-    public var warnings: [Diagnostic] = []
+    var warnings: [Diagnostic] = []
 
     /// Credits on Places-related SKUs (zero or negative).
-    public var creditsUSD: Double { skus.reduce(0) { $0 + $1.creditsUSD } }
+    var creditsUSD: Double { skus.reduce(0) { $0 + $1.creditsUSD } }
     /// Cost of Places-related SKUs before credits.
-    public var costUSD: Double { skus.reduce(0) { $0 + $1.costUSD } }
+    var costUSD: Double { skus.reduce(0) { $0 + $1.costUSD } }
 
-    public init(file: String, layout: Layout, matchedByPosition: Bool = false, skus: [SKU], period: Period,
+    init(file: String, layout: Layout, matchedByPosition: Bool = false, skus: [SKU], period: Period,
                 otherServiceRows: Int = 0, otherServiceCostUSD: Double = 0, ignoredRows: Int = 0,
                 skippedRows: Int = 0, warnings: [Diagnostic] = []) {
         self.file = file

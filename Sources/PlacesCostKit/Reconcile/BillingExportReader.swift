@@ -25,22 +25,22 @@ import Foundation
 ///   amount is NaN, infinite or outside `moneyRange`/`usageRange`, is skipped, counted in
 ///   `skippedRows` and warned about at its line, so that sums stay finite and nothing vanishes
 ///   without a word.
-public struct BillingExportReader: Sendable {
+struct BillingExportReader: Sendable {
     /// The largest export read, in bytes (a month of one billing account is far smaller).
-    public static let maxFileBytes = 256 * 1024 * 1024
+    static let maxFileBytes = 256 * 1024 * 1024
     /// Costs and credits one row may hold, in USD.
-    public static let moneyRange: ClosedRange<Double> = -1_000_000_000_000...1_000_000_000_000
+    static let moneyRange: ClosedRange<Double> = -1_000_000_000_000...1_000_000_000_000
     /// Usage amounts one row may hold (events).
-    public static let usageRange: ClosedRange<Double> = -1_000_000_000_000_000...1_000_000_000_000_000
+    static let usageRange: ClosedRange<Double> = -1_000_000_000_000_000...1_000_000_000_000_000
     /// Skipped rows warned about one by one; the rest are counted.
     static let maxWarnings = 20
 
     /// The SKU names a row is matched against: every bundled price table's SKUs by default.
-    public var skuNames: [String]
+    var skuNames: [String]
 
     static let placesServices: Set<String> = ["places api", "places api (new)", "geocoding api"]
 
-    public init(skuNames: [String]? = nil) {
+    init(skuNames: [String]? = nil) {
         self.skuNames = skuNames ?? BillingExportReader.bundledSKUNames
     }
 
@@ -54,7 +54,7 @@ public struct BillingExportReader: Sendable {
     ///
     /// - Throws: `IngestError.unreadableBillingExport` when the file cannot be opened,
     ///   `IngestError.invalidBillingExport` when its layout is not one of the known ones.
-    public func read(path: String, shownAs: String? = nil) throws -> BilledUsage {
+    func read(path: String, shownAs: String? = nil) throws -> BilledUsage {
         let shown = shownAs ?? path
         guard let handle = FileHandle(forReadingAtPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "the file cannot be read" : "no such file or directory"
@@ -75,7 +75,7 @@ public struct BillingExportReader: Sendable {
     }
 
     /// Parses the text of an export; `file` names it in errors.
-    public func parse(_ text: String, file: String) throws -> BilledUsage {
+    func parse(_ text: String, file: String) throws -> BilledUsage {
         var text = text
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         let firstCharacter = text.first { !$0.isWhitespace }

@@ -7,19 +7,19 @@ import Foundation
 /// `LengthProfile` and `SearchTally`), so a log of millions of searches is priced in time
 /// proportional to its few thousand shapes. The lists are sorted by content, so the result does
 /// not depend on the order calls were read in or on how many threads read them.
-public struct SearchSummary: Sendable {
-    public struct WeightedSearch: Sendable, Equatable {
-        public var search: Search
-        public var count: Int
+package struct SearchSummary: Sendable {
+    package struct WeightedSearch: Sendable, Equatable {
+        package var search: Search
+        package var count: Int
     }
 
-    public struct WeightedCall: Sendable, Equatable {
-        public var call: Call
-        public var count: Int
+    package struct WeightedCall: Sendable, Equatable {
+        package var call: Call
+        package var count: Int
         /// Whether the calls carried a session token (a representative keeps none).
-        public var hasToken: Bool
+        package var hasToken: Bool
         /// Details calls on a fresh token (`details_without_autocomplete`).
-        public var orphan: Bool
+        package var orphan: Bool
     }
 
     /// What makes two base calls one representative.
@@ -30,26 +30,26 @@ public struct SearchSummary: Sendable {
     }
 
     /// Compared timeouts (`sessions.md`): sessions expired and searches had the timeout been this.
-    public struct Alternative: Sendable, Equatable {
-        public var timeout: Duration64
-        public var expired: Int
-        public var searches: Int
+    package struct Alternative: Sendable, Equatable {
+        package var timeout: Duration64
+        package var expired: Int
+        package var searches: Int
     }
 
-    public var searches: [WeightedSearch]
+    package var searches: [WeightedSearch]
     /// Calls that belong to no search, priced the same in every strategy; unknown APIs beyond
     /// `unknownAPIs.kept` under its one folded name.
-    public var baseCalls: [WeightedCall]
+    package var baseCalls: [WeightedCall]
     /// The unknown API names shown on their own.
-    public var unknownAPIs: UnknownAPIList
-    public var anomalies: Anomalies
-    public var alternatives: [Alternative]
+    package var unknownAPIs: UnknownAPIList
+    package var anomalies: Anomalies
+    package var alternatives: [Alternative]
     /// Every search in start order (ties by first call), when the analysis kept them for
     /// `searches.csv`; empty otherwise.
-    public var keptSearches: [Search]
+    package var keptSearches: [Search]
 
     /// Details calls on a fresh token.
-    public var detailsWithoutAutocomplete: [WeightedCall] { baseCalls.filter(\.orphan) }
+    package var detailsWithoutAutocomplete: [WeightedCall] { baseCalls.filter(\.orphan) }
 
     /// Turns a tally's ids back into values and sorts the representatives by content.
     package init(tally: SearchTally, catalogs: CallCatalogs, clip: Int, alternativeTimeouts: [Duration64]) {

@@ -5,7 +5,7 @@ extension LogReader {
     ///
     /// - Throws: `IngestError` for a missing or unreadable input, a read failure, or (with
     ///   `strict`) the first malformed record.
-    public func read(_ paths: [String]) throws -> Output {
+    func read(_ paths: [String]) throws -> Output {
         var output = Output()
         var seen = Set<DuplicateKey>()
         for (path, listedInDirectory) in try LogReader.expand(paths) {

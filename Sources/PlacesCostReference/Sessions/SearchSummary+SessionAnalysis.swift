@@ -2,7 +2,7 @@ import PlacesCostKit
 
 extension SearchSummary {
     /// The slow twin's route: every search and base call of a `SessionBuilder` analysis, tallied.
-    public init(_ analysis: SessionAnalysis, calendar: BillingCalendar, clip: Int, keepSearches: Bool = false) {
+    init(_ analysis: SessionAnalysis, calendar: BillingCalendar, clip: Int, keepSearches: Bool = false) {
         var calendar = calendar
         let catalogs = CallCatalogs()
         var tally = SearchTally()

@@ -1,17 +1,17 @@
 import PlacesCostKit
 
 /// The Sessions stage's result: searches, the calls outside every search, and the anomalies.
-public struct SessionAnalysis: Sendable {
+struct SessionAnalysis: Sendable {
     /// Every search, ordered by start time (ties by the order of their first call in the input).
-    public var searches: [Search]
+    var searches: [Search]
     /// Calls that belong to no search (standalone details, geocoding outside a search, token-less
     /// calls without a user id, other APIs): priced the same in every strategy.
-    public var baseCalls: [Call]
-    public var anomalies: Anomalies
+    var baseCalls: [Call]
+    var anomalies: Anomalies
     /// The details calls on a fresh token (`details_without_autocomplete`), also in `baseCalls`.
-    public var detailsWithoutAutocomplete: [Call] = []
+    var detailsWithoutAutocomplete: [Call] = []
 
-    public init(searches: [Search] = [], baseCalls: [Call] = [], anomalies: Anomalies = Anomalies()) {
+    init(searches: [Search] = [], baseCalls: [Call] = [], anomalies: Anomalies = Anomalies()) {
         self.searches = searches
         self.baseCalls = baseCalls
         self.anomalies = anomalies

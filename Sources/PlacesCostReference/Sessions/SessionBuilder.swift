@@ -5,10 +5,10 @@ import PlacesCostKit
 /// Calls with a token are grouped by (project, token) and walked in time order (ties keep input
 /// order), so the input need not be sorted. Token-less calls with a user id are grouped by
 /// (project, user) and walked with the user-gap rule. Everything else is a base call.
-public struct SessionBuilder: Sendable {
-    public var options: SessionOptions
+struct SessionBuilder: Sendable {
+    var options: SessionOptions
 
-    public init(options: SessionOptions = SessionOptions()) {
+    init(options: SessionOptions = SessionOptions()) {
         self.options = options
     }
 
@@ -18,7 +18,7 @@ public struct SessionBuilder: Sendable {
     }
 
     /// Builds searches from calls given in input order.
-    public func build(_ calls: [Call]) -> SessionAnalysis {
+    func build(_ calls: [Call]) -> SessionAnalysis {
         var tokenGroups: [GroupKey: [Int]] = [:]
         var tokenOrder: [GroupKey] = []
         var userGroups: [GroupKey: [Int]] = [:]

@@ -6,9 +6,9 @@
 /// quote bounds them. Variables written back to back (`$uri$is_args$args`) form one field that
 /// cannot be split, so they are matched and ignored. Apache's combined and common lines have the
 /// same shape as nginx's, so `combined` and `common` serve both servers.
-public struct AccessLogFormat: Sendable, Equatable {
+package struct AccessLogFormat: Sendable, Equatable {
     /// The variables the parser reads; every other one is matched and ignored.
-    public enum Variable: Sendable, Hashable {
+    package enum Variable: Sendable, Hashable {
         case remoteAddr, remoteUser, timeLocal, timeISO8601, msec, request, requestMethod, requestURI
         case status, bodyBytesSent, bytesSent, httpReferer, httpUserAgent, requestTime, host
         case other(String)
@@ -36,31 +36,31 @@ public struct AccessLogFormat: Sendable, Equatable {
     }
 
     /// One piece of a line: text that must appear as written, or a field.
-    public enum Element: Sendable, Equatable {
+    package enum Element: Sendable, Equatable {
         case literal([UInt8])
         /// One field; more than one variable when they are written with no text between them.
         case field([Variable])
     }
 
     /// Why a `log_format` string cannot be used.
-    public struct Error: Swift.Error, Sendable, Equatable, CustomStringConvertible {
-        public var description: String
+    package struct Error: Swift.Error, Sendable, Equatable, CustomStringConvertible {
+        package var description: String
     }
 
-    public let elements: [Element]
+    package let elements: [Element]
 
     /// nginx's predefined `combined` format (Apache's `combined` writes the same shape).
-    public static let combined = try! AccessLogFormat(
+    package static let combined = try! AccessLogFormat(
         #"$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent""#)
     /// The common log format: `combined` without the referrer and user agent.
-    public static let common = try! AccessLogFormat(
+    package static let common = try! AccessLogFormat(
         #"$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent"#)
 
     /// Compiles a `log_format` string (the part between the quotes of nginx's directive).
     ///
     /// - Throws: `AccessLogFormat.Error` when the format records no time, no request, or writes a
     ///   needed variable back to back with another so that it cannot be split off.
-    public init(_ logFormat: String) throws {
+    package init(_ logFormat: String) throws {
         var elements: [Element] = []
         var literal: [UInt8] = []
         var variables: [Variable] = []

@@ -8,29 +8,29 @@
 ///
 /// Works on the line's bytes so that `LineReader`'s buffers need no `String` per line. Reasons
 /// for malformed lines never quote the line: its URL may hold an API key.
-public struct AccessLogParser: Sendable {
-    public enum Result: Sendable, Equatable {
+package struct AccessLogParser: Sendable {
+    package enum Result: Sendable, Equatable {
         case request(HTTPRequest)
         /// A sentence fragment for `FILE:LINE: warning:`.
         case malformed(String)
     }
 
-    public let format: AccessLogFormat
+    package let format: AccessLogFormat
 
-    public init(format: AccessLogFormat) {
+    package init(format: AccessLogFormat) {
         self.format = format
     }
 
-    public func parse(_ line: String) -> Result {
+    package func parse(_ line: String) -> Result {
         var line = line
         return line.withUTF8 { parse($0) }
     }
 
-    public func parse(_ line: [UInt8]) -> Result {
+    package func parse(_ line: [UInt8]) -> Result {
         line.withUnsafeBufferPointer { parse($0) }
     }
 
-    public func parse(_ line: UnsafeBufferPointer<UInt8>) -> Result {
+    package func parse(_ line: UnsafeBufferPointer<UInt8>) -> Result {
         // Servers escape bytes outside printable ASCII (nginx writes `\xFF`), so raw bytes that
         // are not UTF-8 mean a corrupted line, not a request.
         guard UTF8Validation.isValid(line) else { return .malformed("the line is not valid UTF-8") }
@@ -42,7 +42,7 @@ public struct AccessLogParser: Sendable {
     }
 
     /// Whether the first non-blank line of `head` reads as a combined or common access log line.
-    public static func sniff(_ head: [UInt8]) -> Bool {
+    package static func sniff(_ head: [UInt8]) -> Bool {
         var start = 0
         while start < head.count {
             var end = head[start...].firstIndex(of: UInt8(ascii: "\n")) ?? head.count

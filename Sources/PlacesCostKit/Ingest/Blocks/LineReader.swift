@@ -10,8 +10,8 @@ import Darwin
 /// storage, so a multi-GB log is never held in memory and no `String` is made per line. A UTF-8
 /// byte-order mark at the start is dropped, and so is the `\r` of a CRLF line end. A line longer
 /// than `maxLineLength` is not buffered whole: it is reported as `.overlong` and skipped.
-public struct LineReader {
-    public enum Event {
+package struct LineReader {
+    package enum Event {
         /// One line, without its terminator; the buffer is valid only during the callback.
         case line(UnsafeBufferPointer<UInt8>, number: Int)
         /// A line longer than the limit, skipped.
@@ -30,9 +30,9 @@ public struct LineReader {
     /// The longest line a log record may take. No API call's record comes near it (Places inputs
     /// and URLs are a few kilobytes at most), so a longer line is damage (a missing newline, a
     /// binary blob, runaway padding) and is rejected without being buffered.
-    public static let maxRecordLength = 1 << 20
+    package static let maxRecordLength = 1 << 20
     /// The diagnostic for a line over `maxRecordLength`.
-    public static let overlongReason = "the line is longer than 1 MiB, longer than any log record"
+    package static let overlongReason = "the line is longer than 1 MiB, longer than any log record"
 
     /// Whether a line holds only spaces and tabs: every reader skips such a line silently.
     @inline(__always)
@@ -40,14 +40,14 @@ public struct LineReader {
         line.allSatisfy { $0 == 0x20 || $0 == 0x09 }
     }
 
-    public init(fileDescriptor: Int32, chunkSize: Int = 1 << 20, maxLineLength: Int = LineReader.maxRecordLength) {
+    package init(fileDescriptor: Int32, chunkSize: Int = 1 << 20, maxLineLength: Int = LineReader.maxRecordLength) {
         self.fileDescriptor = fileDescriptor
         self.buffer = [UInt8](repeating: 0, count: max(chunkSize, 16))
         self.maxLineLength = maxLineLength
     }
 
     /// The first bytes of the input (up to `count`, after any byte-order mark), without consuming them.
-    public mutating func peek(_ count: Int) throws -> [UInt8] {
+    package mutating func peek(_ count: Int) throws -> [UInt8] {
         while end - start < count, !atEndOfInput {
             try fill()
         }
@@ -55,13 +55,13 @@ public struct LineReader {
     }
 
     /// Takes the bytes read ahead and not yet consumed, so another reader can continue the input.
-    public mutating func takeBuffered() -> [UInt8] {
+    package mutating func takeBuffered() -> [UInt8] {
         defer { start = end }
         return Array(buffer[start..<end])
     }
 
     /// Calls `body` for every line of the input, in order.
-    public mutating func forEachLine(_ body: (Event) throws -> Void) throws {
+    package mutating func forEachLine(_ body: (Event) throws -> Void) throws {
         var lineNumber = 0
         var skippingOverlongLine = false
         while true {

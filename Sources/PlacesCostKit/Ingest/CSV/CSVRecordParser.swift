@@ -10,8 +10,8 @@
 /// (`staysOpen`): the record is split once it closes. Splitting the whole text again for every
 /// line took time quadratic in the record: one stray quote in a log without others (so the
 /// record stays open for `maxPendingBytes`) cost 43 s on a 20 MB file.
-public struct CSVRecordParser {
-    public enum Event {
+package struct CSVRecordParser {
+    package enum Event {
         /// The header row: the column for each known key.
         case header
         /// A record, the line it starts on, and the `Fingerprint` of its bytes (its lines joined
@@ -21,9 +21,9 @@ public struct CSVRecordParser {
     }
 
     /// Why a file cannot be read as a canonical CSV log at all.
-    public struct HeaderFailure: Error, Equatable {
-        public var reason: String
-        public var line: Int
+    package struct HeaderFailure: Error, Equatable {
+        package var reason: String
+        package var line: Int
     }
 
     private var columns: [RawRecord.Key?]?
@@ -34,9 +34,9 @@ public struct CSVRecordParser {
     private let maxPendingBytes: Int
 
     /// The bytes a record may hold open before its quote counts as unbalanced.
-    public static let defaultMaxPendingBytes = 1 << 20
+    package static let defaultMaxPendingBytes = 1 << 20
 
-    public init(maxPendingBytes: Int = CSVRecordParser.defaultMaxPendingBytes) {
+    package init(maxPendingBytes: Int = CSVRecordParser.defaultMaxPendingBytes) {
         self.maxPendingBytes = maxPendingBytes
     }
 
@@ -53,7 +53,7 @@ public struct CSVRecordParser {
     var isPending: Bool { !pendingLines.isEmpty }
 
     /// Feeds one physical line (without its terminator).
-    public mutating func feed(_ line: UnsafeBufferPointer<UInt8>, number: Int, _ emit: (Event) throws -> Void) throws {
+    package mutating func feed(_ line: UnsafeBufferPointer<UInt8>, number: Int, _ emit: (Event) throws -> Void) throws {
         if pendingLines.isEmpty {
             if LineReader.isBlank(line) { return }  // blank lines are skipped silently
             switch CSVRecordParser.splitCells(line) {
@@ -96,14 +96,14 @@ public struct CSVRecordParser {
     }
 
     /// Ends the input: a record still open is an unbalanced quote.
-    public mutating func finish(_ emit: (Event) throws -> Void) throws {
+    package mutating func finish(_ emit: (Event) throws -> Void) throws {
         while !pendingLines.isEmpty {
             try recoverFromUnbalancedQuote(emit)
         }
     }
 
     /// Whether the header row has been read.
-    public var hasHeader: Bool { columns != nil }
+    package var hasHeader: Bool { columns != nil }
 
     private mutating func recoverFromUnbalancedQuote(_ emit: (Event) throws -> Void) throws {
         try recover(reason: "unbalanced quote: a quoted cell opened on this line never closes", emit)

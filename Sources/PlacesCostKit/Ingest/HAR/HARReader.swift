@@ -15,15 +15,15 @@
 /// A capture cut off mid-way (a proxy stopped while writing) delivers every complete entry and
 /// then throws `Error.truncated`: the entries read are sound, and the caller decides whether a
 /// partial capture is acceptable. Bytes after the top-level object are not read.
-public struct HARReader {
-    public enum Entry: Equatable, Sendable {
+package struct HARReader {
+    package enum Entry: Equatable, Sendable {
         /// A complete entry; `index` is its 1-based position in `log.entries`.
         case request(HTTPRequest, index: Int)
         /// An entry that cannot become a request; `reason` is a full sentence safe to print.
         case malformed(reason: String, index: Int)
 
         /// The 1-based position in `log.entries`, used as the line of diagnostics.
-        public var index: Int {
+        package var index: Int {
             switch self {
             case .request(_, let index), .malformed(_, let index): index
             }
@@ -31,7 +31,7 @@ public struct HARReader {
     }
 
     /// Problems that stop reading the capture.
-    public enum Error: Swift.Error, Equatable, CustomStringConvertible {
+    package enum Error: Swift.Error, Equatable, CustomStringConvertible {
         /// The input has no `log` object with an `entries` array.
         case notHAR(reason: String)
         /// The input ends inside the document; `entriesRead` entries were delivered before.
@@ -39,7 +39,7 @@ public struct HARReader {
         /// The document's structure outside the entries is not JSON.
         case invalidJSON(byteOffset: Int, reason: String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .notHAR(let reason):
                 "the input is not a HAR capture: \(reason). A HAR file is one JSON object {\"log\":{\"entries\":[...]}}, as browser developer tools, Charles and Proxyman export it."
@@ -53,9 +53,9 @@ public struct HARReader {
 
     /// An `Error` and the 1-based line of the file it concerns: where the entry cut off starts,
     /// or where the invalid JSON is.
-    public struct PositionedError: Swift.Error, Equatable {
-        public var error: Error
-        public var line: Int
+    package struct PositionedError: Swift.Error, Equatable {
+        package var error: Error
+        package var line: Int
     }
 
     let chunkSize: Int
@@ -64,9 +64,9 @@ public struct HARReader {
 
     /// No entry a HAR tool writes comes near it (a response body is a few MB at most); its bytes
     /// are the memory a HAR read takes, beyond one read chunk.
-    public static let defaultMaxEntryLength = 64 << 20
+    package static let defaultMaxEntryLength = 64 << 20
 
-    public init() {
+    package init() {
         self.chunkSize = 1 << 20
         self.maxEntryLength = HARReader.defaultMaxEntryLength
     }
@@ -82,7 +82,7 @@ public struct HARReader {
     /// - Throws: `Error` when the input is not a HAR or is cut off (after delivering the complete
     ///   entries), `IngestError.readFailed` when a read fails, and whatever `body` throws.
     /// - Parameter prefix: bytes already read from `fileDescriptor` (by a format sniff), read first.
-    public func forEachEntry(fileDescriptor: Int32, prefix: [UInt8] = [], _ body: (Entry) throws -> Void) throws {
+    package func forEachEntry(fileDescriptor: Int32, prefix: [UInt8] = [], _ body: (Entry) throws -> Void) throws {
         do {
             try forEachEntry(fileDescriptor: fileDescriptor, prefix: prefix) { entry, _ in try body(entry) }
         } catch let error as PositionedError {
@@ -117,7 +117,7 @@ public struct HARReader {
     /// before the top-level object closes. Keys are found by walking the JSON structure, not by
     /// searching text, so a JSON Lines file, whose first object closes at the end of the first line
     /// without a `log` member, is never taken for a HAR, even if a string in it mentions `"log"`.
-    public static func sniff(_ head: [UInt8]) -> Bool {
+    package static func sniff(_ head: [UInt8]) -> Bool {
         var index = 0
         if head.count >= 3, head[0] == 0xEF, head[1] == 0xBB, head[2] == 0xBF { index = 3 }
         while index < head.count, [0x20, 0x09, 0x0A, 0x0D].contains(head[index]) { index += 1 }

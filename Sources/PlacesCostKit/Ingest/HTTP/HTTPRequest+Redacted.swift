@@ -2,15 +2,15 @@ extension HTTPRequest: CustomStringConvertible, CustomDebugStringConvertible, Cu
     /// The method and path only: the query, headers and body may hold an API key (`key=`,
     /// `X-Goog-Api-Key`), and a request printed by a test failure, `dump` or a debugger must not
     /// show it.
-    public var description: String {
+    package var description: String {
         let path = target.prefix { $0 != "?" && $0 != "#" }
         let redacted = path.count < target.count ? "?…" : ""
         return "HTTPRequest(\(method) \(path)\(redacted), time: \(time.microseconds) µs, status: \(status.map(String.init) ?? "nil"), \(headers.count) headers, body: \(body == nil ? "none" : "redacted"))"
     }
 
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
 
-    public var customMirror: Mirror {
+    package var customMirror: Mirror {
         Mirror(self, children: ["description": description], displayStyle: .struct)
     }
 }

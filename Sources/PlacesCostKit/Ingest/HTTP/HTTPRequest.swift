@@ -3,23 +3,23 @@
 ///
 /// Secrets (`key=`, `X-Goog-Api-Key`) may be inside `target` and `headers`: this value must
 /// never be printed, logged or stored beyond decoding.
-public struct HTTPRequest: Sendable, Equatable {
-    public var time: Timestamp
+package struct HTTPRequest: Sendable, Equatable {
+    package var time: Timestamp
     /// `GET`, `POST`, ...
-    public var method: String
+    package var method: String
     /// The request target: an absolute URL (`https://places.googleapis.com/v1/places:autocomplete`)
     /// or an origin-form path with its query (`/maps/api/place/details/json?place_id=...`).
-    public var target: String
+    package var target: String
     /// Request headers as sent (names compared without regard to case).
-    public var headers: [(name: String, value: String)]
+    package var headers: [(name: String, value: String)]
     /// The request body as text (HAR `postData.text`); `nil` when the source does not show it.
-    public var body: String?
+    package var body: String?
     /// The authenticated user of an access log line (`$remote_user`), or another per-user id.
-    public var userID: String?
+    package var userID: String?
     /// The HTTP response status, when known.
-    public var status: Int?
+    package var status: Int?
 
-    public init(time: Timestamp, method: String, target: String, headers: [(name: String, value: String)] = [],
+    package init(time: Timestamp, method: String, target: String, headers: [(name: String, value: String)] = [],
                 body: String? = nil, userID: String? = nil, status: Int? = nil) {
         self.time = time
         self.method = method
@@ -30,7 +30,7 @@ public struct HTTPRequest: Sendable, Equatable {
         self.status = status
     }
 
-    public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
+    package static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
         lhs.time == rhs.time && lhs.method == rhs.method && lhs.target == rhs.target
             && lhs.headers.map(\.name) == rhs.headers.map(\.name) && lhs.headers.map(\.value) == rhs.headers.map(\.value)
             && lhs.body == rhs.body && lhs.userID == rhs.userID && lhs.status == rhs.status

@@ -14,8 +14,8 @@ import Foundation
 ///
 /// Secrets: the `key` parameter and the `X-Goog-Api-Key` header are never read, and no reason
 /// quotes the URL, a header or the body, so a key cannot leak through a `Decoded` value.
-public enum PlacesRequestDecoder {
-    public enum Decoded: Sendable, Equatable {
+package enum PlacesRequestDecoder {
+    package enum Decoded: Sendable, Equatable {
         /// A Places call. `bodyUnknown`: the call's token and input travel in a request body the
         /// source did not show (an access log line of a New-API autocomplete call).
         case call(Call, bodyUnknown: Bool)
@@ -30,7 +30,7 @@ public enum PlacesRequestDecoder {
     private static let newHost = "places.googleapis.com"
     private static let addressValidationHost = "addressvalidation.googleapis.com"
 
-    public static func decode(_ request: HTTPRequest) -> Decoded {
+    package static func decode(_ request: HTTPRequest) -> Decoded {
         let target = RequestTarget(request.target)
         var call = Call(time: request.time, api: .other(""), userID: request.userID, status: request.status.map(String.init))
         let host = target.host

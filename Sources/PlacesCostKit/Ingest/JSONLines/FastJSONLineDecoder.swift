@@ -1,9 +1,9 @@
 /// A byte range of a line: where a value's text starts and how many bytes it has.
-public struct ByteSpan: Equatable, Sendable {
-    public var start: Int32
-    public var count: Int32
+package struct ByteSpan: Equatable, Sendable {
+    package var start: Int32
+    package var count: Int32
 
-    public init(start: Int32, count: Int32) {
+    package init(start: Int32, count: Int32) {
         self.start = start
         self.count = count
     }
@@ -12,35 +12,35 @@ public struct ByteSpan: Equatable, Sendable {
 /// One JSON Lines record as `FastJSONLineDecoder` read it: the values a `Call` needs, as spans of
 /// the line's bytes, for the caller to turn into a `Call` with `CallDecoder`'s rules.
 /// `FastCSVRowDecoder` fills it from a CSV row's cells (then `fields` is the cell's text).
-public struct FastJSONRecord: Equatable, Sendable {
+package struct FastJSONRecord: Equatable, Sendable {
     /// A record with no values, to be overwritten (`FastJSONLineDecoder.decodeLeadingLine`).
     static let blank = FastJSONRecord(
         time: Timestamp(microseconds: 0), api: ByteSpan(start: 0, count: 0), sessionToken: nil, inputLength: nil, fields: nil,
         apiVersion: nil, userID: nil, project: nil, platform: nil, status: nil
     )
 
-    public var time: Timestamp
+    package var time: Timestamp
     /// The `api` string's content (never empty, no escapes).
-    public var api: ByteSpan
+    package var api: ByteSpan
     /// `session_token`/`sessionToken` string content; nil when absent or null. May be empty
     /// (count 0) when the value was "" (which means "no token").
-    public var sessionToken: ByteSpan?
+    package var sessionToken: ByteSpan?
     /// Unicode scalars in `input`; nil when absent or null.
-    public var inputLength: Int32?
+    package var inputLength: Int32?
     /// The whole `fields` array text from `[` to `]` inclusive, when the value is an array of plain
     /// strings; nil when absent or null.
-    public var fields: ByteSpan?
+    package var fields: ByteSpan?
     /// `api_version`/`apiVersion` string content; nil when absent or null.
-    public var apiVersion: ByteSpan?
+    package var apiVersion: ByteSpan?
     /// For user_id/userId, project, platform and status: the string content or, for a JSON number,
     /// the number literal; nil when absent or null. An empty string is a count-0 span, which the
     /// caller treats as absent, as `CallDecoder` does.
-    public var userID: ByteSpan?
-    public var project: ByteSpan?
-    public var platform: ByteSpan?
+    package var userID: ByteSpan?
+    package var project: ByteSpan?
+    package var platform: ByteSpan?
     /// `Call.status` comes from this key too, so the fast path must return it to build the same
     /// `Call` as the slow one.
-    public var status: ByteSpan?
+    package var status: ByteSpan?
 }
 
 extension FastJSONRecord {
@@ -89,12 +89,12 @@ struct DateMemo {
 ///
 /// The tests generate tens of thousands of valid and mutated lines and check that every line
 /// this decoder accepts decodes to the same `Call` on the slow path.
-public enum FastJSONLineDecoder {
+package enum FastJSONLineDecoder {
     /// Decodes one record.
     ///
     /// - Parameter line: the line's bytes, without its `\n` and trailing `\r`.
     /// - Returns: the record, or `nil` when the slow path must decide.
-    public static func decode(_ line: UnsafeBufferPointer<UInt8>) -> FastJSONRecord? {
+    package static func decode(_ line: UnsafeBufferPointer<UInt8>) -> FastJSONRecord? {
         // Spans are 32-bit to keep the record small; a longer line is not the common case.
         guard line.count < Int(Int32.max), let base = line.baseAddress else { return nil }
         var scanner = Scanner(base: base, count: line.count)

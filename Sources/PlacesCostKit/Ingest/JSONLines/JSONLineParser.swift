@@ -5,10 +5,10 @@
 /// records; `JSONSerialization` is the slow, obviously-correct twin the tests compare it with.
 /// Values of unknown keys are validated and skipped. The parser is strict JSON (RFC 8259): any
 /// syntax error, invalid UTF-8 or raw control character makes the record malformed.
-public enum JSONLineParser {
+package enum JSONLineParser {
     /// Why a line is not a valid record, as a sentence fragment for `FILE:LINE: warning:`.
-    public struct Failure: Error, Equatable {
-        public var reason: String
+    package struct Failure: Error, Equatable {
+        package var reason: String
 
         package init(reason: String) {
             self.reason = reason
@@ -18,7 +18,7 @@ public enum JSONLineParser {
     /// Nested arrays or objects deeper than this are rejected rather than risk the stack.
     package static let maxDepth = 64
 
-    public static func parse(_ line: UnsafeBufferPointer<UInt8>) -> Result<RawRecord, Failure> {
+    package static func parse(_ line: UnsafeBufferPointer<UInt8>) -> Result<RawRecord, Failure> {
         var scanner = Scanner(bytes: line)
         do {
             return .success(try scanner.parseRecord())
@@ -29,7 +29,7 @@ public enum JSONLineParser {
         }
     }
 
-    public static func parse(_ line: String) -> Result<RawRecord, Failure> {
+    package static func parse(_ line: String) -> Result<RawRecord, Failure> {
         var line = line
         return line.withUTF8 { parse($0) }
     }

@@ -13,7 +13,7 @@ extension HARReader {
     ///
     /// - Throws: `Error.notHAR` when the document has no `log.entries` array, `Error.invalidJSON`
     ///   when it is not JSON.
-    public static func entriesWithFoundation(data: Data) throws -> [Entry] {
+    static func entriesWithFoundation(data: Data) throws -> [Entry] {
         let document: Any
         do {
             document = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])

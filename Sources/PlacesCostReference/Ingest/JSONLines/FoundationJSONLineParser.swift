@@ -35,15 +35,15 @@ import PlacesCostKit
 /// - A key spelled two ways in one line (`session_token` and `sessionToken`): the fast parser keeps
 ///   the later one, but a Foundation dictionary has no order. The twin keeps the snake_case one, so
 ///   it is a reference for such lines only when that spelling comes last.
-public enum FoundationJSONLineParser {
+enum FoundationJSONLineParser {
     /// The failure reason for a number Foundation cannot hold (see the type's documentation).
-    public static let numberOutOfRangeReason = "invalid JSON: a number beyond the range of Double (Foundation cannot read it)"
+    static let numberOutOfRangeReason = "invalid JSON: a number beyond the range of Double (Foundation cannot read it)"
 
-    public static func parse(_ line: String) -> Result<RawRecord, JSONLineParser.Failure> {
+    static func parse(_ line: String) -> Result<RawRecord, JSONLineParser.Failure> {
         parse(Data(line.utf8))
     }
 
-    public static func parse(_ line: UnsafeBufferPointer<UInt8>) -> Result<RawRecord, JSONLineParser.Failure> {
+    static func parse(_ line: UnsafeBufferPointer<UInt8>) -> Result<RawRecord, JSONLineParser.Failure> {
         parse(Data(line))
     }
 

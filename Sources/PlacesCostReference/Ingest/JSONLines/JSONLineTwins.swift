@@ -6,15 +6,15 @@ import PlacesCostKit
 /// `slowCall` is the obviously-correct path (the whole line parsed into a `RawRecord`, then
 /// decoded); `fastCall` is the fast decoder's spans turned into a `Call` by `CallDecoder`'s
 /// rules, as `CallBlockBuilder` uses them.
-public enum JSONLineTwins {
-    public static func slowCall(_ line: UnsafeBufferPointer<UInt8>) -> Result<Call, DecodeFailure> {
+enum JSONLineTwins {
+    static func slowCall(_ line: UnsafeBufferPointer<UInt8>) -> Result<Call, DecodeFailure> {
         switch JSONLineParser.parse(line) {
         case .failure(let failure): .failure(DecodeFailure(reason: failure.reason))
         case .success(let record): CallDecoder(fieldsAsDelimitedCell: false).decode(record)
         }
     }
 
-    public static func fastCall(_ line: UnsafeBufferPointer<UInt8>) -> Call? {
+    static func fastCall(_ line: UnsafeBufferPointer<UInt8>) -> Call? {
         guard let record = FastJSONLineDecoder.decode(line) else { return nil }
         func text(_ span: ByteSpan) -> String {
             String(decoding: UnsafeBufferPointer(rebasing: line[Int(span.start)..<Int(span.start + span.count)]), as: UTF8.self)
@@ -39,7 +39,7 @@ public enum JSONLineTwins {
 
     /// Where the fast path answers, how its `Call` differs from the slow path's; `nil` when they
     /// agree or the fast path declines.
-    public static func disagreement(_ line: UnsafeBufferPointer<UInt8>) -> String? {
+    static func disagreement(_ line: UnsafeBufferPointer<UInt8>) -> String? {
         guard let fast = fastCall(line) else { return nil }
         switch slowCall(line) {
         case .failure(let failure):
