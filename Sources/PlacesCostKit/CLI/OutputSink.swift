@@ -57,7 +57,7 @@ public final class FileDescriptorSink: OutputSink {
         guard failure == nil else { return }
         var offset = 0
         while offset < bytes.count {
-            let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            let written = SystemCall.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written > 0 {
                 offset += written
                 continue
@@ -86,9 +86,4 @@ final class StringSink: OutputSink {
     func write(_ text: String) {
         self.text += text
     }
-}
-
-/// `write(2)`, named apart from `OutputSink.write(_:)` so the call inside it is unambiguous.
-private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, buffer, count)
 }
