@@ -10,10 +10,13 @@ let package = Package(
     targets: [
         .target(name: "PlacesCostKit"),
         .executableTarget(name: "placescost", dependencies: ["PlacesCostKit"]),
+        // The slow, obviously-correct twins and oracles the tests hold the engine to; only the
+        // tests (and scripts/fuzz.sh) use it, never the library or the executable.
+        .target(name: "PlacesCostReference", dependencies: ["PlacesCostKit"]),
         .testTarget(
             name: "PlacesCostKitTests",
             // The executable is a dependency so that the end-to-end tests find it built beside them.
-            dependencies: ["PlacesCostKit", "placescost"],
+            dependencies: ["PlacesCostKit", "PlacesCostReference", "placescost"],
             exclude: ["Fixtures"]
         ),
     ],

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Embeds Pricing/*.json into Sources/PlacesCostKit/Pricing/BundledPriceTables.swift.
+"""Embeds Pricing/*.json into Sources/PlacesCostKit/Pricing/BundledPriceTables+Generated.swift.
 
 The JSON files are the source of truth; the binary carries a copy so that it works from any
 directory. A test fails when the copy is stale: run this script after editing a table.
@@ -22,5 +22,5 @@ for path in tables:
     out.append(text.rstrip("\n"))
     out.append('"""#),')
 out += ["    ]", "}", ""]
-(root / "Sources/PlacesCostKit/Pricing/BundledPriceTables.swift").write_text("\n".join(out), encoding="utf-8")
+(root / "Sources/PlacesCostKit/Pricing/BundledPriceTables+Generated.swift").write_text("\n".join(out), encoding="utf-8")
 print(f"embedded {len(tables)} tables")

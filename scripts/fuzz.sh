@@ -23,13 +23,14 @@ build() {
     # Compile a snapshot, so that editing the sources during the build cannot fail it.
     rm -rf "$out/src"
     mkdir -p "$out/src"
-    cp -R Sources/PlacesCostKit scripts/fuzz "$out/src/"
+    cp -R Sources/PlacesCostKit Sources/PlacesCostReference scripts/fuzz "$out/src/"
     local sources
-    sources=$(find "$out/src/PlacesCostKit" -name '*.swift' | sort)
-    # One module: the targets reach the library's internal types. Release-optimized with the
+    sources=$(find "$out/src/PlacesCostKit" "$out/src/PlacesCostReference" -name '*.swift' | sort)
+    # One module: the targets reach the library's internal types and the reference's slow twins
+    # (whose `import PlacesCostKit` is then ignored, with a warning). Release-optimized with the
     # address sanitizer and coverage instrumentation for libFuzzer.
     # shellcheck disable=SC2086
-    swiftc -module-name PlacesCostKit -parse-as-library -O -g \
+    swiftc -module-name PlacesCostKit -package-name PlacesCost -parse-as-library -O -g \
         -sanitize=fuzzer,address -enable-testing \
         $sources "$out/src/fuzz/"*.swift -o "$binary.tmp"
     mv "$binary.tmp" "$binary"

@@ -11,15 +11,15 @@ import Foundation
 /// - it is never an option that bills more than the calls as made: when no valid option bills
 ///   less, the advice is to keep the integration as it is (`current`, delay 0), with the cheapest
 ///   alternative and the volume from which the advice changes.
-public struct Advisor: Sendable {
-    public init() {}
+struct Advisor: Sendable {
+    init() {}
 
     /// - Parameters:
     ///   - evidence: the measured numbers the tree walks with.
     ///   - pricing: every strategy at every priced delay (it must include 0...maxDelay).
     ///   - anomalies: what each anomaly cost, in `Anomalies.named` order.
     ///   - platforms: where the calls came from, most calls first; empty for simulations.
-    public func recommend(
+    func recommend(
         evidence: Recommendation.Evidence, pricing: PricingResult, anomalies: [AnomalyCost], platforms: [PlatformUse]
     ) -> Recommendation {
         let tree = DecisionTree.walk(evidence)

@@ -1,18 +1,18 @@
 /// Google's decision tree (`docs/billing.md` section 2, `docs/sessions.md` "From counts to money"),
 /// walked with the measured numbers; every step says which number it used.
-public enum DecisionTree {
-    public struct Answer: Sendable, Equatable {
-        public var strategy: StrategyID
-        public var delay: Int
+enum DecisionTree {
+    struct Answer: Sendable, Equatable {
+        var strategy: StrategyID
+        var delay: Int
         /// The steps taken, as sentences.
-        public var path: [String]
+        var path: [String]
     }
 
     /// Walks the tree: needs details -> `session_details`; else the mean requests per search at
     /// or under the break-even -> `per_request_geocoding`; else the smallest delay 1...maxDelay
     /// whose mean is at or under it -> `per_request_geocoding` with that delay; else
     /// `session_details_basic`. Means are over all searches.
-    public static func walk(_ evidence: Recommendation.Evidence) -> Answer {
+    static func walk(_ evidence: Recommendation.Evidence) -> Answer {
         var path = [needsDetailsStep(evidence.needsDetails)]
         if evidence.needsDetails.needsDetails {
             path.append("-> Sessions with Place Details, asking only for the fields the app uses (`session_details`).")

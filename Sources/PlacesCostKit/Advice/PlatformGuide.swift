@@ -1,8 +1,8 @@
 /// The concrete changes for a recommendation, in each platform's own API names, and the fix of
 /// each anomaly (`docs/billing.md` sections 2 and 6).
-public enum PlatformGuide {
+enum PlatformGuide {
     /// Steps to move the app to `strategy` at `delay`, for each platform and generation seen.
-    public static func nextSteps(strategy: StrategyID, delay: Int, platforms: [PlatformUse]) -> [String] {
+    static func nextSteps(strategy: StrategyID, delay: Int, platforms: [PlatformUse]) -> [String] {
         var steps: [String] = []
         for use in platforms {
             switch strategy {
@@ -23,7 +23,7 @@ public enum PlatformGuide {
 
     /// Steps when no valid option bills less than the calls as made: the anomaly fixes that still
     /// save money, the delay that does (if any), and when to look again.
-    public static func keepSteps(fixes: [AnomalyAdvice], delay: Int?, platforms: [PlatformUse], change: Recommendation.ScaleChange?) -> [String] {
+    static func keepSteps(fixes: [AnomalyAdvice], delay: Int?, platforms: [PlatformUse], change: Recommendation.ScaleChange?) -> [String] {
         var steps = ["Keep the integration as it is: at this volume no strategy that serves the app bills less than the calls as made."]
         steps += fixes.map { "Fix `\($0.cost.name)` (\(Money.count($0.cost.count)) seen): \($0.fix)" }
         if let delay {
@@ -94,7 +94,7 @@ public enum PlatformGuide {
     }
 
     /// How to stop each anomaly from costing money, by its `report.json` name.
-    public static func fix(for anomaly: String) -> String {
+    static func fix(for anomaly: String) -> String {
         switch anomaly {
         case "token_reused":
             "Create a new session token for every search and discard it once the details call for the selection is made; calls made with a spent token are billed as if they had none."

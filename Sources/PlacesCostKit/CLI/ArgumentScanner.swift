@@ -3,37 +3,37 @@
 /// Accepts `--name value`, `--name=value`, boolean flags, and `--` to end options; `-` alone is
 /// a positional argument (standard input). Anything else that starts with `-` and is not a
 /// declared option is a usage error, so a typo never silently changes a result.
-public struct ArgumentScanner: Sendable {
-    public struct Option: Sendable {
-        public var name: String
+struct ArgumentScanner: Sendable {
+    struct Option: Sendable {
+        var name: String
         /// `nil` for a flag; otherwise the value's placeholder in help, e.g. `SECONDS`.
-        public var valueName: String?
+        var valueName: String?
 
-        public init(_ name: String, value valueName: String? = nil) {
+        init(_ name: String, value valueName: String? = nil) {
             self.name = name
             self.valueName = valueName
         }
     }
 
-    public struct Parsed: Sendable, Equatable {
-        public var values: [String: String] = [:]
-        public var flags: Set<String> = []
-        public var positionals: [String] = []
+    struct Parsed: Sendable, Equatable {
+        var values: [String: String] = [:]
+        var flags: Set<String> = []
+        var positionals: [String] = []
 
-        public func has(_ flag: String) -> Bool { flags.contains(flag) }
-        public subscript(name: String) -> String? { values[name] }
+        func has(_ flag: String) -> Bool { flags.contains(flag) }
+        subscript(name: String) -> String? { values[name] }
     }
 
-    public var options: [Option]
+    var options: [Option]
     /// The usage line shown with usage errors.
-    public var usage: String
+    var usage: String
 
-    public init(options: [Option], usage: String) {
+    init(options: [Option], usage: String) {
         self.options = options
         self.usage = usage
     }
 
-    public func scan(_ arguments: [String]) throws -> Parsed {
+    func scan(_ arguments: [String]) throws -> Parsed {
         var parsed = Parsed()
         var index = 0
         var optionsEnded = false

@@ -1,9 +1,9 @@
 /// The `placescost` command line: dispatches to a command and maps errors to exit codes.
 public struct CLI {
-    public static let version = "0.1.0"
+    static let version = "0.1.0"
 
-    public var arguments: [String]
-    public var context: CommandContext
+    var arguments: [String]
+    var context: CommandContext
 
     /// - Parameter arguments: the arguments after the program name.
     public init(arguments: [String], context: CommandContext) {

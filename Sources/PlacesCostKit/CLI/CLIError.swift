@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// Errors the command line reports before or around the pipeline's own errors.
-public enum CLIError: Error, Equatable, CustomStringConvertible {
+enum CLIError: Error, Equatable, CustomStringConvertible {
     /// A bad option, value or argument; `usage` is the command's usage line.
     case usage(message: String, usage: String)
     /// The bundled sample logs could not be found next to the tool.
@@ -31,7 +31,7 @@ public enum CLIError: Error, Equatable, CustomStringConvertible {
         code == EPIPE ? .standardOutputClosed : .cannotWriteStandardOutput(reason: String(cString: strerror(code)))
     }
 
-    public var description: String {
+    var description: String {
         switch self {
         case .usage(let message, let usage):
             "\(message)\nusage: \(usage)"
@@ -53,7 +53,7 @@ public enum CLIError: Error, Equatable, CustomStringConvertible {
 
 extension ExitCode {
     /// The exit code for an error thrown anywhere in a command.
-    public init(for error: Error) {
+    init(for error: Error) {
         switch error {
         case let error as CLIError:
             switch error {

@@ -2,14 +2,14 @@ import Foundation
 
 /// What a command needs from its environment, passed in so tests can run commands in-process.
 public struct CommandContext {
-    public var standardOutput: OutputSink
-    public var standardError: OutputSink
+    var standardOutput: OutputSink
+    var standardError: OutputSink
     /// The directory relative paths are resolved against (for finding the bundled sample logs).
-    public var workingDirectory: String
+    var workingDirectory: String
     /// The running executable's path, when known (for finding files shipped beside it).
-    public var executablePath: String?
+    var executablePath: String?
     /// Environment variables (`PLACESCOST_HASH_KEY`).
-    public var environment: [String: String]
+    var environment: [String: String]
 
     public init(
         standardOutput: OutputSink, standardError: OutputSink, workingDirectory: String, executablePath: String? = nil,

@@ -23,12 +23,12 @@ public protocol OutputSink: AnyObject {
 }
 
 extension OutputSink {
-    public func write(bytes: UnsafeRawBufferPointer) {
+    func write(bytes: UnsafeRawBufferPointer) {
         write(String(decoding: bytes, as: UTF8.self))
     }
 
     /// Sinks that cannot fail (memory) never have a failure.
-    public var failure: Int32? { nil }
+    var failure: Int32? { nil }
 }
 
 /// Writes to a file descriptor (standard output or standard error).
@@ -41,7 +41,7 @@ public final class FileDescriptorSink: OutputSink {
     private let descriptor: Int32
     public private(set) var failure: Int32?
 
-    public init(descriptor: Int32) {
+    init(descriptor: Int32) {
         self.descriptor = descriptor
     }
 
@@ -57,7 +57,7 @@ public final class FileDescriptorSink: OutputSink {
         guard failure == nil else { return }
         var offset = 0
         while offset < bytes.count {
-            let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            let written = SystemCall.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written > 0 {
                 offset += written
                 continue
@@ -77,18 +77,13 @@ public final class FileDescriptorSink: OutputSink {
 }
 
 /// Collects text in memory, for tests that run commands in-process.
-public final class StringSink: OutputSink {
-    public private(set) var text = ""
-    public let isTerminal = false
+final class StringSink: OutputSink {
+    private(set) var text = ""
+    let isTerminal = false
 
-    public init() {}
+    init() {}
 
-    public func write(_ text: String) {
+    func write(_ text: String) {
         self.text += text
     }
-}
-
-/// `write(2)`, named apart from `OutputSink.write(_:)` so the call inside it is unambiguous.
-private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(descriptor, buffer, count)
 }

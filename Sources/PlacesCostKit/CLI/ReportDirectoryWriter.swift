@@ -235,7 +235,7 @@ struct ReportDirectoryWriter {
         try text.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = SystemCall.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0, errno == EINTR { continue }
                 // Created but not written: an I/O error (74), where a file that cannot be made is 73.
                 guard written > 0 else { throw CLIError.cannotWriteReport(path: shownAs, reason: String(cString: strerror(errno))) }

@@ -4,19 +4,19 @@
 /// `String` per record through `OutputSink.write(_:)` would cost an allocation and a copy for
 /// each of the ~8.7 M records of a 1 M-search log. Text comes from the catalog as UTF-8 and is
 /// escaped per format (JSON string, RFC 4180 cell, URL query with `+` for spaces).
-public struct GeneratedLogWriter {
-    public enum Format: String, CaseIterable, Sendable {
+struct GeneratedLogWriter {
+    enum Format: String, CaseIterable, Sendable {
         case jsonl
         case csv
         case accessLog = "access-log"
     }
 
     /// A fake API key, so the access log has the shape of a real one; the analyzer must never print it.
-    public static let apiKey = "AIzaSyGENERATED-not-a-key"
-    public static let csvHeader = "timestamp,api,session_token,input,place_id,fields,api_version,user_id,platform,status\n"
+    static let apiKey = "AIzaSyGENERATED-not-a-key"
+    static let csvHeader = "timestamp,api,session_token,input,place_id,fields,api_version,user_id,platform,status\n"
     static let chunkSize = 1 << 20
 
-    public let format: Format
+    let format: Format
     let catalog: TrafficCatalog
     let flush: (UnsafeRawBufferPointer) -> Void
     var buffer: [UInt8] = []
@@ -25,7 +25,7 @@ public struct GeneratedLogWriter {
     /// Field masks per format: JSON array body, CSV cell, URL value.
     let masks: [[UInt8]]
 
-    public init(format: Format, catalog: TrafficCatalog, flush: @escaping (UnsafeRawBufferPointer) -> Void) {
+    init(format: Format, catalog: TrafficCatalog, flush: @escaping (UnsafeRawBufferPointer) -> Void) {
         self.format = format
         self.catalog = catalog
         self.flush = flush
@@ -40,7 +40,7 @@ public struct GeneratedLogWriter {
         if format == .csv { buffer.append(contentsOf: GeneratedLogWriter.csvHeader.utf8) }
     }
 
-    public mutating func write(_ call: GeneratedCall) {
+    mutating func write(_ call: GeneratedCall) {
         switch format {
         case .jsonl: writeJSON(call)
         case .csv: writeCSV(call)
@@ -50,7 +50,7 @@ public struct GeneratedLogWriter {
     }
 
     /// Hands the buffered bytes to `flush`; call once at the end.
-    public mutating func drain() {
+    mutating func drain() {
         guard !buffer.isEmpty else { return }
         buffer.withUnsafeBytes { flush($0) }
         buffer.removeAll(keepingCapacity: true)

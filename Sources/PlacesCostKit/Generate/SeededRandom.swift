@@ -4,13 +4,13 @@
 /// the traffic generator never uses `SystemRandomNumberGenerator` nor the standard library's
 /// `random(in:using:)` (whose mapping from bits to values is not a documented contract): every
 /// draw goes through the helpers below.
-public struct SeededRandom: RandomNumberGenerator, Sendable {
+struct SeededRandom: RandomNumberGenerator, Sendable {
     private var s0: UInt64
     private var s1: UInt64
     private var s2: UInt64
     private var s3: UInt64
 
-    public init(seed: UInt64) {
+    init(seed: UInt64) {
         var state = seed
         func splitMix() -> UInt64 {
             state &+= 0x9E37_79B9_7F4A_7C15
@@ -25,7 +25,7 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
         s3 = splitMix()
     }
 
-    public mutating func next() -> UInt64 {
+    mutating func next() -> UInt64 {
         let result = ((s1 &* 5) << 7 | (s1 &* 5) >> 57) &* 9
         let t = s1 << 17
         s2 ^= s0
@@ -38,28 +38,28 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
     }
 
     /// A double in [0, 1) from the top 53 bits.
-    public mutating func unit() -> Double {
+    mutating func unit() -> Double {
         Double(next() >> 11) * 0x1.0p-53
     }
 
     /// A whole number in `0..<bound` (bound > 0), by multiply-shift (Lemire, without the rejection
     /// step: the bias is below 2^-32 for the bounds used here).
-    public mutating func below(_ bound: Int) -> Int {
+    mutating func below(_ bound: Int) -> Int {
         Int((next().multipliedFullWidth(by: UInt64(bound))).high)
     }
 
     /// `true` with probability `p`.
-    public mutating func chance(_ p: Double) -> Bool {
+    mutating func chance(_ p: Double) -> Bool {
         unit() < p
     }
 
     /// Milliseconds drawn uniformly between `low` and `high` seconds.
-    public mutating func milliseconds(_ low: Double, _ high: Double) -> Int64 {
+    mutating func milliseconds(_ low: Double, _ high: Double) -> Int64 {
         Int64((low + (high - low) * unit()) * 1000)
     }
 
     /// A triangular draw between `low` and `high` with its peak at `mode`.
-    public mutating func triangular(_ low: Double, _ high: Double, _ mode: Double) -> Double {
+    mutating func triangular(_ low: Double, _ high: Double, _ mode: Double) -> Double {
         let u = unit()
         let c = (mode - low) / (high - low)
         return u < c

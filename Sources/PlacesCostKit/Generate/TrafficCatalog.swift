@@ -1,25 +1,25 @@
 /// The places, regions and field masks generated traffic is made of (after `scripts/make_sample_logs.py`).
-public struct TrafficCatalog: Sendable {
-    public struct Region: Sendable {
+struct TrafficCatalog: Sendable {
+    struct Region: Sendable {
         /// UTC offset in October 2026, in hours.
-        public var utcOffset: Double
-        public var share: Double
+        var utcOffset: Double
+        var share: Double
         /// Indexes into `queries`.
-        public var queries: [Int]
+        var queries: [Int]
     }
 
-    public struct Query: Sendable {
-        public var text: String
-        public var utf8: [UInt8]
+    struct Query: Sendable {
+        var text: String
+        var utf8: [UInt8]
         /// The UTF-8 byte length of each prefix of 1, 2, ... Unicode scalars.
-        public var prefixBytes: [Int32]
+        var prefixBytes: [Int32]
         /// The 27-character place ID a selection of this query fetches.
-        public var placeID: [UInt8]
+        var placeID: [UInt8]
     }
 
     /// Field masks with their share of selections, as GMSPlaceProperty names and as the legacy web
     /// service names an access log shows.
-    public static let masks: [(share: Double, sdk: [String], web: [String])] = [
+    static let masks: [(share: Double, sdk: [String], web: [String])] = [
         (0.45, ["formattedAddress", "coordinate"], ["formatted_address", "geometry/location"]),
         (0.25, ["placeID", "formattedAddress", "addressComponents", "coordinate"], ["place_id", "formatted_address", "address_components", "geometry/location"]),
         (0.12, ["name", "formattedAddress", "coordinate", "openingHours", "phoneNumber"], ["name", "formatted_address", "geometry/location", "opening_hours", "formatted_phone_number"]),
@@ -27,7 +27,7 @@ public struct TrafficCatalog: Sendable {
         (0.07, ["name", "formattedAddress", "coordinate"], ["name", "formatted_address", "geometry/location"]),
     ]
     /// Share of selections that send no field mask at all (bills every field).
-    public static let noMaskShare = 0.03
+    static let noMaskShare = 0.03
 
     static let regionTable: [(offset: Double, share: Double, queries: [String])] = [
         (-7, 0.12, ["1600 Amphitheatre Pkwy", "1 Infinite Loop", "Golden Gate Bridge", "Pike Place Market", "2211 N First St San Jose", "Ferry Building", "Starbucks Reserve Roastery"]),
@@ -50,14 +50,14 @@ public struct TrafficCatalog: Sendable {
     /// Relative activity by local hour: quiet at night, busy at midday and early evening.
     static let hourWeights: [Double] = [1, 0.5, 0.3, 0.2, 0.2, 0.4, 1.5, 3, 5, 5, 5, 6, 7, 6, 5, 5, 6, 8, 8, 7, 6, 4, 3, 2]
 
-    public var regions: [Region] = []
-    public var queries: [Query] = []
-    public var emoji: [Int] = []
+    var regions: [Region] = []
+    var queries: [Query] = []
+    var emoji: [Int] = []
     /// Relative activity by UTC hour, summed over the regions.
-    public var utcHourWeights: [Double] = []
+    var utcHourWeights: [Double] = []
 
     /// - Parameter random: draws the place IDs, so they depend on the seed.
-    public init(random: inout SeededRandom) {
+    init(random: inout SeededRandom) {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
         func add(_ text: String) -> Int {
             var prefix: [Int32] = []

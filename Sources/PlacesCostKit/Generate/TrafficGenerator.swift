@@ -17,18 +17,18 @@
 /// timeout, an expiring pause lasts over 250 s, token-less keystrokes are seconds apart against
 /// the 60 s user gap, one user's actions are 5 min apart) so truncating times to the second
 /// changes no result.
-public struct TrafficGenerator: Sendable {
-    public struct Options: Sendable, Equatable {
+struct TrafficGenerator: Sendable {
+    struct Options: Sendable, Equatable {
         /// User actions to generate (each a search, except details-without-autocomplete actions;
         /// a reused-token action is two searches).
-        public var searches: Int
-        public var seed: UInt64 = 1
+        var searches: Int
+        var seed: UInt64 = 1
         /// Period start, epoch milliseconds (default 2026-10-01T00:00:00Z).
-        public var start: Int64 = 1_790_812_800_000
-        public var days = 30
-        public var disorder = true
+        var start: Int64 = 1_790_812_800_000
+        var days = 30
+        var disorder = true
 
-        public init(searches: Int, seed: UInt64 = 1) {
+        init(searches: Int, seed: UInt64 = 1) {
             self.searches = searches
             self.seed = seed
         }
@@ -54,20 +54,20 @@ public struct TrafficGenerator: Sendable {
         var tokenless: Bool { self == .tokenlessGeocoded || self == .tokenlessAbandoned }
     }
 
-    public static let platforms = ["ios", "android", "web"]
+    static let platforms = ["ios", "android", "web"]
 
-    public var options: Options
+    var options: Options
     /// The places typed, with place IDs drawn from the seed (what the log writers print).
-    public let catalog: TrafficCatalog
+    let catalog: TrafficCatalog
 
-    public init(options: Options) {
+    init(options: Options) {
         self.options = options
         var random = SeededRandom(seed: options.seed)
         catalog = TrafficCatalog(random: &random)
     }
 
     /// Calls `emit` with every call, in (nearly) time order; an error `emit` throws stops it.
-    public func generate(_ emit: (GeneratedCall) throws -> Void) rethrows {
+    func generate(_ emit: (GeneratedCall) throws -> Void) rethrows {
         var state = State(options: options)
         try state.run(emit)
     }

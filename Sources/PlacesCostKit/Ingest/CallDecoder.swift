@@ -7,15 +7,15 @@
 /// - `fields`: an array of strings or null; in CSV one cell, `a,b` or `a|b`.
 /// - `user_id`, `project`, `platform`, `status`: a string, a number or null.
 /// Empty strings and empty field lists mean "absent", so a CSV empty cell and a JSON null agree.
-public struct CallDecoder: Sendable {
+package struct CallDecoder: Sendable {
     /// Whether `fields` arrives as one delimited cell (CSV) rather than a JSON array.
-    public var fieldsAsDelimitedCell: Bool
+    package var fieldsAsDelimitedCell: Bool
 
-    public init(fieldsAsDelimitedCell: Bool) {
+    package init(fieldsAsDelimitedCell: Bool) {
         self.fieldsAsDelimitedCell = fieldsAsDelimitedCell
     }
 
-    public func decode(_ record: RawRecord) -> Result<Call, DecodeFailure> {
+    package func decode(_ record: RawRecord) -> Result<Call, DecodeFailure> {
         do {
             return .success(try decodeCall(record))
         } catch let failure as DecodeFailure {
@@ -88,7 +88,7 @@ public struct CallDecoder: Sendable {
     }
 
     /// The cleaned field names of a `fields` value: trimmed, empties dropped, `nil` when none.
-    static func fieldNames(_ value: RawRecord.Value?, delimitedCell fieldsAsDelimitedCell: Bool) throws -> [String]? {
+    package static func fieldNames(_ value: RawRecord.Value?, delimitedCell fieldsAsDelimitedCell: Bool) throws -> [String]? {
         var names: [String]
         switch value {
         case nil, .null?:
@@ -112,6 +112,10 @@ public struct CallDecoder: Sendable {
 }
 
 /// Why a record is malformed, as a sentence fragment for `FILE:LINE: warning:`.
-public struct DecodeFailure: Error, Equatable {
-    public var reason: String
+package struct DecodeFailure: Error, Equatable {
+    package var reason: String
+
+    package init(reason: String) {
+        self.reason = reason
+    }
 }

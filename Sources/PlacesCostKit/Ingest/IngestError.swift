@@ -1,5 +1,5 @@
 /// Problems that stop reading the input.
-public enum IngestError: Error, Equatable, CustomStringConvertible {
+package enum IngestError: Error, Equatable, CustomStringConvertible {
     /// An input path does not exist or cannot be opened.
     case unreadable(path: String, reason: String)
     /// A read from an open input failed midway; `path` is empty until the reader of the file
@@ -25,12 +25,12 @@ public enum IngestError: Error, Equatable, CustomStringConvertible {
     case invalidBillingExport(path: String, reason: String)
 
     /// The error with `path` filled in where the reader did not know it.
-    func naming(_ path: String) -> IngestError {
+    package func naming(_ path: String) -> IngestError {
         if case .readFailed("", let reason) = self { return .readFailed(path: path, reason: reason) }
         return self
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreadable(let path, let reason):
             "cannot read \(path): \(reason). Check the path, or pass - to read standard input."

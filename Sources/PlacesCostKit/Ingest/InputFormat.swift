@@ -1,5 +1,5 @@
 /// The log formats `analyze` reads.
-public enum InputFormat: String, Sendable, CaseIterable {
+package enum InputFormat: String, Sendable, CaseIterable {
     case jsonl
     case csv
     /// A web server's access log (nginx/Apache combined or common, or `--log-format`).
@@ -13,7 +13,7 @@ public enum InputFormat: String, Sendable, CaseIterable {
     /// with `{` is JSON Lines; a first line that names the `timestamp` and
     /// `api` columns is a CSV header; a first line in nginx/Apache combined or common format is
     /// an access log.
-    public static func sniff(_ head: [UInt8]) -> InputFormat? {
+    package static func sniff(_ head: [UInt8]) -> InputFormat? {
         var index = 0
         while index < head.count, [0x20, 0x09, 0x0A, 0x0D].contains(head[index]) { index += 1 }
         guard index < head.count else { return nil }

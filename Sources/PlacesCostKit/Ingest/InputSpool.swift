@@ -16,14 +16,14 @@ import Darwin
 /// Invariant: an input is keyed by its position in `LogReader.expand`'s list, not by its path
 /// (`-` may be given twice, each a different stream); once a position has a copy, no read in
 /// the run opens the original again.
-public final class InputSpool: @unchecked Sendable {
+package final class InputSpool: @unchecked Sendable {
     /// An input that was copied, for the note that says so.
-    public struct Copy: Sendable, Equatable {
+    package struct Copy: Sendable, Equatable {
         /// The input as diagnostics name it (`<stdin>` for standard input).
-        public var name: String
+        package var name: String
         /// What the input is: `a pipe`, `a character device`, ...
-        public var kind: String
-        public var bytes: Int
+        package var kind: String
+        package var bytes: Int
     }
 
     /// Where the copies are made.
@@ -54,7 +54,7 @@ public final class InputSpool: @unchecked Sendable {
     }
 
     /// The inputs copied, in input order.
-    public var copied: [Copy] {
+    package var copied: [Copy] {
         copies.keys.sorted().map { copies[$0]!.copy }
     }
 
@@ -125,7 +125,7 @@ public final class InputSpool: @unchecked Sendable {
     private static func write(_ raw: UnsafeRawBufferPointer, to descriptor: Int32, name: String, directory: String) throws {
         var offset = 0
         while offset < raw.count {
-            let count = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+            let count = SystemCall.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
             if count < 0 {
                 if errno == EINTR { continue }
                 throw IngestError.spoolFailed(path: name, directory: directory, reason: String(cString: strerror(errno)))

@@ -10,20 +10,20 @@ import Darwin
 ///
 /// Malformed records become diagnostics (the first `maxStoredDiagnostics` kept, all counted)
 /// unless `strict` is set, in which case the first one is thrown.
-public struct LogReader {
-    public struct Options: Sendable {
+package struct LogReader {
+    package struct Options: Sendable {
         /// `nil` sniffs each file's format from its content.
-        public var format: InputFormat?
-        public var strict: Bool
+        package var format: InputFormat?
+        package var strict: Bool
         /// Calls outside this window are dropped after decoding (`--since`/`--until`).
-        public var window: TimeWindow
+        package var window: TimeWindow
         /// The access-log line format (`--log-format`); `nil` reads nginx/Apache combined or common.
-        public var logFormat: AccessLogFormat?
+        package var logFormat: AccessLogFormat?
         /// Drop exact duplicates (`--dedupe`): a record with the time and fingerprint of an
         /// earlier one. They are counted either way.
-        public var dedupe: Bool
+        package var dedupe: Bool
 
-        public init(format: InputFormat? = nil, strict: Bool = false, window: TimeWindow = TimeWindow(), logFormat: AccessLogFormat? = nil, dedupe: Bool = false) {
+        package init(format: InputFormat? = nil, strict: Bool = false, window: TimeWindow = TimeWindow(), logFormat: AccessLogFormat? = nil, dedupe: Bool = false) {
             self.format = format
             self.strict = strict
             self.window = window
@@ -38,68 +38,47 @@ public struct LogReader {
     }
 
     /// What was read.
-    public struct Output: Sendable {
+    package struct Output: Sendable {
         /// Calls in read order (files in the order given, lines in file order).
-        public var calls: [Call] = []
+        package var calls: [Call] = []
         /// Malformed records skipped.
-        public var rejected = 0
+        package var rejected = 0
         /// Valid calls dropped by `--since`/`--until`.
-        public var outsideWindow = 0
+        package var outsideWindow = 0
         /// When those calls were made: the log's own period, when nothing falls in the one asked for.
-        public var outsidePeriod = TimeSpan()
+        package var outsidePeriod = TimeSpan()
         /// The first diagnostics, in order.
-        public var diagnostics: [Diagnostic] = []
+        package var diagnostics: [Diagnostic] = []
         /// All diagnostics, including those not stored.
-        public var diagnosticCount = 0
+        package var diagnosticCount = 0
         /// The files read, as displayed in diagnostics.
-        public var files: [String] = []
+        package var files: [String] = []
         /// Access-log lines and HAR entries that are not Places calls (other endpoints, assets).
-        public var skippedRequests = 0
+        package var skippedRequests = 0
         /// Places API (New) calls whose body the source does not show (an access log's
         /// `POST places:autocomplete`): their token and input are unknown.
-        public var bodiesUnknown = 0
+        package var bodiesUnknown = 0
         /// Records that repeat an earlier record exactly (same time, same content), and how many
         /// of them `dedupe` dropped.
-        public var duplicates = 0
-        public var duplicatesDropped = 0
+        package var duplicates = 0
+        package var duplicatesDropped = 0
         /// Inputs that are not regular files, copied to temporary files to be read (`InputSpool`).
-        public var spooled: [InputSpool.Copy] = []
+        package var spooled: [InputSpool.Copy] = []
+
+        package init() {}
     }
 
-    public static let maxStoredDiagnostics = 20
+    package static let maxStoredDiagnostics = 20
 
-    public var options: Options
+    package var options: Options
 
-    public init(options: Options = Options()) {
+    package init(options: Options = Options()) {
         self.options = options
-    }
-
-    /// Reads every input. `-` is standard input; a directory means its log files, by name.
-    ///
-    /// - Throws: `IngestError` for a missing or unreadable input, a read failure, or (with
-    ///   `strict`) the first malformed record.
-    public func read(_ paths: [String]) throws -> Output {
-        var output = Output()
-        var seen = Set<DuplicateKey>()
-        for (path, listedInDirectory) in try LogReader.expand(paths) {
-            do {
-                try readOne(path, listedInDirectory: listedInDirectory, seen: &seen, into: &output)
-            } catch let error as IngestError {
-                throw error.naming(path == "-" ? "<stdin>" : path)
-            }
-        }
-        return output
-    }
-
-    /// What makes two records exact duplicates.
-    private struct DuplicateKey: Hashable {
-        var time: Int64
-        var fingerprint: UInt64
     }
 
     /// Files named by `paths`, with directories replaced by their log files sorted by name, each
     /// with whether it came from a directory listing (such files may be other data: skipped if so).
-    static func expand(_ paths: [String]) throws -> [(path: String, listedInDirectory: Bool)] {
+    package static func expand(_ paths: [String]) throws -> [(path: String, listedInDirectory: Bool)] {
         var files: [(path: String, listedInDirectory: Bool)] = []
         for path in paths {
             if path == "-" {
@@ -134,7 +113,7 @@ public struct LogReader {
     }
 
     /// An input opened and sniffed, ready for its records to be read.
-    struct OpenedInput {
+    package struct OpenedInput {
         var path: String
         var displayName: String
         var descriptor: Int32
@@ -143,30 +122,9 @@ public struct LogReader {
         /// Whether `close` closes `descriptor` (standard input stays open).
         var ownsDescriptor = true
 
-        func close() {
-            if ownsDescriptor { _ = Glibc.close(descriptor) }
+        package func close() {
+            if ownsDescriptor { _ = SystemCall.close(descriptor) }
         }
-    }
-
-    /// Reads one input, keeping every call in memory: the obviously-correct twin of the streamed
-    /// pipeline (`CallPipeline`), duplicates included.
-    private func readOne(_ path: String, listedInDirectory: Bool, seen: inout Set<DuplicateKey>, into output: inout Output) throws {
-        guard var input = try open(path, listedInDirectory: listedInDirectory, into: &output) else { return }
-        defer { input.close() }
-        var calls: [Call] = []
-        var duplicates = 0
-        var known = seen
-        defer { seen = known }
-        try readRecords(&input, into: &output) { call, fingerprint in
-            if !known.insert(DuplicateKey(time: call.time.microseconds, fingerprint: fingerprint)).inserted {
-                duplicates += 1
-                if options.dedupe { return }
-            }
-            calls.append(call)
-        }
-        output.duplicates += duplicates
-        if options.dedupe { output.duplicatesDropped += duplicates }
-        output.calls += calls
     }
 
     /// Opens one input and tells its format; `nil` when it holds nothing to read (said in a diagnostic).
@@ -179,7 +137,7 @@ public struct LogReader {
     ///   - spool: where inputs that cannot be read twice are copied before they are read
     ///     (`InputSpool`); `nil` reads them as they stream, once.
     ///   - index: the input's position in `expand`'s list: its key in `spool`.
-    func open(_ path: String, listedInDirectory: Bool, spool: InputSpool? = nil, index: Int = 0, into output: inout Output) throws -> OpenedInput? {
+    package func open(_ path: String, listedInDirectory: Bool, spool: InputSpool? = nil, index: Int = 0, into output: inout Output) throws -> OpenedInput? {
         let displayName = path == "-" ? "<stdin>" : path
         var descriptor: Int32
         var ownsDescriptor = true
@@ -191,7 +149,7 @@ public struct LogReader {
             ownsDescriptor = false
             spool?.rewindStandardInput(index)
         } else if listedInDirectory {
-            descriptor = Glibc.open(path, O_RDONLY | O_NONBLOCK)
+            descriptor = SystemCall.open(path, O_RDONLY | O_NONBLOCK)
             guard descriptor >= 0 else {
                 let error = errno
                 guard error == ENOENT || error == ELOOP || error == ENXIO else {
@@ -202,13 +160,13 @@ public struct LogReader {
                 return nil
             }
             if let what = LogReader.nonRegularKind(descriptor) {
-                _ = Glibc.close(descriptor)
+                _ = SystemCall.close(descriptor)
                 try report(LogReader.skippedEntry(path, what, readable: what != "a device"), countAsRejected: false, into: &output)
                 return nil
             }
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         } else {
-            descriptor = Glibc.open(path, O_RDONLY)
+            descriptor = SystemCall.open(path, O_RDONLY)
             guard descriptor >= 0 else {
                 throw IngestError.unreadable(path: path, reason: String(cString: strerror(errno)))
             }
@@ -270,7 +228,7 @@ public struct LogReader {
 
     /// Reads an opened input's records, handing each call kept to `deliver` with its record's
     /// `Fingerprint`.
-    func readRecords(_ input: inout OpenedInput, into output: inout Output, deliver: (Call, UInt64) -> Void) throws {
+    package func readRecords(_ input: inout OpenedInput, into output: inout Output, deliver: (Call, UInt64) -> Void) throws {
         try withoutActuallyEscaping(deliver) { deliver in
             try readRecords(&input, into: &output, escapingDeliver: deliver)
         }

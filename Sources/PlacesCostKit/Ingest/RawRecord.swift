@@ -2,13 +2,13 @@
 ///
 /// Both the JSON Lines and the CSV parser produce this, so the rules that turn a record into a
 /// `Call` (`CallDecoder`) are written once and the two formats cannot drift apart.
-public struct RawRecord: Equatable, Sendable {
+package struct RawRecord: Equatable, Sendable {
     /// The keys of `docs/formats.md` section 1, with their aliases folded.
-    public enum Key: Int, CaseIterable, Sendable {
+    package enum Key: Int, CaseIterable, Sendable {
         case timestamp, api, sessionToken, input, placeID, fields, apiVersion, userID, project, platform, status
 
         /// The canonical (snake_case) name.
-        public var name: String {
+        package var name: String {
             switch self {
             case .timestamp: "timestamp"
             case .api: "api"
@@ -25,7 +25,7 @@ public struct RawRecord: Equatable, Sendable {
         }
 
         /// Looks a key up by any spelling logs use: snake_case, or the camelCase aliases.
-        public init?(name: String) {
+        package init?(name: String) {
             switch name {
             case "timestamp": self = .timestamp
             case "api": self = .api
@@ -44,7 +44,7 @@ public struct RawRecord: Equatable, Sendable {
     }
 
     /// A value as the input spelled it.
-    public indirect enum Value: Equatable, Sendable {
+    package indirect enum Value: Equatable, Sendable {
         case null
         case bool(Bool)
         /// A JSON number, kept as its literal text so nothing is lost before the decoder decides.
@@ -69,10 +69,10 @@ public struct RawRecord: Equatable, Sendable {
 
     private var values: [Value?] = Array(repeating: nil, count: Key.allCases.count)
 
-    public init() {}
+    package init() {}
 
     /// The value of `key`, or `nil` when the record does not have it.
-    public subscript(key: Key) -> Value? {
+    package subscript(key: Key) -> Value? {
         get { values[key.rawValue] }
         set { values[key.rawValue] = newValue }
     }

@@ -3,21 +3,21 @@
 /// Written by hand on bytes rather than with `ISO8601DateFormatter`, which is slow, needs a
 /// formatter per option set, and rejects valid RFC 3339 variants (lowercase `t`, a space
 /// separator, more than three fractional digits).
-public enum TimestampParser {
+enum TimestampParser {
     /// Epoch milliseconds accepted: 1970-01-01 up to the end of year 9999.
-    public static let epochMillisecondsRange: ClosedRange<Int64> = 0...253_402_300_799_999
+    static let epochMillisecondsRange: ClosedRange<Int64> = 0...253_402_300_799_999
 
     /// Parses an RFC 3339 date-time (`2026-10-01T09:00:03.730Z`, any offset) or a string of digits
     /// holding epoch milliseconds.
     ///
     /// - Returns: the timestamp, or a reason it is not one.
-    public static func parse(_ text: String) -> Result<Timestamp, TimestampError> {
+    static func parse(_ text: String) -> Result<Timestamp, TimestampError> {
         var text = text
         return text.withUTF8 { parse(bytes: $0) }
     }
 
     /// Parses a JSON number as epoch milliseconds.
-    public static func parseEpochMilliseconds(literal: String) -> Result<Timestamp, TimestampError> {
+    static func parseEpochMilliseconds(literal: String) -> Result<Timestamp, TimestampError> {
         if let integer = Int64(literal) {
             return epochMilliseconds(integer)
         }
@@ -35,7 +35,7 @@ public enum TimestampParser {
         return .success(Timestamp(epochMilliseconds: value))
     }
 
-    public static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Result<Timestamp, TimestampError> {
+    static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Result<Timestamp, TimestampError> {
         guard !bytes.isEmpty else { return .failure(.empty) }
         if bytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
             guard bytes.count <= 18, let value = Int64(String(decoding: bytes, as: UTF8.self)) else {
@@ -108,9 +108,9 @@ public enum TimestampParser {
 }
 
 /// Why a timestamp was rejected: the field and its shape, never its text (`ValueShape`).
-public enum TimestampError: Error, Equatable, CustomStringConvertible {
+enum TimestampError: Error, Equatable, CustomStringConvertible {
     /// The parts of an RFC 3339 time, as a range error names them.
-    public enum Field: String, Sendable {
+    enum Field: String, Sendable {
         case year, month, day, hour, minute, second, offset
     }
 
@@ -126,7 +126,7 @@ public enum TimestampError: Error, Equatable, CustomStringConvertible {
     /// Epoch milliseconds before 1970 or after 9999.
     case epochOutOfRange(ValueShape)
 
-    public var description: String {
+    var description: String {
         switch self {
         case .empty:
             "the timestamp is empty"

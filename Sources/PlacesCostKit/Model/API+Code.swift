@@ -1,6 +1,6 @@
 extension API {
     /// A one-byte code for the known APIs (`other` names are kept apart, in a `LabelCatalog`).
-    var code: UInt8 {
+    package var code: UInt8 {
         switch self {
         case .autocomplete: 1
         case .queryAutocomplete: 2
@@ -14,7 +14,7 @@ extension API {
     }
 
     /// The API of `code`, with the name of an `other` API.
-    init(code: UInt8, otherName: @autoclosure () -> String) {
+    package init(code: UInt8, otherName: @autoclosure () -> String) {
         switch code {
         case 1: self = .autocomplete
         case 2: self = .queryAutocomplete
@@ -36,7 +36,7 @@ extension API {
 
 extension APIGeneration {
     /// 0 for none, 1 legacy, 2 new.
-    static func code(_ generation: APIGeneration?) -> UInt8 {
+    package static func code(_ generation: APIGeneration?) -> UInt8 {
         switch generation {
         case nil: 0
         case .legacy?: 1
@@ -44,7 +44,7 @@ extension APIGeneration {
         }
     }
 
-    init?(code: UInt8) {
+    package init?(code: UInt8) {
         switch code {
         case 1: self = .legacy
         case 2: self = .new

@@ -1,5 +1,5 @@
 /// Which Google endpoint a call went to, normalised from the names and aliases logs use.
-public enum API: Sendable, Hashable {
+package enum API: Sendable, Hashable {
     case autocomplete
     case queryAutocomplete
     case placeDetails
@@ -11,7 +11,7 @@ public enum API: Sendable, Hashable {
     case other(String)
 
     /// The canonical name used in reports (`input.by_api`).
-    public var name: String {
+    package var name: String {
         switch self {
         case .autocomplete: "autocomplete"
         case .queryAutocomplete: "query_autocomplete"
@@ -25,14 +25,14 @@ public enum API: Sendable, Hashable {
     }
 
     /// Whether the call ends a session in the token walk (`docs/sessions.md` rule 3).
-    public var terminatesSession: Bool {
+    package var terminatesSession: Bool {
         self == .placeDetails || self == .addressValidation
     }
 
     /// Parses a log's `api` value, case-insensitively, with the aliases of `docs/formats.md`.
     ///
     /// - Returns: the API and, for New-API method names, the generation the name implies.
-    public static func parse(_ raw: String) -> (api: API, generation: APIGeneration?) {
+    package static func parse(_ raw: String) -> (api: API, generation: APIGeneration?) {
         switch raw.lowercased() {
         case "autocomplete", "findautocompletepredictions": (.autocomplete, nil)
         case "autocompleteplaces": (.autocomplete, .new)
@@ -49,7 +49,7 @@ public enum API: Sendable, Hashable {
 }
 
 /// The API generation of a call: the legacy Places API / SDK, or Places API (New).
-public enum APIGeneration: String, Sendable, Hashable, Codable, CaseIterable {
+package enum APIGeneration: String, Sendable, Hashable, Codable, CaseIterable {
     case legacy
     case new
 }

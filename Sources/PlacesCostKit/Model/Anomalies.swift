@@ -1,23 +1,23 @@
 /// Counts of the token and field-mask mistakes that cost users money (`docs/sessions.md`).
-public struct Anomalies: Sendable, Equatable {
+package struct Anomalies: Sendable, Equatable {
     /// Calls made after their token was spent (by completion, a details call on a fresh token,
     /// or expiry; the call that revealed the expiry counts too).
-    public var tokenReused = 0
+    package var tokenReused = 0
     /// Sessions closed by the timeout.
-    public var expired = 0
+    package var expired = 0
     /// Details calls on a token no autocomplete call opened.
-    public var detailsWithoutAutocomplete = 0
+    package var detailsWithoutAutocomplete = 0
     /// Autocomplete calls with no token.
-    public var noTokenRequests = 0
+    package var noTokenRequests = 0
     /// Place Details calls with no field mask (every field billed).
-    public var fieldsUnspecified = 0
+    package var fieldsUnspecified = 0
     /// Sessions (completed, abandoned or expired) holding exactly one autocomplete call.
-    public var oneRequestSessions = 0
+    package var oneRequestSessions = 0
 
-    public init() {}
+    package init() {}
 
     /// The counts under their `report.json` names, in the order reports list them.
-    public var named: [(name: String, count: Int)] {
+    package var named: [(name: String, count: Int)] {
         [
             ("token_reused", tokenReused),
             ("expired", expired),
@@ -28,7 +28,7 @@ public struct Anomalies: Sendable, Equatable {
         ]
     }
 
-    public static func + (lhs: Anomalies, rhs: Anomalies) -> Anomalies {
+    package static func + (lhs: Anomalies, rhs: Anomalies) -> Anomalies {
         var sum = lhs
         sum.tokenReused += rhs.tokenReused
         sum.expired += rhs.expired

@@ -1,20 +1,20 @@
 /// What one kind of anomaly cost over the analysed period, at first-tier list prices (the
 /// monthly free caps and tiers cannot be split between calls), with the same calls made the
 /// right way where there is one.
-public struct AnomalyCost: Sendable, Equatable {
+struct AnomalyCost: Sendable, Equatable {
     /// The `report.json` `anomalies` name.
-    public var name: String
-    public var count: Int
+    var name: String
+    var count: Int
     /// What the affected calls were billed, at list prices (times `--scale`).
-    public var billedListUSD: Double
+    var billedListUSD: Double
     /// The same calls made the right way, at list prices; `nil` when no single right way exists.
-    public var alternativeListUSD: Double?
+    var alternativeListUSD: Double?
     /// What the alternative is, for people ("as proper sessions").
-    public var alternative: String?
+    var alternative: String?
     /// Why the right way bills more than the mistake did, when it does (a full sentence).
-    public var alternativeCostsMoreBecause: String?
+    var alternativeCostsMoreBecause: String?
 
-    public init(
+    init(
         name: String, count: Int, billedListUSD: Double, alternativeListUSD: Double? = nil, alternative: String? = nil,
         alternativeCostsMoreBecause: String? = nil
     ) {
@@ -27,7 +27,7 @@ public struct AnomalyCost: Sendable, Equatable {
     }
 
     /// What making the calls the right way would have saved; `nil` without an alternative.
-    public var excessListUSD: Double? {
+    var excessListUSD: Double? {
         alternativeListUSD.map { billedListUSD - $0 }
     }
 }

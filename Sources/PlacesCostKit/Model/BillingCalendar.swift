@@ -7,36 +7,36 @@ import Foundation
 /// to a few thousand distinct shapes without changing any bill. `TimeZone.secondsFromGMT(for:)`
 /// costs about a microsecond, so answers are cached per UTC minute: time-zone transitions fall
 /// on whole minutes, so every second of a minute has the same offset.
-public struct BillingCalendar: Sendable {
+package struct BillingCalendar: Sendable {
     /// A billing period: `month = year * 12 + month - 1`, and the number of rule start days on or
     /// before the day.
-    public struct Period: Hashable, Sendable, Comparable {
-        public var month: Int32
-        public var ruleEpoch: Int32
+    package struct Period: Hashable, Sendable, Comparable {
+        package var month: Int32
+        package var ruleEpoch: Int32
 
-        public static func < (lhs: Period, rhs: Period) -> Bool {
+        package static func < (lhs: Period, rhs: Period) -> Bool {
             (lhs.month, lhs.ruleEpoch) < (rhs.month, rhs.ruleEpoch)
         }
     }
 
-    public let timeZone: TimeZone
+    package let timeZone: TimeZone
     /// Days since the epoch from which a price table's session rule changes, sorted.
-    public let ruleStartDays: [Int]
+    package let ruleStartDays: [Int]
     private var cachedMinute: Int64 = .min
     private var cachedMonth: Int32 = 0
 
-    public init(timeZone: TimeZone = TimeZone(identifier: "UTC")!, ruleStartDays: [Int] = []) {
+    package init(timeZone: TimeZone = TimeZone(identifier: "UTC")!, ruleStartDays: [Int] = []) {
         self.timeZone = timeZone
         self.ruleStartDays = Array(Set(ruleStartDays)).sorted()
     }
 
     /// The period of `time`.
-    public mutating func period(of time: Timestamp) -> Period {
+    package mutating func period(of time: Timestamp) -> Period {
         Period(month: monthIndex(of: time), ruleEpoch: ruleEpoch(of: time))
     }
 
     /// The month index in the time zone: `year * 12 + month - 1`.
-    public mutating func monthIndex(of time: Timestamp) -> Int32 {
+    package mutating func monthIndex(of time: Timestamp) -> Int32 {
         let seconds = time.microseconds / 1_000_000 - (time.microseconds % 1_000_000 < 0 ? 1 : 0)
         let minute = seconds >= 0 ? seconds / 60 : (seconds - 59) / 60
         if minute == cachedMinute { return cachedMonth }
@@ -47,7 +47,7 @@ public struct BillingCalendar: Sendable {
     }
 
     /// The day rule applies per search by its UTC day (`SearchPricer`), as days since the epoch.
-    public func ruleEpoch(of time: Timestamp) -> Int32 {
+    package func ruleEpoch(of time: Timestamp) -> Int32 {
         guard !ruleStartDays.isEmpty else { return 0 }
         let day = Int(time.microseconds / 86_400_000_000)
         var epoch: Int32 = 0

@@ -4,7 +4,7 @@
 /// of times, and each session token a handful of times: a `[String: Int]` would allocate a
 /// `String` per lookup. This is an open-addressing table over one contiguous arena, looked up
 /// with the caller's bytes, so a lookup allocates nothing.
-public struct ByteInterner: Sendable {
+struct ByteInterner: Sendable {
     /// The stored strings back to back; string `id` is `arena[starts[id] ..< starts[id + 1]]`.
     private var arena: [UInt8] = []
     private var starts: [Int] = [0]
@@ -14,7 +14,7 @@ public struct ByteInterner: Sendable {
     private var slots: [UInt64]
     private var slotMask: Int
 
-    public init(capacity: Int = 64) {
+    init(capacity: Int = 64) {
         var size = 16
         while size < capacity * 2 { size <<= 1 }
         slots = [UInt64](repeating: 0, count: size)
@@ -22,11 +22,11 @@ public struct ByteInterner: Sendable {
     }
 
     /// Strings stored.
-    public var count: Int { starts.count - 1 }
+    var count: Int { starts.count - 1 }
 
 
     /// The id of `bytes`, storing it when new.
-    public mutating func intern(_ bytes: UnsafeRawBufferPointer) -> (id: UInt32, inserted: Bool) {
+    mutating func intern(_ bytes: UnsafeRawBufferPointer) -> (id: UInt32, inserted: Bool) {
         let hash = ByteInterner.hash(bytes)
         let tag = hash & 0xFFFF_FFFF_0000_0000
         var slot = Int(truncatingIfNeeded: hash) & slotMask
@@ -48,7 +48,7 @@ public struct ByteInterner: Sendable {
     }
 
     /// The bytes stored under `id`.
-    public func bytes(_ id: UInt32) -> ArraySlice<UInt8> {
+    func bytes(_ id: UInt32) -> ArraySlice<UInt8> {
         arena[starts[Int(id)] ..< starts[Int(id) + 1]]
     }
 
@@ -109,7 +109,7 @@ public struct ByteInterner: Sendable {
     }
 
     /// A fast 64-bit hash of bytes (8 at a time, multiply-xorshift mixing).
-    public static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
         var offset = 0
         let count = bytes.count

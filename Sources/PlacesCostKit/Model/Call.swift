@@ -2,22 +2,22 @@
 ///
 /// Typed text is kept only as its length in Unicode scalars: that is all the delay strategies
 /// need, and it keeps personal data out of every later stage by construction.
-public struct Call: Sendable, Hashable {
-    public var time: Timestamp
-    public var api: API
+package struct Call: Sendable, Hashable {
+    package var time: Timestamp
+    package var api: API
     /// The session token; `nil` when absent, null or empty.
-    public var sessionToken: String?
+    package var sessionToken: String?
     /// Characters typed when an autocomplete call was made, in Unicode scalars; `nil` when unrecorded.
-    public var inputLength: Int?
+    package var inputLength: Int?
     /// The requested fields; `nil` when the call carried no field mask.
-    public var fields: [String]?
-    public var generation: APIGeneration?
-    public var userID: String?
-    public var project: String?
-    public var platform: String?
-    public var status: String?
+    package var fields: [String]?
+    package var generation: APIGeneration?
+    package var userID: String?
+    package var project: String?
+    package var platform: String?
+    package var status: String?
 
-    public init(
+    package init(
         time: Timestamp, api: API, sessionToken: String? = nil, inputLength: Int? = nil,
         fields: [String]? = nil, generation: APIGeneration? = nil, userID: String? = nil,
         project: String? = nil, platform: String? = nil, status: String? = nil

@@ -2,26 +2,26 @@
 ///
 /// Used for RFC 3339 parsing and for calendar months of bills; exact for every year 1...9999
 /// and free of `Calendar`/`DateComponents`, which are slow in a per-record loop.
-public struct CivilDate: Sendable, Hashable, Comparable {
-    public var year: Int
-    public var month: Int
-    public var day: Int
+struct CivilDate: Sendable, Hashable, Comparable {
+    var year: Int
+    var month: Int
+    var day: Int
 
-    public init(year: Int, month: Int, day: Int) {
+    init(year: Int, month: Int, day: Int) {
         self.year = year
         self.month = month
         self.day = day
     }
 
-    public static func < (lhs: CivilDate, rhs: CivilDate) -> Bool {
+    static func < (lhs: CivilDate, rhs: CivilDate) -> Bool {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }
 
-    public static func isLeapYear(_ year: Int) -> Bool {
+    static func isLeapYear(_ year: Int) -> Bool {
         year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
     }
 
-    public static func daysInMonth(year: Int, month: Int) -> Int {
+    static func daysInMonth(year: Int, month: Int) -> Int {
         switch month {
         case 2: isLeapYear(year) ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -30,7 +30,7 @@ public struct CivilDate: Sendable, Hashable, Comparable {
     }
 
     /// Days from 1970-01-01 to the given date.
-    public static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -40,7 +40,7 @@ public struct CivilDate: Sendable, Hashable, Comparable {
     }
 
     /// The date `days` after 1970-01-01.
-    public init(daysSinceEpoch days: Int) {
+    init(daysSinceEpoch days: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

@@ -1,6 +1,6 @@
 /// Where the app makes its Places calls, told from the log's `platform` value and API generation:
 /// the next steps name that platform's own session-token and field-mask API.
-public enum ClientPlatform: String, Sendable, Hashable, CaseIterable {
+enum ClientPlatform: String, Sendable, Hashable, CaseIterable {
     /// Places SDK for iOS.
     case ios
     /// Places SDK for Android.
@@ -11,7 +11,7 @@ public enum ClientPlatform: String, Sendable, Hashable, CaseIterable {
     case webService = "web_service"
 
     /// The platform of a log's `platform` value; anything unrecognised (or absent) is the web service.
-    public init(logValue: String?) {
+    init(logValue: String?) {
         switch logValue?.lowercased() {
         case "ios", "iphone", "ipad", "ipados", "macos", "catalyst": self = .ios
         case "android": self = .android
@@ -22,12 +22,12 @@ public enum ClientPlatform: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Calls seen from one platform and API generation.
-public struct PlatformUse: Sendable, Equatable {
-    public var platform: ClientPlatform
-    public var generation: APIGeneration
-    public var calls: Int
+struct PlatformUse: Sendable, Equatable {
+    var platform: ClientPlatform
+    var generation: APIGeneration
+    var calls: Int
 
-    public init(platform: ClientPlatform, generation: APIGeneration, calls: Int) {
+    init(platform: ClientPlatform, generation: APIGeneration, calls: Int) {
         self.platform = platform
         self.generation = generation
         self.calls = calls

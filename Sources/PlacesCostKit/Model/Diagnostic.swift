@@ -1,21 +1,21 @@
 /// A recoverable problem found while reading input: reported, counted, and skipped.
-public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
-    public var location: SourceLocation
-    public var reason: String
+package struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
+    package var location: SourceLocation
+    package var reason: String
 
-    public init(location: SourceLocation, reason: String) {
+    package init(location: SourceLocation, reason: String) {
         self.location = location
         self.reason = reason
     }
 
     /// `FILE:LINE: warning: reason`, the form compilers use, so editors can jump to it.
-    public var description: String {
+    package var description: String {
         "\(location): warning: \(printableReason)"
     }
 
     /// The reason on one line of bounded length: a reason may quote a value from the input (a
     /// timestamp that does not parse), which may hold line breaks, escapes or a megabyte of text.
-    public var printableReason: String {
+    package var printableReason: String {
         var text = ""
         var length = 0
         for scalar in reason.unicodeScalars {

@@ -9,28 +9,28 @@
 /// 48 bytes a round, and the tail is read as overlapping words, never byte by byte. Among the
 /// calls of one instant, a collision between different records is vanishingly rare (about 2^-64
 /// per pair).
-public struct Fingerprint {
+package struct Fingerprint {
     private var lanes: (UInt64, UInt64, UInt64) = (0x243F_6A88_85A3_08D3, 0x1319_8A2E_0370_7344, 0xA409_3822_299F_31D0)
     private var length: UInt64 = 0
 
     private static let secrets: (UInt64, UInt64, UInt64, UInt64) = (0xA076_1D64_78BD_642F, 0xE703_7ED1_A0B4_28DB, 0x8EBC_6AF0_9C88_C6E3, 0x5899_65CC_7537_4CC3)
 
-    public init() {}
+    package init() {}
 
     /// The fingerprint of one run of bytes.
-    public static func of(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    package static func of(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         var fingerprint = Fingerprint()
         fingerprint.combine(bytes)
         return fingerprint.value
     }
 
-    public static func of(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    package static func of(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         of(UnsafeRawBufferPointer(bytes))
     }
 
     /// Adds bytes; the lengths of the runs count, so ("ab", "c") differs from ("a", "bc").
     @inline(__always)
-    public mutating func combine(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func combine(_ bytes: UnsafeRawBufferPointer) {
         let (s0, s1, s2, s3) = Fingerprint.secrets
         var (first, second, third) = lanes
         let count = bytes.count
@@ -76,12 +76,12 @@ public struct Fingerprint {
         length &+= UInt64(count) &+ 1
     }
 
-    public mutating func combine(_ text: String) {
+    package mutating func combine(_ text: String) {
         var text = text
         text.withUTF8 { combine(UnsafeRawBufferPointer($0)) }
     }
 
-    public var value: UInt64 {
+    package var value: UInt64 {
         let (first, second, third) = lanes
         return Fingerprint.mum(first ^ Fingerprint.secrets.0 ^ length, second ^ third ^ Fingerprint.secrets.1)
     }
@@ -96,7 +96,7 @@ public struct Fingerprint {
 
 extension HTTPRequest {
     /// The fingerprint of everything a request shows (an access-log line or a HAR entry).
-    var fingerprint: UInt64 {
+    package var fingerprint: UInt64 {
         var fingerprint = Fingerprint()
         fingerprint.combine(String(time.microseconds))
         fingerprint.combine(method)

@@ -3,45 +3,45 @@
 /// every search (`base`) travels too, only to be checked for duplicates in time order.
 ///
 /// Everything else about a call (its API count, platform) is counted while reading.
-public struct GroupCall: Sendable {
-    public var time: Int64
+struct GroupCall: Sendable {
+    var time: Int64
     /// Input order: the block's index in the high half, the call's index in the block below.
-    public var sequence: Int64
+    var sequence: Int64
     /// `ByteInterner.hash` of the key's bytes (the partition was chosen by it; the walk's cache
     /// of recent keys reuses it).
-    public var keyHash: UInt64
+    var keyHash: UInt64
     /// The token's bytes (grouped by token) or the user id's (grouped by user) in the arena.
-    public var keyStart: Int32
-    public var keyCount: Int32
+    var keyStart: Int32
+    var keyCount: Int32
     /// The user id's bytes for a call grouped by token; `userCount` -1 when there is none.
-    public var userStart: Int32
-    public var userCount: Int32
+    var userStart: Int32
+    var userCount: Int32
     /// Ids in `CallCatalogs.labels`; 0 for none.
-    public var project: UInt32
-    public var platform: UInt32
+    var project: UInt32
+    var platform: UInt32
     /// Id in `CallCatalogs.fieldMasks`; 0 for no mask.
-    public var fields: UInt32
+    var fields: UInt32
     /// Characters typed; -1 when not recorded.
-    public var inputLength: Int32
+    var inputLength: Int32
     /// `Fingerprint` of the record's content: with `time`, what tells an exact duplicate.
-    public var fingerprint: UInt64
+    var fingerprint: UInt64
     /// `API.code`.
-    public var api: UInt8
+    var api: UInt8
     /// `APIGeneration.code`.
-    public var generation: UInt8
+    var generation: UInt8
     /// Grouped by (project, token); otherwise by (project, user). For a `base` call: whether it
     /// carried a token.
-    public var byToken: Bool
+    var byToken: Bool
     /// A call outside every search: no key; `project` holds the label id of an `other` API's name.
-    public var base: Bool
+    var base: Bool
 }
 
 /// The group calls of one partition of one block, with the bytes their keys point into.
-public struct PartitionCalls: Sendable {
-    public var calls: [GroupCall] = []
-    public var arena: [UInt8] = []
+struct PartitionCalls: Sendable {
+    var calls: [GroupCall] = []
+    var arena: [UInt8] = []
 
-    public init() {}
+    init() {}
 
     /// Adds a walked call with its key's bytes, and its user's when given, to the arena.
     ///

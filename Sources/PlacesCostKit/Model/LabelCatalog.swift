@@ -7,16 +7,16 @@ import Foundation
 /// they have not met, so the lock is taken a handful of times per run. Ids depend on which
 /// thread met a string first, so nothing a report prints may depend on an id: consumers turn
 /// ids back into values before sorting or printing.
-public final class LabelCatalog<Value: Hashable & Sendable>: @unchecked Sendable {
+package final class LabelCatalog<Value: Hashable & Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     /// Id 0 means "none".
     private var values: [Value?] = [nil]
     private var ids: [Value: UInt32] = [:]
 
-    public init() {}
+    package init() {}
 
     /// The id of `value`; 0 for `nil`.
-    public func id(for value: Value?) -> UInt32 {
+    package func id(for value: Value?) -> UInt32 {
         guard let value else { return 0 }
         lock.lock()
         defer { lock.unlock() }
@@ -28,7 +28,7 @@ public final class LabelCatalog<Value: Hashable & Sendable>: @unchecked Sendable
     }
 
     /// The value of `id`; `nil` for 0.
-    public func value(_ id: UInt32) -> Value? {
+    package func value(_ id: UInt32) -> Value? {
         lock.lock()
         defer { lock.unlock() }
         return values[Int(id)]
@@ -37,10 +37,10 @@ public final class LabelCatalog<Value: Hashable & Sendable>: @unchecked Sendable
 
 /// The catalogs of one analysis: every string-valued property of a call that is not a token or
 /// a user id.
-public struct CallCatalogs: Sendable {
-    public let labels = LabelCatalog<String>()
+package struct CallCatalogs: Sendable {
+    package let labels = LabelCatalog<String>()
     /// Requested field lists, as `CallDecoder` cleans them (never empty).
-    public let fieldMasks = LabelCatalog<[String]>()
+    package let fieldMasks = LabelCatalog<[String]>()
 
-    public init() {}
+    package init() {}
 }

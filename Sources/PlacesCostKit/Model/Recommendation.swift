@@ -4,77 +4,77 @@
 ///
 /// The headline never recommends paying more: when no valid option bills less than the calls as
 /// made, the recommendation is `current` at delay 0, "keep the integration as it is".
-public struct Recommendation: Sendable, Equatable {
+struct Recommendation: Sendable, Equatable {
     /// The recommended strategy; `.current` (at delay 0) keeps the integration as it is.
-    public var strategy: StrategyID
-    public var delay: Int
+    var strategy: StrategyID
+    var delay: Int
     /// The decision tree's literal answer, with its steps (each citing the number it used).
-    public var tree: DecisionTree.Answer
+    var tree: DecisionTree.Answer
     /// The numbers the tree walked with.
-    public var evidence: Evidence
+    var evidence: Evidence
     /// Every priced option: the valid ones by the bill (list prices break ties), then the invalid
     /// ones in the same order.
-    public var ranking: [Option]
+    var ranking: [Option]
     /// The recommendation priced, with its savings against `current`.
-    public var recommended: Option
+    var recommended: Option
     /// The bill as the log shows it (`current`, delay 0).
-    public var current: Option
+    var current: Option
     /// The tree's answer priced.
-    public var treeOption: Option
+    var treeOption: Option
     /// One sentence, with the number, on why the recommendation is not the tree's literal answer;
     /// `nil` when it is.
-    public var differsFromTree: String?
+    var differsFromTree: String?
     /// The cheapest valid option with no delay, when the recommendation has one: the saving without
     /// the latency trade-off.
-    public var bestWithoutDelay: Option?
+    var bestWithoutDelay: Option?
     /// `current` with a delay, when that bills less than the recommendation: keeping the structure
     /// and adding a delay is a real option. When keeping, the cheapest such delay.
-    public var currentWithDelay: Option?
+    var currentWithDelay: Option?
     /// When keeping: the cheapest valid alternative, and why it does not pay.
-    public var cheapestAlternative: Option?
-    public var keepBecause: String?
+    var cheapestAlternative: Option?
+    var keepBecause: String?
     /// When keeping: the nearest volume at which some valid option starts to bill less.
-    public var adviceChanges: ScaleChange?
+    var adviceChanges: ScaleChange?
     /// When every valid option bills $0 (free caps or credit): the option cheapest at list prices,
     /// which is what is cheapest once past them.
-    public var cheapestAtListPrices: Option?
+    var cheapestAtListPrices: Option?
     /// Calendar months the costs cover (savings per month divide by this).
-    public var months: Int
+    var months: Int
     /// Changes to make, for the platforms and API generation seen in the log.
-    public var nextSteps: [String]
+    var nextSteps: [String]
     /// Each anomaly with what it cost and how to fix it.
-    public var anomalies: [AnomalyAdvice]
+    var anomalies: [AnomalyAdvice]
 
     /// The tree's steps as sentences.
-    public var path: [String] { tree.path }
+    var path: [String] { tree.path }
     /// Whether no valid option bills less than the calls as made.
-    public var keepsCurrent: Bool { strategy == .current }
+    var keepsCurrent: Bool { strategy == .current }
     /// Whether the recommendation makes users wait for characters before predictions appear.
-    public var latencyWarning: Bool { delay > 0 }
+    var latencyWarning: Bool { delay > 0 }
     /// Whether every valid option up to `--max-delay` bills $0 at this volume.
-    public var allBillsZero: Bool { cheapestAtListPrices != nil }
+    var allBillsZero: Bool { cheapestAtListPrices != nil }
 
     /// The options a summary shows, in ranking order: every strategy without delay, and each
     /// option the headline names.
-    public var highlights: [Option] {
+    var highlights: [Option] {
         let named = [recommended, treeOption, bestWithoutDelay, currentWithDelay, cheapestAlternative, cheapestAtListPrices].compactMap { $0 }
         return ranking.filter { option in option.delay == 0 || named.contains { $0.sameChoice(as: option) } }
     }
 
     /// The measured numbers of the decision tree.
-    public struct Evidence: Sendable, Equatable {
-        public var needsDetails: DetailsNeed
+    struct Evidence: Sendable, Equatable {
+        var needsDetails: DetailsNeed
         /// Mean autocomplete calls per search (over all searches) at delays 0...maxDelay.
-        public var meanRequests: [Int: Double]
-        public var breakEvenRequests: Double
+        var meanRequests: [Int: Double]
+        var breakEvenRequests: Double
         /// The price table the break-even comes from.
-        public var tableID: String
-        public var maxDelay: Int
-        public var searches: Int
-        public var completed: Int
-        public var abandoned: Int
+        var tableID: String
+        var maxDelay: Int
+        var searches: Int
+        var completed: Int
+        var abandoned: Int
 
-        public init(
+        init(
             needsDetails: DetailsNeed, meanRequests: [Int: Double], breakEvenRequests: Double, tableID: String,
             maxDelay: Int, searches: Int, completed: Int, abandoned: Int
         ) {
@@ -89,25 +89,25 @@ public struct Recommendation: Sendable, Equatable {
         }
 
         /// Share of searches that ended without a selection.
-        public var abandonedShare: Double { searches == 0 ? 0 : Double(abandoned) / Double(searches) }
+        var abandonedShare: Double { searches == 0 ? 0 : Double(abandoned) / Double(searches) }
     }
 
     /// One strategy at one delay, priced, with its savings against `current` at delay 0.
-    public struct Option: Sendable, Equatable {
-        public var strategy: StrategyID
-        public var delay: Int
-        public var costUSD: Double
-        public var listCostUSD: Double
-        public var valid: Bool
+    struct Option: Sendable, Equatable {
+        var strategy: StrategyID
+        var delay: Int
+        var costUSD: Double
+        var listCostUSD: Double
+        var valid: Bool
         /// `current.costUSD - costUSD`, per month; negative when the option costs more.
-        public var savingsUSDPerMonth: Double
+        var savingsUSDPerMonth: Double
         /// The same saving as a percentage of the current bill (0 when the bill is 0).
-        public var savingsPercent: Double
+        var savingsPercent: Double
         /// The saving at list prices over the period: what it is worth past the free caps.
-        public var listSavingsUSD: Double
-        public var listSavingsPercent: Double
+        var listSavingsUSD: Double
+        var listSavingsPercent: Double
 
-        public init(
+        init(
             strategy: StrategyID, delay: Int, costUSD: Double, listCostUSD: Double, valid: Bool,
             savingsUSDPerMonth: Double, savingsPercent: Double, listSavingsUSD: Double, listSavingsPercent: Double
         ) {
@@ -123,23 +123,23 @@ public struct Recommendation: Sendable, Equatable {
         }
 
         /// Whether the two are the same strategy at the same delay.
-        public func sameChoice(as other: Option) -> Bool {
+        func sameChoice(as other: Option) -> Bool {
             strategy == other.strategy && delay == other.delay
         }
     }
 
     /// The volume at which the advice to keep the integration changes.
-    public struct ScaleChange: Sendable, Equatable {
+    struct ScaleChange: Sendable, Equatable {
         /// The `--scale` from which `strategy` at `delay` bills less than the calls as made.
-        public var scale: Double
+        var scale: Double
         /// The searches a month that scale means.
-        public var searchesPerMonth: Double
-        public var strategy: StrategyID
-        public var delay: Int
+        var searchesPerMonth: Double
+        var strategy: StrategyID
+        var delay: Int
         /// Whether the change lies above this volume (else below it).
-        public var growing: Bool
+        var growing: Bool
 
-        public init(scale: Double, searchesPerMonth: Double, strategy: StrategyID, delay: Int, growing: Bool) {
+        init(scale: Double, searchesPerMonth: Double, strategy: StrategyID, delay: Int, growing: Bool) {
             self.scale = scale
             self.searchesPerMonth = searchesPerMonth
             self.strategy = strategy
@@ -150,19 +150,19 @@ public struct Recommendation: Sendable, Equatable {
 }
 
 /// One anomaly of the log: how often it happened, what it cost, and the fix.
-public struct AnomalyAdvice: Sendable, Equatable {
-    public var cost: AnomalyCost
+struct AnomalyAdvice: Sendable, Equatable {
+    var cost: AnomalyCost
     /// What to change so it stops costing money.
-    public var fix: String
+    var fix: String
 
-    public init(cost: AnomalyCost, fix: String) {
+    init(cost: AnomalyCost, fix: String) {
         self.cost = cost
         self.fix = fix
     }
 
     /// Whether doing it right bills less than the mistake did (at list prices); an anomaly whose
     /// right way has no single price (an expired session, details without the token) always does.
-    public var fixSavesMoney: Bool {
+    var fixSavesMoney: Bool {
         cost.count > 0 && (cost.excessListUSD.map { $0 >= 0.005 } ?? true)
     }
 }

@@ -3,8 +3,8 @@
 /// A session (one token, opened by an autocomplete call) is one kind of search; runs of calls
 /// made after a token was spent, and token-less runs inferred from a user id, are the others
 /// (`docs/sessions.md`, "Sessions, searches and anomalies").
-public struct Search: Sendable, Hashable {
-    public enum Kind: String, Sendable, Hashable {
+package struct Search: Sendable, Hashable {
+    package enum Kind: String, Sendable, Hashable {
         /// A proper session: a fresh token opened by an autocomplete call.
         case session
         /// Calls made after the token was spent (reused or expired token), billed as without a token.
@@ -13,7 +13,7 @@ public struct Search: Sendable, Hashable {
         case inferred
 
         /// A small number per kind, for packed keys.
-        var code: UInt8 {
+        package var code: UInt8 {
             switch self {
             case .session: 0
             case .spentToken: 1
@@ -22,7 +22,7 @@ public struct Search: Sendable, Hashable {
         }
     }
 
-    public enum Outcome: String, Sendable, Hashable {
+    package enum Outcome: String, Sendable, Hashable {
         /// Ended by a selection (details, address validation or, for inferred searches, geocoding).
         case completed
         /// Ended with no selection: at the end of the log.
@@ -30,10 +30,10 @@ public struct Search: Sendable, Hashable {
         /// A session closed by the timeout: billed as abandoned.
         case expired
 
-        public var isCompleted: Bool { self == .completed }
+        package var isCompleted: Bool { self == .completed }
 
         /// A small number per outcome, for packed keys.
-        var code: UInt8 {
+        package var code: UInt8 {
             switch self {
             case .completed: 0
             case .abandoned: 1
@@ -42,23 +42,23 @@ public struct Search: Sendable, Hashable {
         }
     }
 
-    public var kind: Kind
-    public var outcome: Outcome
+    package var kind: Kind
+    package var outcome: Outcome
     /// Input length (Unicode scalars) of each autocomplete call, in order; `nil` where unrecorded.
-    public var requestInputLengths: [Int?]
+    package var requestInputLengths: [Int?]
     /// The call that ended the search, when it was completed.
-    public var selection: Selection?
-    public var startedAt: Timestamp
-    public var endedAt: Timestamp
+    package var selection: Selection?
+    package var startedAt: Timestamp
+    package var endedAt: Timestamp
     /// The API generation of the search's calls, when any call said.
-    public var generation: APIGeneration?
+    package var generation: APIGeneration?
     /// The session token for sessions and spent-token runs (hashed before any report).
-    public var sessionToken: String?
-    public var userID: String?
-    public var project: String?
-    public var platform: String?
+    package var sessionToken: String?
+    package var userID: String?
+    package var project: String?
+    package var platform: String?
 
-    public init(
+    package init(
         kind: Kind, outcome: Outcome, requestInputLengths: [Int?], selection: Selection?,
         startedAt: Timestamp, endedAt: Timestamp, generation: APIGeneration? = nil,
         sessionToken: String? = nil, userID: String? = nil, project: String? = nil, platform: String? = nil
@@ -77,11 +77,11 @@ public struct Search: Sendable, Hashable {
     }
 
     /// Autocomplete calls in the search.
-    public var requests: Int { requestInputLengths.count }
+    package var requests: Int { requestInputLengths.count }
 
     /// Characters typed at selection: the input length of the last autocomplete call of a
     /// completed search, when recorded.
-    public var charactersAtSelection: Int? {
+    package var charactersAtSelection: Int? {
         guard outcome.isCompleted, let last = requestInputLengths.last else { return nil }
         return last
     }
@@ -90,7 +90,7 @@ public struct Search: Sendable, Hashable {
     /// (`docs/sessions.md`, "Strategies"): those whose input is longer, or unrecorded; a completed
     /// search keeps at least one (the user types on until predictions appear), an abandoned one
     /// may keep none.
-    public func keptRequests(delay: Int) -> Int {
+    package func keptRequests(delay: Int) -> Int {
         guard delay > 0 else { return requests }
         var kept = 0
         for length in requestInputLengths where length.map({ $0 > delay }) ?? true {
@@ -100,7 +100,7 @@ public struct Search: Sendable, Hashable {
     }
 
     /// The anomalies this search carries, under their `report.json` names (`searches.csv`).
-    public var anomalyNames: [String] {
+    package var anomalyNames: [String] {
         var names: [String] = []
         switch kind {
         case .spentToken: names.append("token_reused")
@@ -117,14 +117,14 @@ public struct Search: Sendable, Hashable {
 }
 
 /// The call that ended a completed search.
-public struct Selection: Sendable, Hashable {
-    public var api: API
-    public var time: Timestamp
+package struct Selection: Sendable, Hashable {
+    package var api: API
+    package var time: Timestamp
     /// The requested fields; `nil` when the call carried no field mask.
-    public var fields: [String]?
-    public var generation: APIGeneration?
+    package var fields: [String]?
+    package var generation: APIGeneration?
 
-    public init(api: API, time: Timestamp, fields: [String]?, generation: APIGeneration?) {
+    package init(api: API, time: Timestamp, fields: [String]?, generation: APIGeneration?) {
         self.api = api
         self.time = time
         self.fields = fields

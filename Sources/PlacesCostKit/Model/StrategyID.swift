@@ -1,5 +1,5 @@
 /// The ways the same searches can be billed (`docs/sessions.md`, "Strategies").
-public enum StrategyID: String, Sendable, CaseIterable, Hashable, Comparable {
+enum StrategyID: String, Sendable, CaseIterable, Hashable, Comparable {
     /// The calls as made, with every rule applied: the bill estimate.
     case current
     /// Every search as a proper session, details with the fields observed.
@@ -9,12 +9,12 @@ public enum StrategyID: String, Sendable, CaseIterable, Hashable, Comparable {
     /// Autocomplete per request without tokens, Geocoding for each selection.
     case perRequestGeocoding = "per_request_geocoding"
 
-    public static func < (lhs: Self, rhs: Self) -> Bool {
+    static func < (lhs: Self, rhs: Self) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 
     /// The strategy's name for people.
-    public var title: String {
+    var title: String {
         switch self {
         case .current: "As the log shows it"
         case .sessionDetails: "Sessions + Place Details"
@@ -24,7 +24,7 @@ public enum StrategyID: String, Sendable, CaseIterable, Hashable, Comparable {
     }
 
     /// A short description for people.
-    public var summary: String {
+    var summary: String {
         switch self {
         case .current: "as the log shows it (every token mistake included)"
         case .sessionDetails: "a session per search, Place Details with the fields observed"

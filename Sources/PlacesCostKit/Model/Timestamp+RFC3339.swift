@@ -1,12 +1,12 @@
 extension Timestamp {
     /// Days since 1970-01-01 (UTC), rounding toward the past.
-    public var daysSinceEpoch: Int {
+    package var daysSinceEpoch: Int {
         let day: Int64 = 86_400_000_000
         return Int(microseconds >= 0 ? microseconds / day : (microseconds - day + 1) / day)
     }
 
     /// `2026-10-01T09:00:03.730Z`: UTC, milliseconds (microseconds when the log had them).
-    public var rfc3339: String {
+    package var rfc3339: String {
         let days = daysSinceEpoch
         let date = CivilDate(daysSinceEpoch: days)
         let inDay = microseconds - Int64(days) * 86_400_000_000

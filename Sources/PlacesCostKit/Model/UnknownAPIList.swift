@@ -4,18 +4,18 @@
 /// (one per record, in the worst case): every report lists at most `listed` of them plus one
 /// line for the others, so the report, the pricing work and the memory stay bounded whatever
 /// the log names.
-public struct UnknownAPIList: Sendable, Equatable {
+package struct UnknownAPIList: Sendable, Equatable {
     /// Names shown on their own, most calls first.
-    public static let listed = 20
+    package static let listed = 20
 
     /// The names shown on their own.
-    public private(set) var kept: Set<String>
+    package private(set) var kept: Set<String>
     /// How many names are folded into `otherName`.
-    public private(set) var foldedNames: Int
-    public private(set) var foldedCalls: Int
+    package private(set) var foldedNames: Int
+    package private(set) var foldedCalls: Int
 
     /// Chooses from calls per unknown name: most calls first, then by name.
-    public init(callsByName: [String: Int]) {
+    package init(callsByName: [String: Int]) {
         let ranked = callsByName.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
         kept = Set(ranked.prefix(Self.listed).map(\.key))
         let folded = ranked.dropFirst(Self.listed)
@@ -24,17 +24,17 @@ public struct UnknownAPIList: Sendable, Equatable {
     }
 
     /// The line the folded names are counted under.
-    public var otherName: String {
+    package var otherName: String {
         "\(foldedNames) other unknown API names"
     }
 
     /// The name `name` is shown and priced under.
-    public func shownName(_ name: String) -> String {
+    package func shownName(_ name: String) -> String {
         foldedNames == 0 || kept.contains(name) ? name : otherName
     }
 
     /// `byAPI` with the unknown names folded: known names as they are.
-    public func folding(_ byAPI: [String: Int]) -> [String: Int] {
+    package func folding(_ byAPI: [String: Int]) -> [String: Int] {
         guard foldedNames > 0 else { return byAPI }
         var folded: [String: Int] = [:]
         for (name, count) in byAPI {

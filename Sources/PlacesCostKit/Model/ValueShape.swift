@@ -3,18 +3,18 @@
 /// Warnings and errors name the field and its shape, never its text: a field holding the wrong
 /// thing may hold a session token, typed text, a user id or an API key (`key=AIza...`), and
 /// standard error ends up in terminals, CI logs and bug reports.
-public struct ValueShape: Sendable, Equatable, CustomStringConvertible {
+struct ValueShape: Sendable, Equatable, CustomStringConvertible {
     /// Characters (Unicode scalars) in the value.
-    public var length: Int
-    public var hasDigits = false
-    public var hasLetters = false
-    public var hasSpaces = false
-    public var hasPunctuation = false
+    var length: Int
+    var hasDigits = false
+    var hasLetters = false
+    var hasSpaces = false
+    var hasPunctuation = false
     /// Characters outside printable ASCII: non-ASCII letters, control characters.
-    public var hasOtherCharacters = false
+    var hasOtherCharacters = false
 
     /// The shape of UTF-8 `bytes` (invalid sequences count as other characters).
-    public init(bytes: UnsafeBufferPointer<UInt8>) {
+    init(bytes: UnsafeBufferPointer<UInt8>) {
         length = 0
         for byte in bytes {
             // Continuation bytes belong to the scalar their lead byte started.
@@ -29,13 +29,13 @@ public struct ValueShape: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public init(_ text: String) {
+    init(_ text: String) {
         var text = text
         self = text.withUTF8 { ValueShape(bytes: $0) }
     }
 
     /// "a 23-digit number", "a 37-character text of letters, digits and punctuation".
-    public var description: String {
+    var description: String {
         guard length > 0 else { return "an empty text" }
         if hasDigits, !hasLetters, !hasSpaces, !hasPunctuation, !hasOtherCharacters {
             return "\(Self.article(length)) \(length)-digit number"

@@ -1,14 +1,14 @@
 /// Prices what each anomaly of `docs/sessions.md` cost: the affected calls as billed, and the same
 /// calls made the right way where there is one (`docs/billing.md` section 6).
-public struct AnomalyPricer {
-    public var calculator: CostCalculator
+struct AnomalyPricer {
+    var calculator: CostCalculator
 
-    public init(calculator: CostCalculator) {
+    init(calculator: CostCalculator) {
         self.calculator = calculator
     }
 
     /// One entry per anomaly, in `Anomalies.named` order.
-    public func price(_ summary: SearchSummary) -> [AnomalyCost] {
+    func price(_ summary: SearchSummary) -> [AnomalyCost] {
         let searches = summary.searches
         let counts = Dictionary(uniqueKeysWithValues: summary.anomalies.named.map { ($0.name, $0.count) })
         func sum(_ selected: some Sequence<SearchSummary.WeightedSearch>, _ strategy: StrategyID) -> Double {

@@ -3,7 +3,7 @@
 /// The cost engine counts events by role; a price table says which SKU (name, tiers, free cap)
 /// bills each role. That keeps Google's SKU names in data files, where they change, and the
 /// billing rules in code, where they are tested.
-public enum BillingRole: String, Sendable, Hashable, CaseIterable, Codable, Comparable {
+enum BillingRole: String, Sendable, Hashable, CaseIterable, Codable, Comparable {
     /// One autocomplete call billed per request.
     case autocompleteRequest = "autocomplete_request"
     /// One Query Autocomplete call (legacy: its own SKU; New: an autocomplete request).
@@ -28,7 +28,7 @@ public enum BillingRole: String, Sendable, Hashable, CaseIterable, Codable, Comp
     case detailsEnterpriseAtmosphere = "details_enterprise_atmosphere"
     case geocoding = "geocoding"
 
-    public static func < (lhs: BillingRole, rhs: BillingRole) -> Bool {
+    static func < (lhs: BillingRole, rhs: BillingRole) -> Bool {
         lhs.ordinal < rhs.ordinal
     }
 
@@ -55,7 +55,7 @@ public enum BillingRole: String, Sendable, Hashable, CaseIterable, Codable, Comp
     }
 
     /// Roles a table of each generation must bill.
-    public static func required(for generation: APIGeneration) -> [BillingRole] {
+    static func required(for generation: APIGeneration) -> [BillingRole] {
         switch generation {
         case .legacy:
             [.autocompleteRequest, .queryAutocompleteRequest, .sessionWithDetails, .sessionWithoutDetails,

@@ -1,5 +1,5 @@
 /// The break-even of the decision tree's question 2 (`docs/billing.md` section 2), from a table's prices.
-public enum BreakEven {
+enum BreakEven {
     /// Autocomplete calls per completed search up to which per-request autocomplete plus one
     /// Geocoding call costs no more than a session ending in Place Details with address-only
     /// fields, at first-tier prices.
@@ -9,7 +9,7 @@ public enum BreakEven {
     /// New: an address-only session ends in Place Details Essentials and bills its first 12 calls
     /// as requests, so per-request costs the same up to 12 calls, plus (Essentials - Geocoding) /
     /// Request beyond; when Geocoding costs more than Essentials, per-request never wins (0).
-    public static func requests(_ table: PriceTable) -> Double {
+    static func requests(_ table: PriceTable) -> Double {
         func price(_ role: BillingRole) -> Double {
             table.skus.first { $0.roles.contains(role) }?.tiers[0].usdPer1000 ?? 0
         }

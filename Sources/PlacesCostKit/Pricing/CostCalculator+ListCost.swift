@@ -2,7 +2,7 @@ extension CostCalculator {
     /// One search's cost under `strategy` at `delay`, every event at its SKU's first-tier price
     /// with the table in force for the search (times `--scale`): the anomaly costs' figure
     /// (`price` gives every search's `current` cost as it goes). Unpriced calls add nothing.
-    public func listCost(of search: Search, strategy: StrategyID = .current, delay: Int = 0) -> Double {
+    func listCost(of search: Search, strategy: StrategyID = .current, delay: Int = 0) -> Double {
         let table = plan.table(generation: search.generation, monthIndex: monthIndex(of: search.startedAt))
         let day = Int(search.startedAt.microseconds / 86_400_000_000)
         let (events, _) = pricer(for: table).events(search, strategy: strategy, delay: delay, day: day)
@@ -10,7 +10,7 @@ extension CostCalculator {
     }
 
     /// A call outside every search, at list prices (times `--scale`).
-    public func listCost(of call: Call) -> Double {
+    func listCost(of call: Call) -> Double {
         let table = plan.table(generation: call.generation, monthIndex: monthIndex(of: call.time))
         let (events, _) = pricer(for: table).baseEvents(call)
         return listCost(events, table: table)

@@ -2,57 +2,57 @@ import Foundation
 
 /// Prices every strategy at every delay for a set of searches and base calls: counts events per
 /// calendar month and price table, then applies list prices, free caps, tiers and credits.
-public struct CostCalculator {
-    public struct Options: Sendable {
+struct CostCalculator {
+    struct Options: Sendable {
         /// Delays to price besides 0.
-        public var delays: [Int] = Array(1...6)
+        var delays: [Int] = Array(1...6)
         /// Calendar months are taken in this time zone.
-        public var timeZone: TimeZone = TimeZone(identifier: "UTC")!
+        var timeZone: TimeZone = TimeZone(identifier: "UTC")!
         /// Volumes are multiplied by this (a sampled log, or a forecast), within `scaleRange`.
-        public var scale: Double = 1
+        var scale: Double = 1
 
         /// The `--scale` factors accepted: a millionth to a million. With the price table's
         /// bounds (`PriceTable.priceRange`, `volumeRange`), every scaled volume and every cost
         /// stays a finite `Double` far from overflow, so reports never hold an infinity.
-        public static let scaleRange: ClosedRange<Double> = 0.000_001...1_000_000
+        static let scaleRange: ClosedRange<Double> = 0.000_001...1_000_000
         /// Whether the app needs Place Details (strategies that drop details are then not valid).
-        public var needsDetails: Bool = true
+        var needsDetails: Bool = true
 
-        public init() {}
+        init() {}
     }
 
     /// One search or base call to price, with how many identical ones it stands for.
-    public struct Item {
-        public var search: Search?
-        public var baseCall: Call?
-        public var weight: Int
+    struct Item {
+        var search: Search?
+        var baseCall: Call?
+        var weight: Int
         /// The month label and index it is billed in.
-        public var month: Month
+        var month: Month
     }
 
     /// A calendar month: `index = year * 12 + month - 1`, labelled `YYYY-MM` (or as a simulation names it).
-    public struct Month: Hashable, Sendable, Comparable {
-        public var index: Int
-        public var label: String
+    struct Month: Hashable, Sendable, Comparable {
+        var index: Int
+        var label: String
 
-        public static func < (lhs: Month, rhs: Month) -> Bool { lhs.index < rhs.index }
+        static func < (lhs: Month, rhs: Month) -> Bool { lhs.index < rhs.index }
     }
 
-    public var plan: PricingPlan
-    public var options: Options
+    var plan: PricingPlan
+    var options: Options
     let pricerCache = PricerCache()
 
     final class PricerCache {
         var pricers: [String: SearchPricer] = [:]
     }
 
-    public init(plan: PricingPlan, options: Options = Options()) {
+    init(plan: PricingPlan, options: Options = Options()) {
         self.plan = plan
         self.options = options
     }
 
     /// The delays priced, 0 first.
-    public var pricedDelays: [Int] { [0] + Set(options.delays.filter { $0 > 0 }).sorted() }
+    var pricedDelays: [Int] { [0] + Set(options.delays.filter { $0 > 0 }).sorted() }
 
     // MARK: - Tallying
 
@@ -67,7 +67,7 @@ public struct CostCalculator {
         var unpriced: [[String: Int]]
     }
 
-    public func month(of time: Timestamp) -> Month {
+    func month(of time: Timestamp) -> Month {
         let month = calendarMonth(of: time)
         return Month(index: month.index, label: String(format: "%04d-%02d", month.year, month.month))
     }
@@ -84,7 +84,7 @@ public struct CostCalculator {
     }
 
     /// Prices the searches and base calls of an analysis.
-    public func price(_ summary: SearchSummary) -> PricingResult {
+    func price(_ summary: SearchSummary) -> PricingResult {
         var items: [Item] = []
         items.reserveCapacity(summary.searches.count + summary.baseCalls.count)
         // Representatives of one period share a time: each month is worked out once.
@@ -134,7 +134,7 @@ public struct CostCalculator {
     /// every strategy and delay never leaves the other core idle after the walk.
     private static let itemsPerThread = 2048
 
-    public func price(_ items: [Item]) -> PricingResult {
+    func price(_ items: [Item]) -> PricingResult {
         let strategies = StrategyID.allCases
         let delays = pricedDelays
         let parts = items.count >= 2 * CostCalculator.itemsPerThread ? 2 : 1

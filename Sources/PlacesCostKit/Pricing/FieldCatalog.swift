@@ -3,12 +3,12 @@
 /// Field names are compared without regard to case, in the web service (`formatted_address`), iOS
 /// (`formattedAddress`, `coordinate`) and Places API (New) (`displayName`) schemes. A path such as
 /// `geometry/location` is billed as its first component.
-public enum FieldCatalog {
+enum FieldCatalog {
     /// Legacy Places Data SKUs, charged on top of the Places Details base SKU.
-    public enum LegacyCategory: Int, Sendable, Comparable, CaseIterable {
+    enum LegacyCategory: Int, Sendable, Comparable, CaseIterable {
         case basic, contact, atmosphere
 
-        public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+        static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
         var role: BillingRole {
             switch self {
@@ -20,10 +20,10 @@ public enum FieldCatalog {
     }
 
     /// Places API (New) Place Details SKUs, from cheapest to dearest.
-    public enum NewSKU: Int, Sendable, Comparable, CaseIterable {
+    enum NewSKU: Int, Sendable, Comparable, CaseIterable {
         case idsOnly, essentials, pro, enterprise, enterpriseAtmosphere
 
-        public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+        static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
         var role: BillingRole {
             switch self {
@@ -37,7 +37,7 @@ public enum FieldCatalog {
     }
 
     /// The address-and-location mask strategies cut details calls to (`session_details_basic`).
-    public static let basicMask = ["formatted_address", "geometry"]
+    static let basicMask = ["formatted_address", "geometry"]
 
     /// Every known field name, lowercased, with its categories (`SessionSQLWriter` writes these
     /// same lists into SQL).
@@ -89,20 +89,20 @@ public enum FieldCatalog {
     /// The legacy data SKUs a details call bills: all three with no mask or `*`.
     ///
     /// An unknown field is billed as Basic, the category of most legacy fields.
-    public static func legacyCategories(_ fields: [String]?) -> Set<LegacyCategory> {
+    static func legacyCategories(_ fields: [String]?) -> Set<LegacyCategory> {
         guard let fields, !fields.contains("*") else { return Set(LegacyCategory.allCases) }
         return Set(fields.map { lookup($0)?.0 ?? .basic })
     }
 
     /// The New SKU a details call bills: the highest among its fields; Enterprise + Atmosphere with
     /// no mask or `*`. An unknown field is billed as Pro, the SKU of most unlisted New fields.
-    public static func newSKU(_ fields: [String]?) -> NewSKU {
+    static func newSKU(_ fields: [String]?) -> NewSKU {
         guard let fields, !fields.contains("*") else { return .enterpriseAtmosphere }
         return fields.map { lookup($0)?.1 ?? .pro }.max() ?? .idsOnly
     }
 
     /// Field names the catalog does not know, for a report note.
-    public static func unknownFields(_ fields: [String]?) -> [String] {
+    static func unknownFields(_ fields: [String]?) -> [String] {
         (fields ?? []).filter { $0 != "*" && lookup($0) == nil }
     }
 }

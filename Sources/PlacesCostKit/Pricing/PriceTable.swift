@@ -1,77 +1,77 @@
 /// One price list: SKUs with tiers, free caps or a credit, and the session rules of its API
 /// generation (`Pricing/*.json`, schema version 1).
-public struct PriceTable: Sendable, Equatable, Codable {
-    public static let schemaVersion = 1
+struct PriceTable: Sendable, Equatable, Codable {
+    static let schemaVersion = 1
 
     /// Prices a table may hold, in USD per 1000 events (Google's dearest SKU is about 40).
     /// With `CostCalculator.Options.scaleRange` this keeps every cost a finite `Double`.
-    public static let priceRange: ClosedRange<Double> = 0...100_000
+    static let priceRange: ClosedRange<Double> = 0...100_000
     /// Monthly volumes a table may name (tier bounds, free caps): up to 10^15 events.
-    public static let volumeRange: ClosedRange<Int> = 0...1_000_000_000_000_000
+    static let volumeRange: ClosedRange<Int> = 0...1_000_000_000_000_000
     /// Monthly credits a table may hold, in USD.
-    public static let creditRange: ClosedRange<Double> = 0...1_000_000_000
+    static let creditRange: ClosedRange<Double> = 0...1_000_000_000
     /// Requests a session may bill before its cap (`essentials_request_cap`).
-    public static let requestCapRange: ClosedRange<Int> = 0...1_000_000
+    static let requestCapRange: ClosedRange<Int> = 0...1_000_000
 
-    public var schemaVersion: Int
-    public var id: String
-    public var title: String
-    public var currency: String
+    var schemaVersion: Int
+    var id: String
+    var title: String
+    var currency: String
     /// First day the prices apply (`YYYY-MM-DD`).
-    public var effectiveFrom: String
+    var effectiveFrom: String
     /// Last day they apply, or `nil` while in force.
-    public var effectiveTo: String?
-    public var apiVersion: APIGeneration
+    var effectiveTo: String?
+    var apiVersion: APIGeneration
     /// A credit against each month's total (legacy 2018 pricing: $200), 0 for none.
-    public var monthlyCreditUSD: Double
-    public var notes: [String]
+    var monthlyCreditUSD: Double
+    var notes: [String]
     /// Places API (New) session rules; `nil` for legacy tables.
-    public var sessionRules: SessionRules?
-    public var skus: [SKU]
+    var sessionRules: SessionRules?
+    var skus: [SKU]
 
-    public struct SKU: Sendable, Equatable, Codable {
+    struct SKU: Sendable, Equatable, Codable {
         /// Google's exact SKU name, as on the bill.
-        public var name: String
+        var name: String
         /// The billable events this SKU bills.
-        public var roles: [BillingRole]
+        var roles: [BillingRole]
         /// Events free each month before the first tier is charged (`nil`: all free).
-        public var freeMonthly: Int?
+        var freeMonthly: Int?
         /// Graduated tiers on the month's volume, in order; the last has no upper bound.
-        public var tiers: [Tier]
+        var tiers: [Tier]
     }
 
-    public struct Tier: Sendable, Equatable, Codable {
+    struct Tier: Sendable, Equatable, Codable {
         /// The monthly volume where this tier ends (exclusive of the next), `nil` for the last.
-        public var upTo: Int?
-        public var usdPer1000: Double
+        var upTo: Int?
+        var usdPer1000: Double
         /// Where the price comes from (`[G]` Google, `[seed]`, `[T]` third-party copies).
-        public var source: String
+        var source: String
         /// Whether the price was confirmed against Google's own page.
-        public var confirmed: Bool
-        public var note: String?
+        var confirmed: Bool
+        var note: String?
     }
 
-    public struct SessionRules: Sendable, Equatable, Codable {
+    struct SessionRules: Sendable, Equatable, Codable {
         /// A session ended by Place Details Essentials bills its first this-many requests.
-        public var essentialsRequestCap: Int
+        var essentialsRequestCap: Int
         /// How the terminating details call of a session ended by Pro or higher is billed.
-        public var terminatingDetails: TerminatingDetails
+        var terminatingDetails: TerminatingDetails
     }
 
-    public struct TerminatingDetails: Sendable, Equatable, Codable {
-        public enum Rule: String, Sendable, Codable {
+    struct TerminatingDetails: Sendable, Equatable, Codable {
+        enum Rule: String, Sendable, Codable {
             /// At the SKU of its own field mask.
             case fieldMask = "field_mask"
             /// As Place Details Enterprise + Atmosphere, whatever the field mask.
             case enterpriseAtmosphere = "enterprise_atmosphere"
         }
 
-        public var rule: Rule
+        var rule: Rule
         /// From this date (`YYYY-MM-DD`) `rule` applies; before it, `before`.
-        public var effectiveFrom: String
-        public var before: Rule
-        public var source: String
-        public var confirmed: Bool
+        var effectiveFrom: String
+        var before: Rule
+        var source: String
+        var confirmed: Bool
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {

@@ -3,20 +3,20 @@ import Foundation
 /// Decodes price tables strictly: the schema version is checked first, unknown keys and wrong
 /// types are rejected with the key path, and the table must bill every role its API generation
 /// needs, with tiers in order.
-public struct PriceTableLoader: Sendable {
+struct PriceTableLoader: Sendable {
     /// The largest user table read, in bytes. The bundled tables are about 12 KB; a file past
     /// this is refused before it is read whole (a price table is never streamed).
-    public static let maxFileBytes = 4 * 1024 * 1024
+    static let maxFileBytes = 4 * 1024 * 1024
 
-    public init() {}
+    init() {}
 
     /// The bundled tables, by id, in a stable order.
-    public func bundled() throws -> [PriceTable] {
+    func bundled() throws -> [PriceTable] {
         try BundledPriceTables.files.map { try decode(Data($0.json.utf8), source: "Pricing/\($0.id).json") }
     }
 
     /// A bundled table by id, or a user's table file by path.
-    public func load(_ idOrPath: String) throws -> PriceTable {
+    func load(_ idOrPath: String) throws -> PriceTable {
         if let file = BundledPriceTables.files.first(where: { $0.id == idOrPath }) {
             return try decode(Data(file.json.utf8), source: "Pricing/\(file.id).json")
         }
@@ -44,7 +44,7 @@ public struct PriceTableLoader: Sendable {
         return try decode(data, source: idOrPath)
     }
 
-    public func decode(_ data: Data, source: String) throws -> PriceTable {
+    func decode(_ data: Data, source: String) throws -> PriceTable {
         func invalid(_ keyPath: String, _ reason: String) -> PricingError {
             .invalidTable(source: source, keyPath: keyPath, reason: reason)
         }

@@ -1,5 +1,5 @@
 /// Problems with a price table or a choice of one.
-public enum PricingError: Error, Equatable, CustomStringConvertible {
+enum PricingError: Error, Equatable, CustomStringConvertible {
     /// A table file that cannot be read.
     case unreadable(path: String, reason: String)
     /// A table that breaks the schema: `keyPath` is where (`skus[3].tiers`), empty for the whole file.
@@ -7,7 +7,7 @@ public enum PricingError: Error, Equatable, CustomStringConvertible {
     /// `--pricing` named neither a bundled table nor a file.
     case unknownTable(id: String, known: [String])
 
-    public var description: String {
+    var description: String {
         switch self {
         case .unreadable(let path, let reason):
             "cannot read the price table \(path): \(reason). Check the --pricing path, or pass a bundled table id (`placescost pricing list`)."

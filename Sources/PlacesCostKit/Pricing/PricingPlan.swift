@@ -1,21 +1,21 @@
 /// Which price table bills which calls: one table for everything (`--pricing`), or per month the
 /// table in force for the calls' API generation.
-public struct PricingPlan: Sendable {
-    public enum Mode: Sendable {
+struct PricingPlan: Sendable {
+    enum Mode: Sendable {
         case fixed(PriceTable)
         /// Bundled tables by id; legacy calls before March 2025 -> `legacy-2018`, from then ->
         /// `legacy-2025`; New calls -> `places-new-2025`; calls of unknown generation as legacy.
         case automatic([String: PriceTable])
     }
 
-    public var mode: Mode
+    var mode: Mode
 
-    public init(mode: Mode) {
+    init(mode: Mode) {
         self.mode = mode
     }
 
     /// The plan for `--pricing ID|FILE`, or the automatic plan when `nil`.
-    public static func load(_ idOrPath: String?, loader: PriceTableLoader = PriceTableLoader()) throws -> PricingPlan {
+    static func load(_ idOrPath: String?, loader: PriceTableLoader = PriceTableLoader()) throws -> PricingPlan {
         if let idOrPath {
             return PricingPlan(mode: .fixed(try loader.load(idOrPath)))
         }
@@ -26,7 +26,7 @@ public struct PricingPlan: Sendable {
     /// March 2025, as a month index (`year * 12 + month - 1`): the start of the current price lists.
     static let march2025 = 2025 * 12 + 2
 
-    public func table(generation: APIGeneration?, monthIndex: Int) -> PriceTable {
+    func table(generation: APIGeneration?, monthIndex: Int) -> PriceTable {
         switch mode {
         case .fixed(let table):
             return table
@@ -41,7 +41,7 @@ public struct PricingPlan: Sendable {
     }
 
     /// Days since the epoch from which any table's dated session rule applies.
-    public var ruleStartDays: [Int] {
+    var ruleStartDays: [Int] {
         let tables: [PriceTable]
         switch mode {
         case .fixed(let table): tables = [table]
@@ -51,7 +51,7 @@ public struct PricingPlan: Sendable {
     }
 
     /// A description of the choice for reports.
-    public var summary: String {
+    var summary: String {
         switch mode {
         case .fixed(let table): "`\(table.id)` (chosen with --pricing)"
         case .automatic: "the table in force for each month and API generation (legacy before March 2025: `legacy-2018`; legacy from March 2025: `legacy-2025`; Places API (New): `places-new-2025`; calls with no API version are taken as legacy)"

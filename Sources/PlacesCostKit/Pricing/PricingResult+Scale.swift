@@ -5,7 +5,7 @@
 /// gives exactly what pricing the log with that `--scale` gives.
 extension PricingResult {
     /// What `cost` bills when every volume is multiplied by `scale` instead of `self.scale`.
-    public func costUSD(of cost: StrategyCost, atScale scale: Double) -> Double {
+    func costUSD(of cost: StrategyCost, atScale scale: Double) -> Double {
         cost.months.reduce(0) { total, month in
             var gross = 0.0
             var credit = 0.0

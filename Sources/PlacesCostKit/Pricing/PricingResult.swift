@@ -1,29 +1,29 @@
 /// The Pricing stage's result: every strategy at every delay, and the facts behind the numbers.
-public struct PricingResult: Sendable {
+struct PricingResult: Sendable {
     /// The table that billed the most searches and calls (the one `pricing.id` names).
-    public var primaryTable: PriceTable
+    var primaryTable: PriceTable
     /// Strategies in `StrategyID` order, each at every priced delay (0 first).
-    public var strategies: [StrategyCost]
+    var strategies: [StrategyCost]
     /// Which table billed which month.
-    public var tablesUsed: [(month: String, tableID: String)]
+    var tablesUsed: [(month: String, tableID: String)]
     /// Autocomplete calls per search below which per-request + Geocoding costs no more than a
     /// session with address-only fields, at the primary table's first-tier prices.
-    public var breakEvenRequests: Double
+    var breakEvenRequests: Double
     /// Prices used that Google's own page does not confirm, as `table: SKU, tier: source`.
-    public var unconfirmedPrices: [String]
-    public var delays: [Int]
+    var unconfirmedPrices: [String]
+    var delays: [Int]
     /// The `--scale` factor volumes were multiplied by.
-    public var scale: Double = 1
+    var scale: Double = 1
     /// Every table that billed a month, by id (`MonthCost.Line.tableID` names one).
-    public var tables: [String: PriceTable] = [:]
+    var tables: [String: PriceTable] = [:]
 
     /// The cost of `strategy` at `delay`.
-    public func cost(_ strategy: StrategyID, delay: Int) -> StrategyCost? {
+    func cost(_ strategy: StrategyID, delay: Int) -> StrategyCost? {
         strategies.first { $0.strategy == strategy && $0.delay == delay }
     }
 
     /// Unpriced calls (same in every strategy for base calls) by name, from the `current` strategy.
-    public var unpriced: [SKUCount] {
+    var unpriced: [SKUCount] {
         cost(.current, delay: 0)?.skus.filter(\.unpriced) ?? []
     }
 }

@@ -1,28 +1,28 @@
 /// A what-if scenario priced with one table: the simulated searches of every month, every
 /// strategy at every delay.
-public struct Simulation: Sendable {
-    public var simulator: SearchSimulator
-    public var months: Int
-    public var plan: PricingPlan
-    public var delays: [Int]
+struct Simulation: Sendable {
+    var simulator: SearchSimulator
+    var months: Int
+    var plan: PricingPlan
+    var delays: [Int]
 
-    public init(simulator: SearchSimulator, months: Int, plan: PricingPlan, delays: [Int]) {
+    init(simulator: SearchSimulator, months: Int, plan: PricingPlan, delays: [Int]) {
         self.simulator = simulator
         self.months = months
         self.plan = plan
         self.delays = delays
     }
 
-    public struct Result: Sendable {
-        public var simulator: SearchSimulator
-        public var months: Int
-        public var pricing: PricingResult
+    struct Result: Sendable {
+        var simulator: SearchSimulator
+        var months: Int
+        var pricing: PricingResult
         /// Whether the simulated fields need Place Details.
-        public var needsDetails: Bool
+        var needsDetails: Bool
         /// Mean autocomplete calls per search at each priced delay.
-        public var meanRequests: [Int: Double]
+        var meanRequests: [Int: Double]
 
-        public var totalSearches: Int { simulator.searchesPerMonth * months }
+        var totalSearches: Int { simulator.searchesPerMonth * months }
     }
 
     /// The table simulated searches are priced with: the one in force in March 2025 (a fixed
@@ -31,7 +31,7 @@ public struct Simulation: Sendable {
         plan.table(generation: nil, monthIndex: PricingPlan.march2025)
     }
 
-    public func run() -> Result {
+    func run() -> Result {
         let table = Simulation.table(of: plan)
         // Simulated searches take place when the table's current session rules apply.
         let ruleDay = table.sessionRules.flatMap { PriceTableLoader.parseDay($0.terminatingDetails.effectiveFrom) } ?? 0

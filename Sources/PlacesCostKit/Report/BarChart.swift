@@ -3,9 +3,9 @@
 /// Report code builds one from an `Analysis` or a `PricingResult` and hands it to a renderer
 /// (`SVGChartRenderer`). Values are formatted by the caller (`Bar.valueLabel`), because only the
 /// caller knows whether a number is a count, a share or money.
-public struct BarChart: Sendable, Equatable {
+struct BarChart: Sendable, Equatable {
     /// Which way the bars grow.
-    public enum Orientation: Sendable, Equatable {
+    enum Orientation: Sendable, Equatable {
         /// Bars grow upwards from labels under them: histograms with short, numeric labels.
         case vertical
         /// One row per bar, its label on the left: long labels such as
@@ -14,18 +14,18 @@ public struct BarChart: Sendable, Equatable {
     }
 
     /// One bar.
-    public struct Bar: Sendable, Equatable {
+    struct Bar: Sendable, Equatable {
         /// The category, printed under (vertical) or left of (horizontal) the bar.
-        public var label: String
+        var label: String
         /// The length of the bar. Negative and non-finite values are drawn as 0: the charts show
         /// counts and costs, which are never negative.
-        public var value: Double
+        var value: Double
         /// The text printed at the end of the bar, already formatted ("1,204", "$4.24").
-        public var valueLabel: String
+        var valueLabel: String
         /// Drawn in the accent colour, e.g. the recommended strategy.
-        public var highlighted: Bool
+        var highlighted: Bool
 
-        public init(label: String, value: Double, valueLabel: String, highlighted: Bool = false) {
+        init(label: String, value: Double, valueLabel: String, highlighted: Bool = false) {
             self.label = label
             self.value = value
             self.valueLabel = valueLabel
@@ -33,18 +33,18 @@ public struct BarChart: Sendable, Equatable {
         }
     }
 
-    public var title: String
+    var title: String
     /// Small text under the title; nil for none.
-    public var caption: String?
+    var caption: String?
     /// What the bar lengths count, e.g. "searches" or "USD".
-    public var valueAxisLabel: String
+    var valueAxisLabel: String
     /// What the bars are, e.g. "autocomplete requests per search".
-    public var categoryAxisLabel: String
-    public var orientation: Orientation
+    var categoryAxisLabel: String
+    var orientation: Orientation
     /// The bars in drawing order: left to right (vertical) or top to bottom (horizontal).
-    public var bars: [Bar]
+    var bars: [Bar]
 
-    public init(
+    init(
         title: String,
         caption: String? = nil,
         valueAxisLabel: String,

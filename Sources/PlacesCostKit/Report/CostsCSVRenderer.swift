@@ -3,13 +3,13 @@
 ///
 /// A month billed under the 2018 legacy prices gets a `Monthly credit` row with a negative
 /// `cost_usd`, so each strategy's rows add up to its `cost_usd` in `report.json`.
-public struct CostsCSVRenderer: Sendable {
-    public static let header = ["month", "strategy", "delay", "sku", "count", "list_cost_usd", "cost_usd"]
-    public static let creditRow = "Monthly credit"
+struct CostsCSVRenderer: Sendable {
+    static let header = ["month", "strategy", "delay", "sku", "count", "list_cost_usd", "cost_usd"]
+    static let creditRow = "Monthly credit"
 
-    public init() {}
+    init() {}
 
-    public func render(_ pricing: PricingResult) -> String {
+    func render(_ pricing: PricingResult) -> String {
         struct Row {
             var month: Int
             var strategy: String

@@ -3,11 +3,11 @@
 /// JSON has no spelling for NaN or the infinities, so `JSONValue` keeps its non-integer numbers
 /// in this type and a report can never print `inf` or `nan`. The stages make sure such values
 /// never reach a report (options, price tables and billing exports are range-checked when read).
-public struct JSONNumber: Sendable, Equatable {
-    public let value: Double
+struct JSONNumber: Sendable, Equatable {
+    let value: Double
 
     /// `value`, or nil when it is NaN or infinite.
-    public init?(_ value: Double) {
+    init?(_ value: Double) {
         guard value.isFinite else { return nil }
         self.value = value
     }

@@ -1,14 +1,14 @@
 /// Renders an `Analysis` as `report.json` (schema `placescost.report/1`, `docs/cli.md`).
-public struct JSONReportRenderer: Sendable {
-    public static let schema = "placescost.report/1"
+struct JSONReportRenderer: Sendable {
+    static let schema = "placescost.report/1"
 
-    public init() {}
+    init() {}
 
-    public func render(_ analysis: Analysis) -> String {
+    func render(_ analysis: Analysis) -> String {
         document(analysis).rendered()
     }
 
-    public func document(_ analysis: Analysis) -> JSONValue {
+    func document(_ analysis: Analysis) -> JSONValue {
         let stats = analysis.statistics
         let input = analysis.input
         return .object([
@@ -222,5 +222,5 @@ public struct JSONReportRenderer: Sendable {
 }
 
 extension Duration64 {
-    public var seconds: Double { Double(microseconds) / 1_000_000 }
+    var seconds: Double { Double(microseconds) / 1_000_000 }
 }

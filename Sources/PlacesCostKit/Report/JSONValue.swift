@@ -3,7 +3,7 @@
 /// Reports are compared byte for byte (golden files, `--out` against stdout, two runs against each
 /// other), so key order is the order of construction and numbers have one spelling: money, ratios
 /// and means rounded to 1e-6 and printed in the shortest form that reads back exactly.
-public indirect enum JSONValue: Equatable, Sendable {
+indirect enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case int(Int)
@@ -13,13 +13,13 @@ public indirect enum JSONValue: Equatable, Sendable {
     case array([JSONValue])
     case object([(String, JSONValue)])
 
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         lhs.rendered() == rhs.rendered()
     }
 
     /// A number: finite values as they are; NaN and the infinities, which no stage should let
     /// through, as `null`, so that the document stays JSON whatever happens upstream.
-    public static func number(_ value: Double) -> JSONValue {
+    static func number(_ value: Double) -> JSONValue {
         JSONNumber(value).map(JSONValue.finite) ?? .null
     }
 
@@ -27,14 +27,14 @@ public indirect enum JSONValue: Equatable, Sendable {
     ///
     /// From 1e15 on a `Double` has no digit below 1e-6 left to round, and scaling it by a
     /// million could overflow to infinity: such values are returned as they are.
-    public static func rounded(_ value: Double) -> Double {
+    static func rounded(_ value: Double) -> Double {
         guard value.isFinite, abs(value) < 1e15 else { return value }
         let scaled = (value * 1_000_000).rounded()
         return scaled == 0 ? 0 : scaled / 1_000_000
     }
 
     /// The document as pretty-printed JSON (two-space indent, newline at the end).
-    public func rendered() -> String {
+    func rendered() -> String {
         var output = ""
         write(to: &output, indent: 0)
         output += "\n"

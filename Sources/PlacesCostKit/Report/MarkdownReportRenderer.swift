@@ -3,10 +3,10 @@
 /// numbers behind them for the engineers.
 ///
 /// Every figure printed here is also in `report.json` (a test checks the two agree).
-public struct MarkdownReportRenderer: Sendable {
-    public init() {}
+struct MarkdownReportRenderer: Sendable {
+    init() {}
 
-    public func render(_ analysis: Analysis) -> String {
+    func render(_ analysis: Analysis) -> String {
         var lines: [String] = []
         lines += headlineLines(analysis)
         lines += decisionLines(analysis.recommendation)

@@ -6,15 +6,15 @@
 /// reports made with the same key, while the ids cannot be recovered without it. The key is
 /// `PLACESCOST_HASH_KEY` when set, otherwise the user's random key (`PseudonymKeyStore`); it is
 /// never derived from the log, which would let anyone who guesses the ids recompute it.
-public struct Pseudonymizer: Sendable {
+struct Pseudonymizer: Sendable {
     /// The environment variable holding the key.
-    public static let keyVariable = "PLACESCOST_HASH_KEY"
+    static let keyVariable = "PLACESCOST_HASH_KEY"
 
     private let innerPad: [UInt8]
     private let outerPad: [UInt8]
 
     /// - Parameter key: any bytes; a key longer than a block is hashed first, as RFC 2104 says.
-    public init(key: [UInt8]) {
+    init(key: [UInt8]) {
         var block = key.count > 64 ? SHA256.digest(key) : key
         block += [UInt8](repeating: 0, count: 64 - block.count)
         innerPad = block.map { $0 ^ 0x36 }
@@ -22,12 +22,12 @@ public struct Pseudonymizer: Sendable {
     }
 
     /// The full HMAC-SHA256 of `message`.
-    public func authenticationCode(_ message: [UInt8]) -> [UInt8] {
+    func authenticationCode(_ message: [UInt8]) -> [UInt8] {
         SHA256.digest(outerPad + SHA256.digest(innerPad + message))
     }
 
     /// The pseudonym of `value`: 16 lowercase hex digits (64 bits).
-    public func pseudonym(_ value: String) -> String {
+    func pseudonym(_ value: String) -> String {
         let code = authenticationCode(Array(value.utf8))
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []

@@ -1,9 +1,9 @@
 /// Renders a `Reconciliation` as `reconciliation.json` (for machines) or `reconciliation.md`.
-public struct ReconciliationRenderer: Sendable {
-    public enum Format: String, Sendable, CaseIterable {
+struct ReconciliationRenderer: Sendable {
+    enum Format: String, Sendable, CaseIterable {
         case md, json
 
-        public var fileName: String {
+        var fileName: String {
             switch self {
             case .md: "reconciliation.md"
             case .json: "reconciliation.json"
@@ -11,9 +11,9 @@ public struct ReconciliationRenderer: Sendable {
         }
     }
 
-    public init() {}
+    init() {}
 
-    public func render(_ reconciliation: Reconciliation, as format: Format) -> String {
+    func render(_ reconciliation: Reconciliation, as format: Format) -> String {
         switch format {
         case .json: json(reconciliation).rendered()
         case .md: markdown(reconciliation)
@@ -21,12 +21,12 @@ public struct ReconciliationRenderer: Sendable {
     }
 
     /// Both files `--out` writes.
-    public func files(_ reconciliation: Reconciliation) -> [(path: String, contents: String)] {
+    func files(_ reconciliation: Reconciliation) -> [(path: String, contents: String)] {
         Format.allCases.map { ($0.fileName, render(reconciliation, as: $0)) }
     }
 
     /// `skus[]` holds exactly the keys of `docs/cli.md`; the rest says where the numbers came from.
-    public func json(_ reconciliation: Reconciliation) -> JSONValue {
+    func json(_ reconciliation: Reconciliation) -> JSONValue {
         let bill = reconciliation.bill
         let period = bill.period
         return .object([
@@ -65,7 +65,7 @@ public struct ReconciliationRenderer: Sendable {
         ])
     }
 
-    public func markdown(_ reconciliation: Reconciliation) -> String {
+    func markdown(_ reconciliation: Reconciliation) -> String {
         let bill = reconciliation.bill
         var lines = ["# Estimate vs bill", ""]
         lines.append("Billing export: \(MarkdownText.name(bill.file)) (\(bill.layout.rawValue)\(bill.matchedByPosition ? ", columns matched by position" : "")), \(periodText(bill.period)).")

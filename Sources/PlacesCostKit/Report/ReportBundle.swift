@@ -1,11 +1,11 @@
 /// Every file `analyze --out DIR` writes, rendered in memory: `report.md`, `report.json`,
 /// `searches.csv`, `costs.csv` and the charts `report.md` links to.
-public struct ReportBundle: Sendable {
-    public enum Format: String, Sendable, CaseIterable {
+struct ReportBundle: Sendable {
+    enum Format: String, Sendable, CaseIterable {
         case md, csv, json
 
         /// The file whose contents `--report FORMAT` prints on standard output.
-        public var fileName: String {
+        var fileName: String {
             switch self {
             case .md: "report.md"
             case .csv: "costs.csv"
@@ -15,14 +15,14 @@ public struct ReportBundle: Sendable {
     }
 
     /// Keyed for `searches.csv`'s pseudonyms; only `files` needs it.
-    public var pseudonymizer: Pseudonymizer?
+    var pseudonymizer: Pseudonymizer?
 
-    public init(pseudonymizer: Pseudonymizer? = nil) {
+    init(pseudonymizer: Pseudonymizer? = nil) {
         self.pseudonymizer = pseudonymizer
     }
 
     /// What `--report format` prints: the same text `--out` writes to `format.fileName`.
-    public func render(_ analysis: Analysis, as format: Format) -> String {
+    func render(_ analysis: Analysis, as format: Format) -> String {
         switch format {
         case .md: MarkdownReportRenderer().render(analysis) + "\n"
         case .json: JSONReportRenderer().render(analysis)
@@ -33,7 +33,7 @@ public struct ReportBundle: Sendable {
     /// Every file, as (path relative to the output directory, contents).
     ///
     /// - Precondition: `pseudonymizer` is set.
-    public func files(_ analysis: Analysis) -> [(path: String, contents: String)] {
+    func files(_ analysis: Analysis) -> [(path: String, contents: String)] {
         guard let pseudonymizer else { preconditionFailure("ReportBundle.files needs the pseudonym key of searches.csv") }
         var files: [(String, String)] = [
             ("report.md", render(analysis, as: .md)),

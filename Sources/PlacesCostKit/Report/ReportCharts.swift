@@ -1,12 +1,12 @@
 /// The charts `report.md` links to, as `BarChart` values built from an `Analysis`.
-public enum ReportCharts {
-    public static let requestsPerSearch = "charts/requests-per-search.svg"
-    public static let charactersAtSelection = "charts/chars-at-selection.svg"
-    public static let strategyCosts = "charts/strategy-costs.svg"
+enum ReportCharts {
+    static let requestsPerSearch = "charts/requests-per-search.svg"
+    static let charactersAtSelection = "charts/chars-at-selection.svg"
+    static let strategyCosts = "charts/strategy-costs.svg"
     /// Every chart file, in the order `report.json` lists them.
-    public static let files = [requestsPerSearch, charactersAtSelection, strategyCosts]
+    static let files = [requestsPerSearch, charactersAtSelection, strategyCosts]
 
-    public static func charts(_ analysis: Analysis) -> [(path: String, chart: BarChart)] {
+    static func charts(_ analysis: Analysis) -> [(path: String, chart: BarChart)] {
         let stats = analysis.statistics
         let advice = analysis.recommendation
         return [

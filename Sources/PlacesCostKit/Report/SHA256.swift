@@ -7,9 +7,9 @@
 /// UTF-8, an `Array`) is compressed in place rather than copied byte by byte: 0.7 s instead of
 /// 1.8 s for a million 20-byte tokens in a release build. The byte-by-byte path stays for other
 /// sequences, and the tests check that both agree.
-public enum SHA256 {
+enum SHA256 {
     /// The digest of `bytes`: 32 bytes.
-    public static func digest(_ bytes: some Sequence<UInt8>) -> [UInt8] {
+    static func digest(_ bytes: some Sequence<UInt8>) -> [UInt8] {
         if let digest = bytes.withContiguousStorageIfAvailable({ digest(contiguous: $0) }) {
             return digest
         }
@@ -17,7 +17,7 @@ public enum SHA256 {
     }
 
     /// The digest of the UTF-8 bytes of `text`, as 64 lowercase hexadecimal digits.
-    public static func hex(_ text: String) -> String {
+    static func hex(_ text: String) -> String {
         let digest = digest(text.utf8)
         var characters: [UInt8] = []
         characters.reserveCapacity(64)

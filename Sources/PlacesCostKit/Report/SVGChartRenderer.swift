@@ -12,7 +12,7 @@ import Foundation
 /// Text widths are estimated, not measured (there is no font to measure with): 0.58 em per
 /// character (0.64 in bold), about 7 px at 12 px, which is generous for Latin text in the usual
 /// sans-serif fonts.
-public struct SVGChartRenderer: Sendable {
+struct SVGChartRenderer: Sendable {
     static let width = 720.0
     /// The height of vertical charts; horizontal ones grow with their rows instead.
     static let verticalHeight = 360.0
@@ -27,10 +27,10 @@ public struct SVGChartRenderer: Sendable {
     static let axisColour = "#8c959f"
     static let fontFamily = "-apple-system, BlinkMacSystemFont, 'Segoe UI', Helvetica, Arial, sans-serif"
 
-    public init() {}
+    init() {}
 
     /// The chart as an SVG document, ending in a newline.
-    public func render(_ chart: BarChart) -> String {
+    func render(_ chart: BarChart) -> String {
         switch chart.orientation {
         case .vertical: return renderVertical(chart)
         case .horizontal: return renderHorizontal(chart)

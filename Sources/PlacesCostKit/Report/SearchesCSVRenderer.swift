@@ -3,8 +3,8 @@
 /// Tokens and user ids are personal or secret: they appear only as keyed pseudonyms
 /// (`Pseudonymizer`), enough to group rows and join reports made with the same key. Typed text
 /// never reaches this stage (a `Call` keeps only its length).
-public struct SearchesCSVRenderer: Sendable {
-    public static let header = [
+struct SearchesCSVRenderer: Sendable {
+    static let header = [
         "search_id", "session_token_hash", "user_id_hash", "started_at", "ended_at", "requests",
         "chars_at_selection", "completed", "needs_details", "anomaly", "current_cost_usd",
     ]
@@ -12,14 +12,14 @@ public struct SearchesCSVRenderer: Sendable {
     private let pseudonymizer: Pseudonymizer
 
     /// - Parameter pseudonymizer: keyed with `PLACESCOST_HASH_KEY` or the user's key.
-    public init(pseudonymizer: Pseudonymizer) {
+    init(pseudonymizer: Pseudonymizer) {
         self.pseudonymizer = pseudonymizer
     }
 
     /// - Parameters:
     ///   - searches: the searches, in report order.
     ///   - listCosts: each search's `current` cost at list prices, in the same order.
-    public func render(_ searches: [Search], listCosts: [Double]) -> String {
+    func render(_ searches: [Search], listCosts: [Double]) -> String {
         var text = CSVText.line(SearchesCSVRenderer.header)
         for (index, search) in searches.enumerated() {
             text += CSVText.line([

@@ -1,10 +1,10 @@
 import Foundation
 
 /// Renders a `Simulation.Result` as JSON (the `analyze` keys for pricing) or as a table for people.
-public struct SimulationRenderer: Sendable {
-    public init() {}
+struct SimulationRenderer: Sendable {
+    init() {}
 
-    public func json(_ result: Simulation.Result, recommendation: Recommendation) -> JSONValue {
+    func json(_ result: Simulation.Result, recommendation: Recommendation) -> JSONValue {
         let simulator = result.simulator
         let typing: JSONValue
         switch simulator.typing {
@@ -38,7 +38,7 @@ public struct SimulationRenderer: Sendable {
         ])
     }
 
-    public func markdown(_ result: Simulation.Result, recommendation: Recommendation) -> String {
+    func markdown(_ result: Simulation.Result, recommendation: Recommendation) -> String {
         let simulator = result.simulator
         let table = result.pricing.primaryTable
         var lines: [String] = []

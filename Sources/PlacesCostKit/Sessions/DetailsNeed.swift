@@ -1,6 +1,6 @@
 /// Whether the app needs Place Details, or only what Geocoding returns (`docs/sessions.md`).
-public struct DetailsNeed: Sendable, Equatable {
-    public enum Source: String, Sendable {
+struct DetailsNeed: Sendable, Equatable {
+    enum Source: String, Sendable {
         /// From the field masks of the selections in the log.
         case measured
         /// No selection carried a field mask: "yes" is assumed.
@@ -11,15 +11,15 @@ public struct DetailsNeed: Sendable, Equatable {
         case scenario
     }
 
-    public var needsDetails: Bool
-    public var source: Source
+    var needsDetails: Bool
+    var source: Source
     /// Selections (details calls ending a search) that carried a field mask.
-    public var selectionsWithMask: Int
+    var selectionsWithMask: Int
     /// Of those, the ones asking for more than address and location.
-    public var selectionsNeedingDetails: Int
+    var selectionsNeedingDetails: Int
 
     /// The share of masked selections that need details; 0 when none carried a mask.
-    public var share: Double {
+    var share: Double {
         selectionsWithMask == 0 ? 0 : Double(selectionsNeedingDetails) / Double(selectionsWithMask)
     }
 
@@ -31,19 +31,19 @@ public struct DetailsNeed: Sendable, Equatable {
     ]
 
     /// Whether a field mask asks for more than Geocoding returns; `nil` for no mask (it says nothing).
-    public static func needsDetails(fields: [String]?) -> Bool? {
+    static func needsDetails(fields: [String]?) -> Bool? {
         guard let fields else { return nil }
         return fields.contains { !addressAndLocationFields.contains($0.lowercased()) }
     }
 
     /// Whether one search's selection needs details; `nil` when it has no masked details selection.
-    public static func needsDetails(_ search: Search) -> Bool? {
+    static func needsDetails(_ search: Search) -> Bool? {
         guard let selection = search.selection, selection.api.terminatesSession else { return nil }
         return needsDetails(fields: selection.fields)
     }
 
     /// The answer for a simulated field mask.
-    public init(scenarioFields fields: [String]) {
+    init(scenarioFields fields: [String]) {
         let needs = DetailsNeed.needsDetails(fields: fields) ?? true
         self.needsDetails = needs
         self.source = .scenario
@@ -52,12 +52,12 @@ public struct DetailsNeed: Sendable, Equatable {
     }
 
     /// The app-level answer from every search's selection, unless `override` is given.
-    public init(searches: [Search], override: Bool? = nil) {
+    init(searches: [Search], override: Bool? = nil) {
         self.init(weighted: searches.map { SearchSummary.WeightedSearch(search: $0, count: 1) }, override: override)
     }
 
     /// The app-level answer from searches given as representatives with counts.
-    public init(weighted searches: [SearchSummary.WeightedSearch], override: Bool? = nil) {
+    init(weighted searches: [SearchSummary.WeightedSearch], override: Bool? = nil) {
         var withMask = 0
         var needing = 0
         for entry in searches {

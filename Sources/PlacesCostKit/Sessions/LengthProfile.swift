@@ -4,7 +4,7 @@
 /// `clip` a call's length matters only as "at most 1", 2, ..., `clip`, or "longer or not
 /// recorded". The last call's length is kept exactly: it is the characters typed at selection.
 /// Two searches with equal profiles cost the same under every strategy at every priced delay.
-public struct LengthProfile: Hashable, Sendable {
+package struct LengthProfile: Hashable, Sendable {
     /// The profile while every class count fits in a byte and `clip` is at most 8 (almost every
     /// search): no storage to count references of. Searches being walked hold this form
     /// (`SessionStream.Draft`): keep it free of references, or copying and releasing the walk's
@@ -36,18 +36,18 @@ public struct LengthProfile: Hashable, Sendable {
     /// is then 0.
     private var spilled: [Int32]?
 
-    public init() {}
+    package init() {}
 
     init(_ compact: Compact) {
         self.compact = compact
     }
 
     /// Autocomplete calls in the search.
-    public var requests: Int32 { compact.requests }
+    package var requests: Int32 { compact.requests }
     /// The last call's input length; -1 when not recorded.
-    public var last: Int32 { compact.last }
+    package var last: Int32 { compact.last }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(UInt64(UInt32(bitPattern: requests)) << 32 | UInt64(UInt32(bitPattern: last)))
         hasher.combine(compact.packed)
         if let spilled { hasher.combine(spilled) }
@@ -68,7 +68,7 @@ public struct LengthProfile: Hashable, Sendable {
     }
 
     /// Adds the next call's input length (`nil` when not recorded).
-    public mutating func add(_ length: Int?, clip: Int) {
+    package mutating func add(_ length: Int?, clip: Int) {
         let length = length.map { Int32(clamping: $0) } ?? -1
         if spilled == nil, compact.add(length, clip: clip) { return }
         if compact.requests > 0 { spill(compact.last, clip: clip) }
@@ -95,7 +95,7 @@ public struct LengthProfile: Hashable, Sendable {
 
     /// Input lengths that price and count exactly like the search's own: each class's calls at
     /// the class's length, the other calls unrecorded, then the last call's length.
-    public func representativeLengths(clip: Int) -> [Int?] {
+    package func representativeLengths(clip: Int) -> [Int?] {
         guard requests > 0 else { return [] }
         var lengths: [Int?] = []
         lengths.reserveCapacity(Int(requests))

@@ -3,24 +3,24 @@
 /// Searches are built as a few weighted prototypes (completed / abandoned, and the two whole
 /// request counts around a fractional mean), so a simulation of millions of searches prices as
 /// fast as one of ten.
-public struct SearchSimulator: Sendable {
-    public enum Typing: Sendable, Equatable {
+struct SearchSimulator: Sendable {
+    enum Typing: Sendable, Equatable {
         /// Characters typed before selecting (or giving up); one request per character past the delay.
         case characters(Int)
         /// Mean autocomplete calls per search made now, with the app's current delay.
         case requests(Double)
     }
 
-    public var searchesPerMonth: Int
-    public var typing: Typing
+    var searchesPerMonth: Int
+    var typing: Typing
     /// The delay the app uses now (`--delay`).
-    public var currentDelay: Int
+    var currentDelay: Int
     /// Share of searches that end with a selection.
-    public var completionRate: Double
+    var completionRate: Double
     /// Field mask of each selection's Place Details call.
-    public var fields: [String]
+    var fields: [String]
 
-    public init(searchesPerMonth: Int, typing: Typing, currentDelay: Int, completionRate: Double, fields: [String]) {
+    init(searchesPerMonth: Int, typing: Typing, currentDelay: Int, completionRate: Double, fields: [String]) {
         self.searchesPerMonth = searchesPerMonth
         self.typing = typing
         self.currentDelay = currentDelay
@@ -29,7 +29,7 @@ public struct SearchSimulator: Sendable {
     }
 
     /// One month's searches as (search, weight) pairs, every search starting at `start`.
-    public func prototypes(start: Timestamp) -> [(search: Search, weight: Int)] {
+    func prototypes(start: Timestamp) -> [(search: Search, weight: Int)] {
         let completed = Int((Double(searchesPerMonth) * completionRate).rounded())
         let groups: [(count: Int, completed: Bool)] = [(completed, true), (searchesPerMonth - completed, false)]
         var result: [(Search, Int)] = []
@@ -63,7 +63,7 @@ public struct SearchSimulator: Sendable {
     }
 
     /// Mean autocomplete calls per search at `delay`.
-    public func meanRequests(delay: Int, start: Timestamp = Timestamp(microseconds: 0)) -> Double {
+    func meanRequests(delay: Int, start: Timestamp = Timestamp(microseconds: 0)) -> Double {
         let prototypes = prototypes(start: start)
         let total = prototypes.reduce(0) { $0 + $1.search.keptRequests(delay: delay) * $1.weight }
         let searches = prototypes.reduce(0) { $0 + $1.weight }

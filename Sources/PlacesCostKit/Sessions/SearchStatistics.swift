@@ -1,28 +1,28 @@
 /// Counts and distributions over searches, as the report gives them (`docs/sessions.md`, "What the report counts").
-public struct SearchStatistics: Sendable, Equatable {
-    public var total = 0
-    public var completed = 0
+struct SearchStatistics: Sendable, Equatable {
+    var total = 0
+    var completed = 0
     /// Abandoned at the end of the log plus expired by the timeout.
-    public var abandoned = 0
-    public var expired = 0
-    public var byKind: [Search.Kind: Int] = [:]
+    var abandoned = 0
+    var expired = 0
+    var byKind: [Search.Kind: Int] = [:]
     /// Mean autocomplete calls per search, over all searches.
-    public var meanRequests = 0.0
-    public var meanRequestsCompleted = 0.0
-    public var medianRequests = 0.0
-    public var p90Requests = 0.0
+    var meanRequests = 0.0
+    var meanRequestsCompleted = 0.0
+    var medianRequests = 0.0
+    var p90Requests = 0.0
     /// Searches by number of autocomplete calls.
-    public var requestsHistogram: [Int: Int] = [:]
+    var requestsHistogram: [Int: Int] = [:]
     /// Completed searches by characters typed at selection (where recorded).
-    public var charactersAtSelectionHistogram: [Int: Int] = [:]
-    public var meanCharactersAtSelection = 0.0
+    var charactersAtSelectionHistogram: [Int: Int] = [:]
+    var meanCharactersAtSelection = 0.0
 
-    public init(_ searches: [Search]) {
+    init(_ searches: [Search]) {
         self.init(weighted: searches.map { SearchSummary.WeightedSearch(search: $0, count: 1) })
     }
 
     /// The statistics of searches given as representatives with counts (`SearchSummary`).
-    public init(weighted searches: [SearchSummary.WeightedSearch]) {
+    init(weighted searches: [SearchSummary.WeightedSearch]) {
         var requestCounts: [Int: Int] = [:]
         var totalRequests = 0
         var completedRequests = 0
@@ -63,11 +63,11 @@ public struct SearchStatistics: Sendable, Equatable {
 
     /// Mean autocomplete calls per search, over all searches, when the app waits for more than
     /// `delay` characters (`Search.keptRequests(delay:)`); 0 without searches.
-    public static func meanRequests(_ searches: [Search], delay: Int) -> Double {
+    static func meanRequests(_ searches: [Search], delay: Int) -> Double {
         meanRequests(weighted: searches.map { SearchSummary.WeightedSearch(search: $0, count: 1) }, delay: delay)
     }
 
-    public static func meanRequests(weighted searches: [SearchSummary.WeightedSearch], delay: Int) -> Double {
+    static func meanRequests(weighted searches: [SearchSummary.WeightedSearch], delay: Int) -> Double {
         let total = searches.reduce(0) { $0 + $1.count }
         guard total > 0 else { return 0 }
         return Double(searches.reduce(0) { $0 + $1.search.keptRequests(delay: delay) * $1.count }) / Double(total)

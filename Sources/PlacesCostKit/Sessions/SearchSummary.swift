@@ -7,19 +7,19 @@ import Foundation
 /// `LengthProfile` and `SearchTally`), so a log of millions of searches is priced in time
 /// proportional to its few thousand shapes. The lists are sorted by content, so the result does
 /// not depend on the order calls were read in or on how many threads read them.
-public struct SearchSummary: Sendable {
-    public struct WeightedSearch: Sendable, Equatable {
-        public var search: Search
-        public var count: Int
+package struct SearchSummary: Sendable {
+    package struct WeightedSearch: Sendable, Equatable {
+        package var search: Search
+        package var count: Int
     }
 
-    public struct WeightedCall: Sendable, Equatable {
-        public var call: Call
-        public var count: Int
+    package struct WeightedCall: Sendable, Equatable {
+        package var call: Call
+        package var count: Int
         /// Whether the calls carried a session token (a representative keeps none).
-        public var hasToken: Bool
+        package var hasToken: Bool
         /// Details calls on a fresh token (`details_without_autocomplete`).
-        public var orphan: Bool
+        package var orphan: Bool
     }
 
     /// What makes two base calls one representative.
@@ -30,29 +30,29 @@ public struct SearchSummary: Sendable {
     }
 
     /// Compared timeouts (`docs/sessions.md`): sessions expired and searches had the timeout been this.
-    public struct Alternative: Sendable, Equatable {
-        public var timeout: Duration64
-        public var expired: Int
-        public var searches: Int
+    package struct Alternative: Sendable, Equatable {
+        package var timeout: Duration64
+        package var expired: Int
+        package var searches: Int
     }
 
-    public var searches: [WeightedSearch]
+    package var searches: [WeightedSearch]
     /// Calls that belong to no search, priced the same in every strategy; unknown APIs beyond
     /// `unknownAPIs.kept` under its one folded name.
-    public var baseCalls: [WeightedCall]
+    package var baseCalls: [WeightedCall]
     /// The unknown API names shown on their own.
-    public var unknownAPIs: UnknownAPIList
-    public var anomalies: Anomalies
-    public var alternatives: [Alternative]
+    package var unknownAPIs: UnknownAPIList
+    package var anomalies: Anomalies
+    package var alternatives: [Alternative]
     /// Every search in start order (ties by first call), when the analysis kept them for
     /// `searches.csv`; empty otherwise.
-    public var keptSearches: [Search]
+    package var keptSearches: [Search]
 
     /// Details calls on a fresh token.
-    public var detailsWithoutAutocomplete: [WeightedCall] { baseCalls.filter(\.orphan) }
+    package var detailsWithoutAutocomplete: [WeightedCall] { baseCalls.filter(\.orphan) }
 
     /// Turns a tally's ids back into values and sorts the representatives by content.
-    init(tally: SearchTally, catalogs: CallCatalogs, clip: Int, alternativeTimeouts: [Duration64]) {
+    package init(tally: SearchTally, catalogs: CallCatalogs, clip: Int, alternativeTimeouts: [Duration64]) {
         var searches: [WeightedSearch] = []
         for (index, key) in tally.shapes.enumerated() where tally.shapeCounts[index] > 0 {
             let time = Timestamp(microseconds: tally.periodTimes[key.period]!)
@@ -98,44 +98,6 @@ public struct SearchSummary: Sendable {
             Alternative(timeout: $0, expired: $1.expired, searches: $1.tokenSearches + userSearches)
         }
         self.keptSearches = tally.kept.sorted { ($0.search.startedAt, $0.sequence) < ($1.search.startedAt, $1.sequence) }.map(\.search)
-    }
-
-    /// The slow twin's route: every search and base call of a `SessionBuilder` analysis, tallied.
-    public init(_ analysis: SessionAnalysis, calendar: BillingCalendar, clip: Int, keepSearches: Bool = false) {
-        var calendar = calendar
-        let catalogs = CallCatalogs()
-        var tally = SearchTally()
-        for (index, search) in analysis.searches.enumerated() {
-            var lengths = LengthProfile()
-            for length in search.requestInputLengths { lengths.add(length, clip: clip) }
-            let key = SearchTally.ShapeKey(
-                period: calendar.period(of: search.startedAt), lengths: lengths,
-                selectionFields: catalogs.fieldMasks.id(for: search.selection?.fields),
-                kind: search.kind, outcome: search.outcome, generation: APIGeneration.code(search.generation),
-                selectionAPI: search.selection?.api.code ?? 0,
-                selectionGeneration: APIGeneration.code(search.selection?.generation)
-            )
-            tally.add(key, time: search.startedAt.microseconds)
-            if keepSearches { tally.kept.append((search, Int64(index))) }
-        }
-        let orphans = analysis.detailsWithoutAutocomplete
-        var orphanCounts: [Call: Int] = [:]
-        for call in orphans { orphanCounts[call, default: 0] += 1 }
-        for call in analysis.baseCalls {
-            var orphan = false
-            if let left = orphanCounts[call], left > 0 {
-                orphanCounts[call] = left - 1
-                orphan = true
-            }
-            let key = SearchTally.BaseCallKey(
-                period: calendar.period(of: call.time), fields: catalogs.fieldMasks.id(for: call.fields),
-                otherAPI: call.api.code == 8 ? catalogs.labels.id(for: call.api.name) : 0, api: call.api.code,
-                generation: APIGeneration.code(call.generation), hasToken: call.sessionToken != nil, orphan: orphan
-            )
-            tally.addBaseCall(key, time: call.time.microseconds)
-        }
-        tally.anomalies = analysis.anomalies
-        self.init(tally: tally, catalogs: catalogs, clip: clip, alternativeTimeouts: [])
     }
 
     /// `entries` in the order of their keys' bytes: for keys of ASCII text, the order of the

@@ -5,8 +5,8 @@
 /// generation, the `LengthProfile`, the selection's API, fields and generation, and the billing
 /// period it starts in. Tallies merge by adding counts, so partitions walked on different
 /// threads merge to the same result in any order.
-struct SearchTally {
-    struct ShapeKey: Hashable {
+package struct SearchTally {
+    package struct ShapeKey: Hashable {
         var period: BillingCalendar.Period
         var lengths: LengthProfile
         /// `FieldMask` id from `CallCatalogs.fieldMasks`; 0 for no mask.
@@ -18,9 +18,20 @@ struct SearchTally {
         var selectionAPI: UInt8
         var selectionGeneration: UInt8
 
+        package init(period: BillingCalendar.Period, lengths: LengthProfile, selectionFields: UInt32, kind: Search.Kind, outcome: Search.Outcome, generation: UInt8, selectionAPI: UInt8, selectionGeneration: UInt8) {
+            self.period = period
+            self.lengths = lengths
+            self.selectionFields = selectionFields
+            self.kind = kind
+            self.outcome = outcome
+            self.generation = generation
+            self.selectionAPI = selectionAPI
+            self.selectionGeneration = selectionGeneration
+        }
+
         /// Hashes packed words: the synthesized version hashes `Kind` and `Outcome` through their
         /// `String` raw values, once per search.
-        func hash(into hasher: inout Hasher) {
+        package func hash(into hasher: inout Hasher) {
             hasher.combine(digest)
         }
 
@@ -78,7 +89,7 @@ struct SearchTally {
     }
 
     /// A call outside every search, reduced to what prices and counts it.
-    struct BaseCallKey: Hashable {
+    package struct BaseCallKey: Hashable {
         var period: BillingCalendar.Period
         var fields: UInt32
         /// The name's id in `CallCatalogs.labels` for `other` APIs; 0 otherwise.
@@ -88,6 +99,16 @@ struct SearchTally {
         var hasToken: Bool
         /// A details call on a fresh token (`details_without_autocomplete`).
         var orphan: Bool
+
+        package init(period: BillingCalendar.Period, fields: UInt32, otherAPI: UInt32, api: UInt8, generation: UInt8, hasToken: Bool, orphan: Bool) {
+            self.period = period
+            self.fields = fields
+            self.otherAPI = otherAPI
+            self.api = api
+            self.generation = generation
+            self.hasToken = hasToken
+            self.orphan = orphan
+        }
     }
 
     /// A duplicate `--dedupe` dropped after ingest had counted it, by what it was counted under.
@@ -105,25 +126,25 @@ struct SearchTally {
     var baseCalls: [BaseCallKey: Int] = [:]
     /// The earliest time seen in each period: the time given to the period's representatives.
     private(set) var periodTimes: [BillingCalendar.Period: Int64] = [:]
-    var anomalies = Anomalies()
+    package var anomalies = Anomalies()
     /// Per compared timeout: sessions it would expire, and searches it would make of the tokens.
     var alternatives: [(expired: Int, tokenSearches: Int)] = []
     /// Token searches (sessions and spent-token runs) under the main timeout.
     var tokenSearches = 0
     /// Every search with its first call's position, when asked to keep them (`searches.csv`).
-    var kept: [(search: Search, sequence: Int64)] = []
+    package var kept: [(search: Search, sequence: Int64)] = []
     /// Records that repeat an earlier record exactly.
     var duplicates = 0
     /// The duplicates dropped (`--dedupe`), to take out of the counts made while reading.
     var dropped: [DroppedCall: Int] = [:]
 
-    init(alternatives: Int = 0) {
+    package init(alternatives: Int = 0) {
         self.alternatives = Array(repeating: (0, 0), count: alternatives)
     }
 
     /// Counts one search of `key`; returns the shape's index.
     @discardableResult
-    mutating func add(_ key: ShapeKey, time: Int64, count: Int = 1) -> Int {
+    package mutating func add(_ key: ShapeKey, time: Int64, count: Int = 1) -> Int {
         notePeriod(key.period, time: time)
         let digest = key.digest
         let (found, slot) = shapeIDs.find(key, digest: digest, in: shapes)
@@ -146,7 +167,7 @@ struct SearchTally {
         return add(key, time: periodTimes[key.period] ?? 0)
     }
 
-    mutating func addBaseCall(_ key: BaseCallKey, time: Int64, count: Int = 1) {
+    package mutating func addBaseCall(_ key: BaseCallKey, time: Int64, count: Int = 1) {
         notePeriod(key.period, time: time)
         baseCalls[key, default: 0] += count
     }

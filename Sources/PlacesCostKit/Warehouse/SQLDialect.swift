@@ -3,12 +3,12 @@
 /// The statement is written once (`SessionSQLWriter`); everything a dialect spells its own way
 /// (quoting, types, time, string length, arrays, month labels) comes from here, so the two
 /// dialects cannot drift apart in their rules.
-public enum SQLDialect: String, Sendable, CaseIterable {
+enum SQLDialect: String, Sendable, CaseIterable {
     case bigquery
     case duckdb
 
     /// The dialect's name for people.
-    public var title: String {
+    var title: String {
         switch self {
         case .bigquery: "BigQuery (GoogleSQL)"
         case .duckdb: "DuckDB"

@@ -4,15 +4,15 @@
 /// `my-project.logs.calls`). Each part is quoted on its own in the dialect's way, so a part may
 /// be a reserved word or hold a dash or a space; a part may not be empty or hold a quote, a
 /// backtick, a backslash or a control character, so no name can end the quoting early.
-public struct SQLName: Sendable, Equatable {
-    public let parts: [String]
+struct SQLName: Sendable, Equatable {
+    let parts: [String]
 
     /// - Parameters:
     ///   - text: the name as given.
     ///   - maxParts: 3 for a table (`project.dataset.table`), 1 for a column.
     ///   - option: the option that gave it, for the message.
     /// - Throws: `WarehouseError.invalidName` with the reason.
-    public init(_ text: String, maxParts: Int, option: String) throws {
+    init(_ text: String, maxParts: Int, option: String) throws {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         func invalid(_ reason: String) -> WarehouseError {
             .invalidName(option: option, name: text, reason: reason)
@@ -38,7 +38,7 @@ public struct SQLName: Sendable, Equatable {
     }
 
     /// The name quoted for `dialect`, part by part.
-    public func quoted(in dialect: SQLDialect) -> String {
+    func quoted(in dialect: SQLDialect) -> String {
         parts.map(dialect.quote).joined(separator: ".")
     }
 }

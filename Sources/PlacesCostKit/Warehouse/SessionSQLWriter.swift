@@ -8,57 +8,57 @@ import Foundation
 /// the token walk (`TokenWalk`), the user walk (`UserWalk`), the billing of each strategy
 /// (`SearchPricer`) and the costs (`CostCalculator`). Identical searches are priced once, as the
 /// engine's `SearchSummary` does, so the pricing runs over a few thousand rows at any volume.
-public struct SessionSQLWriter: Sendable {
-    public struct Options: Sendable {
-        public var dialect: SQLDialect
+struct SessionSQLWriter: Sendable {
+    struct Options: Sendable {
+        var dialect: SQLDialect
         /// The table of canonical calls.
-        public var table: SQLName
+        var table: SQLName
         /// A column whose order breaks ties in time (input order); `nil`: DuckDB's row order, or in
         /// BigQuery autocomplete calls first.
-        public var orderColumn: SQLName?
-        public var sessions = SessionOptions()
+        var orderColumn: SQLName?
+        var sessions = SessionOptions()
         /// Delays priced besides 0.
-        public var delays: [Int] = Array(1...6)
+        var delays: [Int] = Array(1...6)
         /// One row per calendar month with the billed cost (free caps, tiers, credit) instead of
         /// the summary row with list costs.
-        public var byMonth = false
+        var byMonth = false
         /// The IANA zone calendar months are taken in (`--by-month`).
-        public var timeZone = "UTC"
+        var timeZone = "UTC"
 
-        public init(dialect: SQLDialect, table: SQLName) {
+        init(dialect: SQLDialect, table: SQLName) {
             self.dialect = dialect
             self.table = table
         }
     }
 
-    public let table: PriceTable
-    public let options: Options
+    let table: PriceTable
+    let options: Options
     private var dialect: SQLDialect { options.dialect }
 
     /// - Throws: `WarehouseError.unknownTimeZone` for a zone Foundation does not know.
-    public init(table: PriceTable, options: Options) throws {
+    init(table: PriceTable, options: Options) throws {
         guard TimeZone(identifier: options.timeZone) != nil else { throw WarehouseError.unknownTimeZone(options.timeZone) }
         self.table = table
         self.options = options
     }
 
     /// The delays priced: 0 first, then each other delay once, in order (as `CostCalculator`).
-    public var pricedDelays: [Int] { [0] + Set(options.delays.filter { $0 > 0 }).sorted() }
+    var pricedDelays: [Int] { [0] + Set(options.delays.filter { $0 > 0 }).sorted() }
 
     /// The name of the cost column of one strategy at one delay.
-    public static func costColumn(_ strategy: StrategyID, delay: Int) -> String {
+    static func costColumn(_ strategy: StrategyID, delay: Int) -> String {
         "cost_\(strategy.rawValue)_d\(delay)"
     }
 
     /// The columns of the row (or, with `byMonth`, of each row) the statement returns.
-    public var outputColumns: [String] {
+    var outputColumns: [String] {
         let costs = StrategyID.allCases.flatMap { strategy in pricedDelays.map { SessionSQLWriter.costColumn(strategy, delay: $0) } }
         if options.byMonth { return ["month"] + costs }
         return SessionSQLWriter.countColumns + costs
     }
 
     /// The counts of the summary row, under their `report.json` names.
-    public static let countColumns = [
+    static let countColumns = [
         "searches_total", "searches_completed", "searches_abandoned", "avg_requests",
         "token_reused", "expired", "details_without_autocomplete", "no_token_requests",
         "fields_unspecified", "one_request_sessions",
@@ -75,7 +75,7 @@ public struct SessionSQLWriter: Sendable {
 
     /// The unconfirmed prices the statement inlines (`docs/billing.md`: say when one is used), as
     /// `analyze` names them.
-    public var unconfirmedPrices: [String] {
+    var unconfirmedPrices: [String] {
         table.skus.flatMap { sku in
             sku.tiers.enumerated().compactMap { index, tier -> String? in
                 guard index == 0 || options.byMonth, !tier.confirmed, tier.usdPer1000 != 0 else { return nil }
@@ -85,7 +85,7 @@ public struct SessionSQLWriter: Sendable {
     }
 
     /// The whole statement, ending with a newline.
-    public func statement() -> String {
+    func statement() -> String {
         var blocks: [[String]] = [
             callsRead(), maskFields(), masks(), callsMasked(),
             tokenCalls(), tokenEnds(), tokenRoles(), tokenRuns(), sessions(), spentRuns(),

@@ -1,11 +1,11 @@
 /// Problems with the options of `placescost sql`, found before any SQL is written.
-public enum WarehouseError: Error, Equatable, CustomStringConvertible {
+enum WarehouseError: Error, Equatable, CustomStringConvertible {
     /// A `--table` or `--order-column` value that cannot be quoted safely.
     case invalidName(option: String, name: String, reason: String)
     /// A `--timezone` that is not an IANA time zone name.
     case unknownTimeZone(String)
 
-    public var description: String {
+    var description: String {
         switch self {
         case .invalidName(let option, let name, let reason):
             "\(option) `\(name)` cannot be used: \(reason)."

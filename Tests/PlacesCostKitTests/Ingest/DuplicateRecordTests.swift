@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlacesCostKit
+@testable import PlacesCostReference
 
 /// Exact duplicates (`--dedupe`): a record with the time and content of an earlier one is counted,
 /// and with `--dedupe` dropped so that every figure equals the log without the repeats.

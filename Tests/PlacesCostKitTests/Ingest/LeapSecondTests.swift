@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlacesCostKit
+@testable import PlacesCostReference
 
 /// Issue 20, class 11: a leap second (`23:59:60`) is a valid time in every timestamp form the
 /// readers parse, fast decoders and slow twins alike, and is the last microsecond of its minute.

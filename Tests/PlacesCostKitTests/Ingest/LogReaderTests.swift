@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlacesCostKit
+@testable import PlacesCostReference
 
 /// Reading log files end to end: malformed records, line ends, huge lines, directories, formats.
 @Suite("LogReader")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlacesCostKit
+@testable import PlacesCostReference
 
 /// A line of any length is rejected at its FILE:LINE with memory bounded by the line limit, in
 /// every format and through every kind of input: measured on the real process.

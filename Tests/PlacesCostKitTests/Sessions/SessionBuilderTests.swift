@@ -1,5 +1,6 @@
 import Testing
 @testable import PlacesCostKit
+@testable import PlacesCostReference
 
 /// Each rule of `docs/sessions.md`, with a hand-made log and its answer worked out by hand.
 @Suite("Session rules")

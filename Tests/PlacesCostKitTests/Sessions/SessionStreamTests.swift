@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlacesCostKit
+@testable import PlacesCostReference
 
 /// The streaming session walk (`SessionStream` in `CallPipeline`) against its slow twin, the
 /// `SessionBuilder` that holds every call and sorts each token's: same searches, shapes, counts

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import PlacesCostKit
 
 #if canImport(Glibc)
 import Glibc
@@ -76,7 +77,7 @@ struct SpawnedTool {
         var read: [UInt8] = []
         if lines > 0 {
             var buffer = [UInt8](repeating: 0, count: 1)
-            while read.filter({ $0 == UInt8(ascii: "\n") }).count < lines, Glibc.read(ends[0], &buffer, 1) == 1 {
+            while read.filter({ $0 == UInt8(ascii: "\n") }).count < lines, SystemCall.read(ends[0], &buffer, 1) == 1 {
                 read.append(buffer[0])
             }
             close(ends[0])

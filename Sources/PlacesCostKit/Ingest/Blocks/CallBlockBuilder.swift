@@ -1,0 +1,422 @@
+import Foundation
+
+/// Fills a `CallBlock` from calls as they are read: routes each to its walk and partition, or
+/// counts it as a call outside every search.
+///
+/// Two entrances: `add(_ record:line:)` for the fast JSON Lines decoder's byte spans (the hot
+/// path: no `String`, no allocation per call once the thread's caches know the strings; the
+/// access-log decoder's twin is in `CallBlockBuilder+AccessLog.swift`), and `add(_ call:)` for
+/// every other reader, which already made a `Call`. Both follow the same routing as
+/// `SessionBuilder`:
+/// - a token on an autocomplete, details or address validation call: walked by (project, token);
+/// - no token, a user id, and autocomplete, details or geocoding: walked by (project, user);
+/// - anything else: priced on its own.
+package struct CallBlockBuilder {
+    /// Per-thread lookups from a string's bytes to its catalog id, kept across blocks.
+    struct Caches {
+        var apis = ByteInterner()
+        var apiInfo: [(code: UInt8, generation: UInt8, otherLabel: UInt32)] = []
+        var labels = ByteInterner()
+        var labelIDs: [UInt32] = []
+        /// The last few API, project and platform strings with their ids: calls repeat a handful
+        /// of them, and comparing a few bytes costs less than hashing them.
+        var recentAPIs = RecentStrings()
+        var recentProjects = RecentStrings()
+        var recentPlatforms = RecentStrings()
+        /// Field masks as JSON arrays, CSV cells (`CallBlockBuilder+CSV.swift`) and access-log
+        /// URL values (`CallBlockBuilder+AccessLog.swift`).
+        var jsonMasks = MaskCache()
+        var cellMasks = MaskCache()
+        var urlMasks = MaskCache()
+        /// The layouts of recent JSON Lines records (`FastJSONLineDecoder.decodeLeadingLine`).
+        let jsonLayouts = JSONLineLayouts()
+    }
+
+    let catalogs: CallCatalogs
+    let window: TimeWindow
+    /// Whether token calls carry their user id on (for `searches.csv`).
+    let keepUsers: Bool
+    /// Set only by this type and its extensions.
+    var block: CallBlock
+    private var sequence: Int64
+
+    init(block: CallBlock, catalogs: CallCatalogs, window: TimeWindow, keepUsers: Bool) {
+        self.block = block
+        self.catalogs = catalogs
+        self.window = window
+        self.keepUsers = keepUsers
+        self.sequence = Int64(block.index) << 32
+    }
+
+    // MARK: - Fast path
+
+    /// Adds a call the fast decoder read from `line`: a JSON Lines record, or with
+    /// `fieldsAsDelimitedCell` a CSV row (`FastCSVRowDecoder`), whose `fields` span is one cell.
+    mutating func add(_ record: FastJSONRecord, line: UnsafeBufferPointer<UInt8>, caches: inout Caches, fieldsAsDelimitedCell: Bool = false) {
+        let time = record.time
+        guard window.contains(time) else {
+            block.outsideWindow += 1
+            block.outsidePeriod.include(time)
+            return
+        }
+        let apiBytes = span(line, record.api)
+        let apiID: UInt32
+        if let known = caches.recentAPIs.id(for: apiBytes) {
+            apiID = known
+        } else {
+            apiID = apiInfo(apiBytes, caches: &caches).id
+            caches.recentAPIs.remember(apiBytes, id: apiID)
+        }
+        let info = caches.apiInfo[Int(apiID)]
+        let api = (code: info.code, generation: info.generation, otherLabel: info.otherLabel, id: apiID)
+        var generation = api.generation
+        if let version = record.apiVersion {
+            generation = CallBlockBuilder.generation(span(line, version)) ?? api.generation
+        }
+        let token = record.sessionToken.flatMap { $0.count > 0 ? $0 : nil }
+        let user = record.userID.flatMap { $0.count > 0 ? $0 : nil }
+        var fields: UInt32 = 0
+        if let value = record.fields {
+            let bytes = span(line, value)
+            fields = fieldsAsDelimitedCell
+                ? caches.cellMasks.id(for: bytes) { cellMask($0) }
+                : caches.jsonMasks.id(for: bytes) { jsonMask($0) }
+        }
+        var project: UInt32 = 0
+        if let value = record.project {
+            let bytes = span(line, value)
+            if let known = caches.recentProjects.id(for: bytes) {
+                project = known
+            } else {
+                project = label(bytes, caches: &caches)
+                caches.recentProjects.remember(bytes, id: project)
+            }
+        }
+        var platform: UInt32 = 0
+        if let value = record.platform {
+            let bytes = span(line, value)
+            if let known = caches.recentPlatforms.id(for: bytes) {
+                platform = known
+            } else {
+                platform = label(bytes, caches: &caches)
+                caches.recentPlatforms.remember(bytes, id: platform)
+            }
+        }
+        let routed = route(
+            time: time.microseconds, api: api.code, otherLabel: api.otherLabel,
+            generation: generation, fields: fields, project: project, platform: platform,
+            inputLength: record.inputLength ?? -1, hasToken: token != nil, hasUser: user != nil,
+            fingerprint: Fingerprint.of(line)
+        )
+        guard let routed else { return }
+        if routed.byToken {
+            let tokenBytes = span(line, token!)
+            let userBytes = keepUsers ? user.map { span(line, $0) } : nil
+            append(routed.call, key: tokenBytes, user: userBytes, project: project)
+        } else {
+            append(routed.call, key: span(line, user!), user: nil, project: project)
+        }
+    }
+
+    /// The bytes of `span`, which the decoder took from `line`: inlined, with no checked slice,
+    /// since it runs several times a call (the decoder has checked the bounds; `assert` rechecks).
+    @inline(__always)
+    private func span(_ line: UnsafeBufferPointer<UInt8>, _ span: ByteSpan) -> UnsafeRawBufferPointer {
+        assert(span.start >= 0 && Int(span.start) + Int(span.count) <= line.count)
+        return UnsafeRawBufferPointer(start: line.baseAddress.map { $0 + Int(span.start) }, count: Int(span.count))
+    }
+
+    private func apiInfo(_ bytes: UnsafeRawBufferPointer, caches: inout Caches) -> (code: UInt8, generation: UInt8, otherLabel: UInt32, id: UInt32) {
+        let (id, inserted) = caches.apis.intern(bytes)
+        if inserted {
+            let (api, implied) = API.parse(String(decoding: bytes, as: UTF8.self))
+            let other = api.code == 8 ? catalogs.labels.id(for: api.name) : 0
+            caches.apiInfo.append((api.code, APIGeneration.code(implied), other))
+        }
+        let info = caches.apiInfo[Int(id)]
+        return (info.code, info.generation, info.otherLabel, id)
+    }
+
+    private func label(_ bytes: UnsafeRawBufferPointer, caches: inout Caches) -> UInt32 {
+        guard bytes.count > 0 else { return 0 }
+        let (id, inserted) = caches.labels.intern(bytes)
+        if inserted { caches.labelIDs.append(catalogs.labels.id(for: String(decoding: bytes, as: UTF8.self))) }
+        return caches.labelIDs[Int(id)]
+    }
+
+    /// The mask id of a `fields` array's text, by the slow parser's rules.
+    private func jsonMask(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        var text = "{\"fields\":" + String(decoding: bytes, as: UTF8.self) + "}"
+        let fields: [String]? = text.withUTF8 { line in
+            guard case .success(let record) = JSONLineParser.parse(line) else { return nil }
+            return try? CallDecoder.fieldNames(record[.fields], delimitedCell: false)
+        }
+        return catalogs.fieldMasks.id(for: fields)
+    }
+
+    /// `legacy` or `new`, in any case: each byte with its 0x20 bit set is the lowercase letter's.
+    ///
+    /// Compared as one word, never byte by byte through a closure: most lines name their API
+    /// version.
+    @inline(__always)
+    package static func generation(_ bytes: UnsafeRawBufferPointer) -> UInt8? {
+        switch bytes.count {
+        case 6:
+            let word = UInt64(UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self)))
+                | UInt64(UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt16.self))) << 32
+            return word | 0x2020_2020_2020 == 0x7963_6167_656C ? 1 : nil  // "legacy"
+        case 3:
+            let word = UInt32(UInt16(littleEndian: bytes.loadUnaligned(as: UInt16.self))) | UInt32(bytes[2]) << 16
+            return word | 0x20_2020 == 0x77_656E ? 2 : nil  // "new"
+        default:
+            return nil
+        }
+    }
+
+    // MARK: - Slow path
+
+    /// Adds a call another reader made, with its record's `Fingerprint`.
+    mutating func add(_ call: Call, fingerprint: UInt64, caches: inout Caches) {
+        guard window.contains(call.time) else {
+            block.outsideWindow += 1
+            block.outsidePeriod.include(call.time)
+            return
+        }
+        let project = catalogs.labels.id(for: call.project)
+        let platform = catalogs.labels.id(for: call.platform)
+        let other = call.api.code == 8 ? catalogs.labels.id(for: call.api.name) : 0
+        let routed = route(
+            time: call.time.microseconds, api: call.api.code, otherLabel: other,
+            generation: APIGeneration.code(call.generation), fields: catalogs.fieldMasks.id(for: call.fields),
+            project: project, platform: platform, inputLength: call.inputLength.map { Int32(clamping: $0) } ?? -1,
+            hasToken: call.sessionToken != nil, hasUser: call.userID != nil, fingerprint: fingerprint
+        )
+        guard let routed else { return }
+        var keyText = routed.byToken ? call.sessionToken! : call.userID!
+        var userText = keepUsers && routed.byToken ? call.userID : nil
+        keyText.withUTF8 { key in
+            if var text = userText {
+                text.withUTF8 { user in append(routed.call, key: UnsafeRawBufferPointer(key), user: UnsafeRawBufferPointer(user), project: project) }
+            } else {
+                append(routed.call, key: UnsafeRawBufferPointer(key), user: nil, project: project)
+            }
+        }
+        userText = nil
+    }
+
+    /// Adds an access-log request: a call when it is a Places call, as `LogReader` files it.
+    mutating func add(_ request: HTTPRequest, line: Int, caches: inout Caches) {
+        switch PlacesRequestDecoder.decode(request) {
+        case .call(let call, let bodyUnknown):
+            if bodyUnknown { block.bodiesUnknown += 1 }
+            add(call, fingerprint: request.fingerprint, caches: &caches)
+        case .notPlaces:
+            block.skippedRequests += 1
+        case .malformed(let reason):
+            reject(reason, line: line)
+        }
+    }
+
+    // MARK: - Routing
+
+    /// Counts a kept call, and returns it when a walk takes it; a call outside every search goes
+    /// to the partition its fingerprint picks.
+    mutating func route(
+        time: Int64, api: UInt8, otherLabel: UInt32, generation: UInt8, fields: UInt32,
+        project: UInt32, platform: UInt32, inputLength: Int32, hasToken: Bool, hasUser: Bool, fingerprint: UInt64
+    ) -> (call: GroupCall, byToken: Bool)? {
+        block.records += 1
+        if api == API.otherCode {
+            otherAPICounts[otherLabel, default: 0] += 1
+        } else {
+            apiCounts[Int(api)] &+= 1
+        }
+        let platformSlot = Int(platform) * 3 + Int(generation)
+        if platformSlot < CallBlockBuilder.inlinePlatformSlots {
+            platformCounts[platformSlot] &+= 1
+        } else {
+            let slot = platformSlot - CallBlockBuilder.inlinePlatformSlots
+            if slot >= morePlatformCounts.count { morePlatformCounts += Array(repeating: 0, count: slot + 1 - morePlatformCounts.count) }
+            morePlatformCounts[slot] += 1
+        }
+        block.firstCall = min(block.firstCall ?? time, time)
+        block.lastCall = max(block.lastCall ?? time, time)
+        if api == API.autocompleteCode, !hasToken { block.tally.anomalies.noTokenRequests += 1 }
+        if api == API.placeDetailsCode, fields == 0 { block.tally.anomalies.fieldsUnspecified += 1 }
+        let byToken = hasToken && (api == API.autocompleteCode || api == API.placeDetailsCode || api == API.addressValidationCode)
+        let byUser = !hasToken && hasUser && (api == API.autocompleteCode || api == API.placeDetailsCode || api == API.geocodingCode)
+        guard byToken || byUser else {
+            let call = GroupCall(
+                time: time, sequence: sequence, keyHash: fingerprint, keyStart: 0, keyCount: 0, userStart: 0, userCount: -1,
+                project: otherLabel, platform: platform, fields: fields, inputLength: inputLength, fingerprint: fingerprint,
+                api: api, generation: generation, byToken: hasToken, base: true
+            )
+            sequence += 1
+            block.partitions[partition(of: fingerprint)].calls.append(call)
+            return nil
+        }
+        let call = GroupCall(
+            time: time, sequence: 0, keyHash: 0, keyStart: 0, keyCount: 0, userStart: 0, userCount: -1, project: project,
+            platform: platform, fields: fields, inputLength: inputLength, fingerprint: fingerprint, api: api,
+            generation: generation, byToken: byToken, base: false
+        )
+        return (call, byToken)
+    }
+
+    /// Files a walked call in the partition its key hashes to, with the key's bytes.
+    mutating func append(_ call: GroupCall, key: UnsafeRawBufferPointer, user: UnsafeRawBufferPointer?, project: UInt32) {
+        var call = call
+        call.sequence = sequence
+        sequence += 1
+        call.keyHash = ByteInterner.hash(key)
+        let hash = call.keyHash ^ (UInt64(project) &* 0x9E37_79B9_7F4A_7C15) ^ (call.byToken ? 0 : 0x5555)
+        block.partitions[partition(of: hash)].file(call, key: key, user: user)
+    }
+
+    /// The partition a hash picks: its high half scaled to the partition count. Keep it a
+    /// multiply, never a remainder: a division is a large share of filing a call.
+    @inline(__always)
+    private func partition(of hash: UInt64) -> Int {
+        Int(truncatingIfNeeded: ((hash >> 32) &* UInt64(block.partitions.count)) >> 32)
+    }
+
+    // MARK: - Diagnostics
+
+    /// A malformed record at `line` (counted from the block's start).
+    mutating func reject(_ reason: String, line: Int) {
+        block.rejected += 1
+        note(reason, line: line)
+    }
+
+    /// A diagnostic that rejects nothing.
+    mutating func note(_ reason: String, line: Int) {
+        block.diagnosticCount += 1
+        if block.diagnostics.count < LogReader.maxStoredDiagnostics {
+            block.diagnostics.append(Diagnostic(location: SourceLocation(file: block.fileName, line: line), reason: reason))
+        }
+    }
+
+    /// Calls per API code, and per name's label id for `other` APIs: named once, in `finish`;
+    /// no dictionary keyed by name on the per-call path. Keep the codes' counts inline: in
+    /// arrays, they cost two uniqueness checks a call.
+    private var apiCounts = SIMD8<Int>()
+    private var otherAPICounts: [UInt32: Int] = [:]
+    /// Calls per (platform label id, generation code), at `platform * 3 + generation`: the first
+    /// slots inline (a log names a handful of platforms), the rest in `morePlatformCounts`.
+    private var platformCounts = SIMD32<Int>()
+    private var morePlatformCounts: [Int] = []
+    private static let inlinePlatformSlots = 32
+
+    mutating func finish(lineCount: Int) -> CallBlock {
+        for code in 0..<Int(API.otherCode) where apiCounts[code] > 0 {
+            let count = apiCounts[code]
+            block.byAPI[API(code: UInt8(code), otherName: "").name, default: 0] += count
+        }
+        for (label, count) in otherAPICounts {
+            block.byAPI[API(code: API.otherCode, otherName: catalogs.labels.value(label) ?? "").name, default: 0] += count
+        }
+        let slotCounts = (0..<CallBlockBuilder.inlinePlatformSlots).map { platformCounts[$0] } + morePlatformCounts
+        for (slot, count) in slotCounts.enumerated() where count > 0 {
+            block.byPlatform[CallBlock.PlatformCount(platform: UInt32(slot / 3), generation: UInt8(slot % 3)), default: 0] += count
+        }
+        platformCounts = SIMD32()
+        morePlatformCounts = []
+        block.lineCount = lineCount
+        return block
+    }
+}
+
+/// The last four strings of up to 16 bytes remembered, newest replacing oldest; longer ones are
+/// not remembered (no API, platform or project name of Google's or the generator's is).
+///
+/// Interleaved searches take turns between a few values (iOS, Android and web calls; an
+/// autocomplete run and its details call): remember several, so that the common value never
+/// reaches the interner's hash and probe. A short string is its length and two words
+/// (`LastSeen.words(of:)`), compared in place.
+struct RecentStrings {
+    private var heads = SIMD4<UInt64>.zero
+    private var tails = SIMD4<UInt64>.zero
+    private var counts = SIMD4<Int64>(repeating: -1)
+    private var ids = SIMD4<UInt32>.zero
+    private var next = 0
+
+    @inline(__always)
+    func id(for candidate: UnsafeRawBufferPointer) -> UInt32? {
+        let count = candidate.count
+        guard count <= 16 else { return nil }
+        let (head, tail) = count == 0 ? (0, 0) : LastSeen.words(of: candidate)
+        for index in 0..<4 where counts[index] == Int64(count) && heads[index] == head && tails[index] == tail {
+            return ids[index]
+        }
+        return nil
+    }
+
+    mutating func remember(_ candidate: UnsafeRawBufferPointer, id: UInt32) {
+        let count = candidate.count
+        guard count <= 16 else { return }
+        (heads[next], tails[next]) = count == 0 ? (0, 0) : LastSeen.words(of: candidate)
+        counts[next] = Int64(count)
+        ids[next] = id
+        next = (next + 1) & 3
+    }
+}
+
+/// One string's bytes (up to 64) and the id they were given, to skip a lookup when the next
+/// call repeats them.
+///
+/// Most such strings (API names, platforms, projects) are 16 bytes or fewer: those are compared
+/// as two overlapping words read once when remembered, with no copy and no loop. Longer ones
+/// (field masks) are kept inline and compared word by word.
+struct LastSeen {
+    private var bytes: (SIMD32<UInt8>, SIMD32<UInt8>) = (.zero, .zero)
+    /// For 1...16 bytes: the first and last eight (or four) bytes, as `words(of:)` reads them.
+    private var head: UInt64 = 0
+    private var tail: UInt64 = 0
+    private var count = -1
+    private var id: UInt32 = 0
+
+    private static var capacity: Int { 64 }
+
+    /// Two words that, with the length, determine a run of 1...16 bytes.
+    @inline(__always)
+    static func words(of candidate: UnsafeRawBufferPointer) -> (UInt64, UInt64) {
+        let base = candidate.baseAddress!
+        let count = candidate.count
+        if count >= 8 {
+            return (base.loadUnaligned(as: UInt64.self), base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+        }
+        if count >= 4 {
+            return (UInt64(base.loadUnaligned(as: UInt32.self)), UInt64(base.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)))
+        }
+        let first = UInt64(base.load(as: UInt8.self))
+        let middle = UInt64(base.load(fromByteOffset: count >> 1, as: UInt8.self))
+        let last = UInt64(base.load(fromByteOffset: count - 1, as: UInt8.self))
+        return (first << 16 | middle << 8 | last, 0)
+    }
+
+    @inline(__always)
+    func id(for candidate: UnsafeRawBufferPointer) -> UInt32? {
+        guard candidate.count == count else { return nil }
+        guard count > 0 else { return id }
+        if count <= 16 {
+            let (first, last) = LastSeen.words(of: candidate)
+            return first == head && last == tail ? id : nil
+        }
+        let same = withUnsafeBytes(of: bytes) { ByteInterner.equal($0.baseAddress!, candidate.baseAddress!, count) }
+        return same ? id : nil
+    }
+
+    mutating func remember(_ candidate: UnsafeRawBufferPointer, id: UInt32) {
+        guard candidate.count <= LastSeen.capacity else {
+            count = -1
+            return
+        }
+        if candidate.count > 16 {
+            withUnsafeMutableBytes(of: &bytes) { $0.baseAddress!.copyMemory(from: candidate.baseAddress!, byteCount: candidate.count) }
+        } else if candidate.count > 0 {
+            (head, tail) = LastSeen.words(of: candidate)
+        }
+        count = candidate.count
+        self.id = id
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+
+/// Runs the pipeline for `analyze`: Ingest -> Sessions -> statistics.
+struct Analyzer: Sendable {
+    struct Options: Sendable {
+        var reader = LogReader.Options()
+        var sessions = SessionOptions()
+        /// `--needs-details yes|no`; `nil` measures it from the log.
+        var needsDetails: Bool?
+        /// `--pricing ID|FILE`; `nil` chooses per month and API generation.
+        var pricing: String?
+        var costs = CostCalculator.Options()
+        /// `--max-delay`: the largest delay the recommendation may choose.
+        var maxDelay = 4
+        /// `--threads`: workers that parse and build sessions (the report is the same for any number).
+        var threads = ProcessInfo.processInfo.activeProcessorCount
+        /// How far out of time order calls may arrive and still be walked as they stream by
+        /// (`--reorder-window`, seconds); a log more out of order is read again with a window
+        /// that covers it.
+        var reorderWindowSeconds = 600.0
+        /// Keep every search for `searches.csv` (memory then grows with the searches).
+        var keepSearches = false
+        /// Called with the bytes read so far, from the reading thread.
+        var progress: (@Sendable (Int) -> Void)?
+        /// JSON Lines block size and line limit: fixed in use; tests make them small to cut
+        /// small logs into many blocks.
+        var blockSize = 4 << 20
+        var maxLineLength = LineReader.maxRecordLength
+        /// New tokens a walk holds in full before moving finished ones to the compact set
+        /// (`SessionStream.Options.compactAfter`); tests make it small.
+        var compactAfter = SessionStream.Options.defaultCompactAfter
+        /// Read CSV with the line reader on one thread (`CallPipeline.Options.readsCSVByLines`).
+        var readsCSVByLines = false
+        /// Where inputs that cannot be read twice (standard input, pipes) are copied (`TMPDIR`).
+        var temporaryDirectory = "/tmp"
+
+        init() {}
+    }
+
+    /// The alternative timeouts the report compares against (`docs/sessions.md`).
+    static let comparedTimeouts: [Double] = [60, 600]
+
+    var options: Options
+
+    private struct PlatformKey: Hashable {
+        var platform: ClientPlatform
+        var generation: APIGeneration
+    }
+
+    init(options: Options = Options()) {
+        self.options = options
+    }
+
+    func analyze(paths: [String], usedSampleLogs: Bool = false) throws -> (Analysis, diagnostics: LogReader.Output) {
+        let plan = try PricingPlan.load(options.pricing)
+        var costOptions = options.costs
+        // The recommendation may choose any delay up to --max-delay, so those are always priced.
+        costOptions.delays = Array(Set(costOptions.delays + Array(0...options.maxDelay)).subtracting([0])).sorted()
+        let clip = costOptions.delays.max() ?? 0
+        let alternatives = Analyzer.comparedTimeouts.map { Duration64(seconds: $0) }.filter { $0 != options.sessions.timeout }
+        let catalogs = CallCatalogs()
+        var pipelineOptions = CallPipeline.Options(
+            threads: max(1, options.threads), reader: options.reader,
+            sessions: SessionStream.Options(
+                timeout: options.sessions.timeout, alternativeTimeouts: alternatives, userGap: options.sessions.userGap,
+                clip: clip, keepSearches: options.keepSearches,
+                window: Duration64(seconds: options.reorderWindowSeconds).microseconds,
+                dedupe: options.reader.dedupe, compactAfter: options.compactAfter
+            ),
+            calendar: BillingCalendar(timeZone: costOptions.timeZone, ruleStartDays: plan.ruleStartDays),
+            progress: options.progress, blockSize: options.blockSize, maxLineLength: options.maxLineLength,
+            readsCSVByLines: options.readsCSVByLines,
+            // Inputs that cannot be read twice are copied as they are opened: the second read
+            // below, when the first finds the log too far out of order, reads the copies.
+            spool: InputSpool(directory: options.temporaryDirectory)
+        )
+        var streamed = try CallPipeline(options: pipelineOptions, catalogs: catalogs).run(paths)
+        if streamed.late {
+            // More out of order than the window: read again with a window that covers the disorder seen.
+            pipelineOptions.sessions.window = streamed.disorder + 2_000_000
+            streamed = try CallPipeline(options: pipelineOptions, catalogs: catalogs).run(paths)
+        }
+        var read = streamed.read
+        read.spooled = pipelineOptions.spool?.copied ?? []
+        guard streamed.records > 0 else {
+            let inputs = paths.map { $0 == "-" ? "<stdin>" : $0 }
+            if read.outsideWindow > 0 {
+                throw IngestError.noCallInPeriod(inputs: inputs, calls: read.outsideWindow, span: read.outsidePeriod, period: options.reader.window)
+            }
+            if read.skippedRequests > 0 {
+                throw IngestError.noPlacesCall(inputs: inputs, requests: read.skippedRequests, rejected: read.rejected)
+            }
+            throw IngestError.noRecords(inputs: inputs)
+        }
+        read.calls = []
+        let sessions = SearchSummary(tally: streamed.tally, catalogs: catalogs, clip: clip, alternativeTimeouts: alternatives)
+        var byPlatform: [PlatformKey: Int] = [:]
+        for (key, count) in streamed.byPlatform {
+            let platform = ClientPlatform(logValue: catalogs.labels.value(key.platform))
+            byPlatform[PlatformKey(platform: platform, generation: APIGeneration(code: key.generation) ?? .legacy), default: 0] += count
+        }
+        let platforms = byPlatform
+            .map { PlatformUse(platform: $0.key.platform, generation: $0.key.generation, calls: $0.value) }
+            .sorted { ($1.calls, $0.platform.rawValue, $0.generation.rawValue) < ($0.calls, $1.platform.rawValue, $1.generation.rawValue) }
+        let sensitivity = sessions.alternatives.map {
+            Analysis.TimeoutSensitivity(timeoutSeconds: Double($0.timeout.microseconds) / 1_000_000, expired: $0.expired, searches: $0.searches)
+        }
+        let detailsNeed = DetailsNeed(weighted: sessions.searches, override: options.needsDetails)
+        costOptions.needsDetails = detailsNeed.needsDetails
+        let calculator = CostCalculator(plan: plan, options: costOptions)
+        let pricing = calculator.price(sessions)
+        let statistics = SearchStatistics(weighted: sessions.searches)
+        let evidence = Recommendation.Evidence(
+            needsDetails: detailsNeed,
+            meanRequests: Dictionary(uniqueKeysWithValues: (0...options.maxDelay).map { ($0, SearchStatistics.meanRequests(weighted: sessions.searches, delay: $0)) }),
+            breakEvenRequests: pricing.breakEvenRequests, tableID: pricing.primaryTable.id, maxDelay: options.maxDelay,
+            searches: statistics.total, completed: statistics.completed, abandoned: statistics.abandoned
+        )
+        let recommendation = Advisor().recommend(
+            evidence: evidence, pricing: pricing, anomalies: AnomalyPricer(calculator: calculator).price(sessions), platforms: platforms
+        )
+        let analysis = Analysis(
+            input: .init(
+                files: read.files, records: streamed.records, rejected: read.rejected, outsideWindow: read.outsideWindow,
+                skippedRequests: read.skippedRequests, bodiesUnknown: read.bodiesUnknown,
+                duplicates: read.duplicates, duplicatesDropped: read.duplicatesDropped,
+                byAPI: sessions.unknownAPIs.folding(streamed.byAPI).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, usedSampleLogs: usedSampleLogs,
+                platforms: platforms, firstCall: streamed.firstCall.map(Timestamp.init(microseconds:)),
+                lastCall: streamed.lastCall.map(Timestamp.init(microseconds:))
+            ),
+            sessionOptions: options.sessions,
+            sessions: sessions,
+            statistics: statistics,
+            detailsNeed: detailsNeed,
+            timeoutSensitivity: sensitivity,
+            pricing: pricing,
+            pricingChoice: plan.summary,
+            searchListCosts: sessions.keptSearches.map { calculator.listCost(of: $0) },
+            recommendation: recommendation
+        )
+        return (analysis, read)
+    }
+}

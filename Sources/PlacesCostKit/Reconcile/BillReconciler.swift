@@ -1,0 +1,80 @@
+/// Sets the `current` strategy's estimate (delay 0: what the app does now) against a Cloud
+/// Billing export, SKU by SKU.
+///
+/// It lives in the Pricing stage because it compares two priced results; the bill itself is read
+/// by `BillingExportReader` in Ingest and shown by `ReconciliationRenderer` in Report.
+struct BillReconciler: Sendable {
+    /// Counts further apart than this share of the billed count are flagged.
+    static let tolerance = 0.02
+
+    init() {}
+
+    /// - Parameters:
+    ///   - pricing: `Analysis.pricing`; its `current` strategy at delay 0 is the estimate.
+    ///   - bill: the Places-related SKUs of the billing export.
+    func reconcile(_ pricing: PricingResult, bill: BilledUsage) -> Reconciliation {
+        let estimate = pricing.cost(.current, delay: 0)
+        var estimated: [String: (count: Double, cost: Double)] = [:]
+        for month in estimate?.months ?? [] {
+            // Unpriced calls (Find Place, unknown APIs) carry the log's API name, never a SKU
+            // description, so they could only ever show up as false gaps.
+            for line in month.lines where !line.unpriced && line.count > 0 {
+                estimated[line.sku, default: (0, 0)].count += Double(line.count) * pricing.scale
+                estimated[line.sku, default: (0, 0)].cost += line.costUSD
+            }
+        }
+        let billed = Dictionary(bill.skus.map { ($0.sku, $0) }, uniquingKeysWith: { first, _ in first })
+        var rows: [Reconciliation.Row] = []
+        for sku in Set(estimated.keys).union(billed.keys).sorted() {
+            let mine = estimated[sku]
+            let theirs = billed[sku]
+            let estimatedCount = mine?.count ?? 0
+            let billedCount = theirs?.usageAmount ?? 0
+            rows.append(.init(
+                sku: sku, estimatedCount: estimatedCount, billedCount: billedCount,
+                estimatedCostUSD: mine?.cost ?? 0, billedCostUSD: theirs?.costUSD ?? 0,
+                flagged: mine == nil || theirs == nil || BillReconciler.differ(estimated: estimatedCount, billed: billedCount),
+                inEstimate: mine != nil, inBill: theirs != nil
+            ))
+        }
+        let credit = (estimate?.months ?? []).reduce(0) { $0 + $1.creditUSD }
+        let shared = rows.filter { $0.inEstimate && $0.inBill }
+        let sharedEstimated = shared.reduce(0) { $0 + $1.estimatedCount }
+        let sharedBilled = shared.reduce(0) { $0 + $1.billedCount }
+        var suggestedScale: Double?
+        if sharedEstimated > 0, sharedBilled > sharedEstimated * (1 + BillReconciler.tolerance) {
+            let suggested = ((sharedBilled / sharedEstimated) * pricing.scale * 100).rounded() / 100
+            // Only a factor `--scale` accepts is worth suggesting.
+            suggestedScale = CostCalculator.Options.scaleRange.contains(suggested) ? suggested : nil
+        }
+        let flagged = rows.contains(where: \.flagged)
+        return Reconciliation(
+            rows: rows,
+            totalEstimatedUSD: estimate?.costUSD ?? 0,
+            totalBilledUSD: bill.costUSD + bill.creditsUSD,
+            estimatedCreditsUSD: credit == 0 ? 0 : -credit,
+            billedCreditsUSD: bill.creditsUSD,
+            estimateMonths: (estimate?.months ?? []).map(\.month),
+            bill: bill,
+            suggestedScale: suggestedScale,
+            causes: flagged ? BillReconciler.causes(suggestedScale: suggestedScale) : []
+        )
+    }
+
+    /// Whether two counts differ by more than the tolerance, relative to the billed count.
+    static func differ(estimated: Double, billed: Double) -> Bool {
+        guard billed != 0 else { return estimated != 0 }
+        return abs(estimated - billed) / abs(billed) > tolerance
+    }
+
+    static func causes(suggestedScale: Double?) -> [String] {
+        let scale = suggestedScale.map { JSONValue.format($0) } ?? "X"
+        return [
+            "Traffic missing from the log: another client, server or API key calls Places without writing to this log, or the log misses days of the billing period (use --since and --until to match the bill's dates).",
+            "Free caps: usage under a SKU's free monthly cap may be listed with a zero cost, or not at all, depending on the export.",
+            "Credits: the $200 monthly credit, free-trial or promotional credits are shown apart from the SKU costs here; compare the totals net of credits.",
+            "Other apps on the same billing account: the bill counts every project's calls; filter the export by project, or compare one project's log with one project's rows.",
+            "Sampling: if the log holds a sample of the traffic, pass --scale \(scale) (billed calls / logged calls) so volumes, free caps and tiers are estimated on the full traffic.",
+        ]
+    }
+}

@@ -1,0 +1,511 @@
+import Foundation
+
+/// Reads a Cloud Billing export (console cost table, reports-page CSV, or a BigQuery export as CSV
+/// or JSON Lines) into the Places-related SKUs it bills.
+///
+/// Billing exports are small (one row per SKU, project and day at most), so this reads the whole
+/// file as text and uses `JSONSerialization`; the byte-level fast paths of the log reader are
+/// not needed here. A file over `maxFileBytes` is refused before it is read (never more than
+/// that limit plus one byte is read, even from a pipe or a device).
+///
+/// Rules:
+/// - Tax, rounding, total and subtotal rows (an empty SKU description, a first cell or cost
+///   type such as `Total`, `Tax`, `Rounding error`, `Subtotal`) are skipped and counted.
+/// - Credits are never mixed into a SKU's cost: a credit row (non-empty `Credit type`, or a
+///   `Cost type` naming a credit), the reports page's savings columns and BigQuery's `credits`
+///   go to the SKU's `creditsUSD`, and a credit row's usage amount is not counted.
+/// - A row is Places-related when its SKU description is one of the price tables' SKU names
+///   (case and spacing ignored, with or without a leading `Places API`, `Places API (New)` or
+///   `Geocoding API`), or when its service is Places API, Places API (New) or Geocoding API;
+///   other rows are counted as other services.
+/// - Localized console exports are read by column position: the column count (18 for the cost
+///   table, 13 for the reports page) identifies the layout. Translated header names are not
+///   matched, because Google's translations could not be checked here.
+/// - Every number is checked: a row whose cost is not a number, or whose cost, credits or usage
+///   amount is NaN, infinite or outside `moneyRange`/`usageRange`, is skipped, counted in
+///   `skippedRows` and warned about at its line, so that sums stay finite and nothing vanishes
+///   without a word.
+struct BillingExportReader: Sendable {
+    /// The largest export read, in bytes (a month of one billing account is far smaller).
+    static let maxFileBytes = 256 * 1024 * 1024
+    /// Costs and credits one row may hold, in USD.
+    static let moneyRange: ClosedRange<Double> = -1_000_000_000_000...1_000_000_000_000
+    /// Usage amounts one row may hold (events).
+    static let usageRange: ClosedRange<Double> = -1_000_000_000_000_000...1_000_000_000_000_000
+    /// Skipped rows warned about one by one; the rest are counted.
+    static let maxWarnings = 20
+
+    /// The SKU names a row is matched against: every bundled price table's SKUs by default.
+    var skuNames: [String]
+
+    static let placesServices: Set<String> = ["places api", "places api (new)", "geocoding api"]
+
+    init(skuNames: [String]? = nil) {
+        self.skuNames = skuNames ?? BillingExportReader.bundledSKUNames
+    }
+
+    static let bundledSKUNames: [String] = {
+        let tables = (try? PriceTableLoader().bundled()) ?? []
+        var seen = Set<String>()
+        return tables.flatMap { $0.skus.map(\.name) }.filter { seen.insert($0).inserted }
+    }()
+
+    /// Reads the export at `path`; errors name it `shownAs` (the path as the user gave it).
+    ///
+    /// - Throws: `IngestError.unreadableBillingExport` when the file cannot be opened,
+    ///   `IngestError.invalidBillingExport` when its layout is not one of the known ones.
+    func read(path: String, shownAs: String? = nil) throws -> BilledUsage {
+        let shown = shownAs ?? path
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "the file cannot be read" : "no such file or directory"
+            throw IngestError.unreadableBillingExport(path: shown, reason: reason)
+        }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            // One byte past the limit tells an oversized file from a full-sized one.
+            data = try handle.read(upToCount: BillingExportReader.maxFileBytes + 1) ?? Data()
+        } catch {
+            throw IngestError.unreadableBillingExport(path: shown, reason: "the file cannot be read")
+        }
+        guard data.count <= BillingExportReader.maxFileBytes else {
+            throw IngestError.invalidBillingExport(path: shown, reason: "the file is larger than \(BillingExportReader.maxFileBytes / 1024 / 1024) MB, the most this reader takes; export one month or one project at a time (filter the BigQuery export by invoice.month or project.id).")
+        }
+        return try parse(String(decoding: data, as: UTF8.self), file: shown)
+    }
+
+    /// Parses the text of an export; `file` names it in errors.
+    func parse(_ text: String, file: String) throws -> BilledUsage {
+        var text = text
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        let firstCharacter = text.first { !$0.isWhitespace }
+        var accumulator = Accumulator(matcher: SKUMatcher(names: skuNames))
+        let layout: BilledUsage.Layout
+        var byPosition = false
+        if firstCharacter == "{" {
+            layout = .bigQueryJSONLines
+            try readJSONLines(text, file: file, into: &accumulator)
+        } else if firstCharacter == nil {
+            throw IngestError.invalidBillingExport(path: file, reason: "the file is empty; expected a Cloud Billing export (a console cost-table or reports-page CSV, or a BigQuery billing export as CSV or JSON Lines).")
+        } else {
+            (layout, byPosition) = try readCSV(text, file: file, into: &accumulator)
+        }
+        return accumulator.usage(file: file, layout: layout, byPosition: byPosition)
+    }
+
+    // MARK: - CSV layouts
+
+    /// Where one layout keeps the values a row contributes.
+    struct Columns {
+        var service: Int?
+        var sku: Int
+        var amount: Int?
+        var cost: [Int]  // the first parsable one wins (unrounded before rounded)
+        var credits: [Int] = []  // savings columns, summed (reports page)
+        var creditsCell: Int?  // BigQuery `credits`: a number or a JSON array of {amount}
+        var creditType: Int?
+        var costType: Int?
+        var start: Int?
+        var end: Int?
+        var invoiceMonth: Int?
+    }
+
+    static let consoleHeader = ["billing account name", "billing account id", "project name", "project id", "project hierarchy", "service description", "service id", "sku description", "sku id", "consumption model description", "credit type", "cost type", "usage start date", "usage end date", "usage amount", "usage unit", "unrounded cost ($)", "cost ($)"]
+    static let reportsHeader = ["date", "service description", "service id", "sku description", "sku id", "usage amount", "usage unit", "list cost ($)", "negotiated savings ($)", "savings programs ($)", "other savings ($)", "unrounded subtotal ($)", "subtotal ($)"]
+
+    static let consoleColumns = Columns(service: 5, sku: 7, amount: 14, cost: [16, 17], creditType: 10, costType: 11, start: 12, end: 13)
+    static let reportsColumns = Columns(service: 1, sku: 3, amount: 5, cost: [7], credits: [8, 9, 10], start: 0)
+
+    private func readCSV(_ text: String, file: String, into accumulator: inout Accumulator) throws -> (BilledUsage.Layout, Bool) {
+        let numbered = BillingExportReader.csvRecordsWithLines(text)
+        let records = numbered.map(\.cells)
+        // The console export starts with `key,value` lines; the header is the first wide row.
+        guard let headerIndex = records.firstIndex(where: { $0.count >= 5 }) else {
+            throw unknownLayout(file, found: records.first?.count ?? 0)
+        }
+        for record in records[..<headerIndex] where record.count >= 2 {
+            let key = BillingExportReader.normalized(record[0])
+            if key == "invoice month" || key == "billing period" { accumulator.addInvoiceMonth(record[1]) }
+        }
+        let header = records[headerIndex].map(BillingExportReader.normalized)
+        let layout: BilledUsage.Layout
+        let columns: Columns
+        var byPosition = false
+        if let named = BillingExportReader.bigQueryColumns(header) {
+            (layout, columns) = (.bigQueryCSV, named)
+        } else if let named = BillingExportReader.namedColumns(header, expected: BillingExportReader.consoleHeader, layout: BillingExportReader.consoleColumns) {
+            (layout, columns) = (.consoleCostTable, named)
+        } else if let named = BillingExportReader.namedColumns(header, expected: BillingExportReader.reportsHeader, layout: BillingExportReader.reportsColumns) {
+            (layout, columns) = (.reportsPage, named)
+        } else if header.count == BillingExportReader.consoleHeader.count {
+            (layout, columns, byPosition) = (.consoleCostTable, BillingExportReader.consoleColumns, true)
+        } else if header.count == BillingExportReader.reportsHeader.count {
+            (layout, columns, byPosition) = (.reportsPage, BillingExportReader.reportsColumns, true)
+        } else {
+            throw unknownLayout(file, found: header.count)
+        }
+        var read = 0
+        var firstUnreadable: (line: Int, value: String)?
+        for (offset, record) in records[(headerIndex + 1)...].enumerated() {
+            let cell = { (index: Int?) -> String in
+                guard let index, index < record.count else { return "" }
+                return record[index].trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            if record.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
+            var row = Row(service: cell(columns.service), sku: cell(columns.sku), firstCell: cell(0), costType: cell(columns.costType))
+            if BillingExportReader.isSummary(row) { accumulator.ignoredRows += 1; continue }
+            let line = numbered[headerIndex + 1 + offset].line
+            row.isCredit = !cell(columns.creditType).isEmpty || row.costType.lowercased().contains("credit")
+            guard let cost = columns.cost.lazy.compactMap({ BillingExportReader.anyNumber(cell($0)) }).first else {
+                let value = columns.cost.map { cell($0) }.first ?? ""
+                if firstUnreadable == nil { firstUnreadable = (line, value) }
+                accumulator.skip(file: file, line: line, reason: "the cost (\(ValueShape(value))) is not a number; the row is left out of the bill.")
+                continue
+            }
+            let credits = columns.credits.reduce(0) { $0 + (BillingExportReader.number(cell($1)) ?? 0) }
+                + (columns.creditsCell.map { BillingExportReader.creditsValue(cell($0)) } ?? 0)
+            guard accumulator.check(cost: cost, amount: BillingExportReader.anyNumber(cell(columns.amount)), credits: credits, file: file, line: line) else { continue }
+            row.amount = BillingExportReader.number(cell(columns.amount)) ?? 0
+            row.cost = cost
+            row.credits = credits
+            row.start = BillingExportReader.isoDate(cell(columns.start))
+            row.end = BillingExportReader.isoDate(cell(columns.end)) ?? row.start
+            if let index = columns.invoiceMonth { accumulator.addInvoiceMonth(cell(index)) }
+            accumulator.add(row)
+            read += 1
+        }
+        // Rows whose cost never parses mean the layout was guessed wrong (or the file is not an
+        // export at all); one odd row among good ones is left out quietly.
+        if let firstUnreadable, read == 0 {
+            throw IngestError.invalidBillingExport(path: file, reason: "no row has a readable cost (row \(firstUnreadable.line) has \(ValueShape(firstUnreadable.value))); expected amounts such as 12.34 or \"1,234.56\" in the \(layout.rawValue) layout's cost column.")
+        }
+        return (layout, byPosition)
+    }
+
+    private func unknownLayout(_ file: String, found: Int) -> IngestError {
+        .invalidBillingExport(path: file, reason: "this is not a Cloud Billing export this tool knows: expected a console cost-table CSV (a header of 18 columns from `Billing account name` to `Cost ($)`, after its `key,value` preamble), a reports-page CSV (13 columns from `Date` to `Subtotal ($)`), or a BigQuery billing export with `sku.description`, `usage.amount` and `cost` columns, as CSV or JSON Lines; its header row has \(found) columns.")
+    }
+
+    /// The layout's columns looked up by English name, or nil when a key column is missing.
+    static func namedColumns(_ header: [String], expected: [String], layout: Columns) -> Columns? {
+        func index(_ position: Int?) -> Int? {
+            guard let position else { return nil }
+            return header.firstIndex(of: expected[position])
+        }
+        guard let sku = index(layout.sku), let amount = index(layout.amount) else { return nil }
+        let cost = layout.cost.compactMap { index($0) }
+        guard !cost.isEmpty else { return nil }
+        return Columns(
+            service: index(layout.service), sku: sku, amount: amount, cost: cost, credits: layout.credits.compactMap { index($0) },
+            creditType: index(layout.creditType), costType: index(layout.costType), start: index(layout.start), end: index(layout.end)
+        )
+    }
+
+    static func bigQueryColumns(_ header: [String]) -> Columns? {
+        func index(_ name: String) -> Int? {
+            header.firstIndex(of: name) ?? header.firstIndex(of: name.replacingOccurrences(of: ".", with: "_"))
+        }
+        guard let sku = index("sku.description"), let cost = index("cost") else { return nil }
+        return Columns(
+            service: index("service.description"), sku: sku, amount: index("usage.amount"), cost: [cost],
+            creditsCell: index("credits"), start: index("usage_start_time"), end: index("usage_end_time"), invoiceMonth: index("invoice.month")
+        )
+    }
+
+    // MARK: - BigQuery JSON Lines
+
+    private func readJSONLines(_ text: String, file: String, into accumulator: inout Accumulator) throws {
+        var lineNumber = 0
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+            lineNumber += 1
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty { continue }
+            guard let object = (try? JSONSerialization.jsonObject(with: Data(trimmed.utf8))) as? [String: Any] else {
+                throw IngestError.invalidBillingExport(path: file, reason: "line \(lineNumber) is not a JSON object; expected one BigQuery billing export row per line.")
+            }
+            let string = { (path: String) -> String in
+                switch BillingExportReader.lookup(object, path) {
+                case let text as String: text.trimmingCharacters(in: .whitespaces)
+                case let number as NSNumber: number.stringValue
+                default: ""
+                }
+            }
+            guard BillingExportReader.lookup(object, "sku.description") != nil else {
+                throw IngestError.invalidBillingExport(path: file, reason: "line \(lineNumber) has no `sku.description`; expected BigQuery billing export rows with `sku.description`, `usage.amount` and `cost`.")
+            }
+            var row = Row(service: string("service.description"), sku: string("sku.description"), firstCell: "", costType: string("cost_type"))
+            if BillingExportReader.isSummary(row) { accumulator.ignoredRows += 1; continue }
+            guard let cost = BillingExportReader.anyNumber(string("cost")) else {
+                throw IngestError.invalidBillingExport(path: file, reason: "line \(lineNumber) has no readable `cost`; expected a number of US dollars.")
+            }
+            let credits = BillingExportReader.creditsValue(BillingExportReader.lookup(object, "credits"))
+            guard accumulator.check(cost: cost, amount: BillingExportReader.anyNumber(string("usage.amount")), credits: credits, file: file, line: lineNumber) else { continue }
+            row.cost = cost
+            row.amount = BillingExportReader.number(string("usage.amount")) ?? 0
+            row.credits = credits
+            row.start = BillingExportReader.isoDate(string("usage_start_time"))
+            row.end = BillingExportReader.isoDate(string("usage_end_time")) ?? row.start
+            accumulator.addInvoiceMonth(string("invoice.month"))
+            accumulator.add(row)
+        }
+    }
+
+    /// A flat dotted key (`"sku.description"`), an underscored one, or the nested path.
+    static func lookup(_ object: [String: Any], _ path: String) -> Any? {
+        if let value = object[path], !(value is NSNull) { return value }
+        if let value = object[path.replacingOccurrences(of: ".", with: "_")], !(value is NSNull) { return value }
+        var current: Any = object
+        for part in path.split(separator: ".") {
+            guard let dictionary = current as? [String: Any], let next = dictionary[String(part)] else { return nil }
+            current = next
+        }
+        return current is NSNull ? nil : current
+    }
+
+    /// BigQuery `credits`: an array of `{name, amount, ...}`, that array as JSON text, or a number.
+    static func creditsValue(_ value: Any?) -> Double {
+        switch value {
+        case let credits as [Any]:
+            return credits.reduce(0) { sum, credit in
+                guard let credit = credit as? [String: Any] else { return sum }
+                return sum + creditsValue(credit["amount"])
+            }
+        case let number as NSNumber:
+            return number.doubleValue
+        case let text as String:
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("[") {
+                return creditsValue(try? JSONSerialization.jsonObject(with: Data(trimmed.utf8)))
+            }
+            return number(trimmed) ?? 0
+        default:
+            return 0
+        }
+    }
+
+    // MARK: - Rows
+
+    struct Row {
+        var service: String
+        var sku: String
+        var firstCell: String
+        var costType: String
+        var isCredit = false
+        var amount = 0.0
+        var cost = 0.0
+        var credits = 0.0
+        var start: String?
+        var end: String?
+    }
+
+    static let summaryWords: Set<String> = ["total", "subtotal", "tax", "taxes", "rounding error", "rounding", "grand total"]
+
+    static func isSummary(_ row: Row) -> Bool {
+        if row.sku.isEmpty { return true }
+        let first = normalized(row.firstCell).trimmingCharacters(in: CharacterSet(charactersIn: ":"))
+        if summaryWords.contains(first) || first.hasPrefix("total ") { return true }
+        return summaryWords.contains(normalized(row.costType))
+    }
+
+    /// Case-insensitive SKU matching against the price tables' exact names.
+    struct SKUMatcher {
+        var byKey: [String: String] = [:]
+        static let servicePrefixes = ["places api (new) ", "places api ", "geocoding api "]
+
+        init(names: [String]) {
+            for name in names { byKey[BillingExportReader.normalized(name)] = name }
+        }
+
+        /// The table's name for a billed SKU description, if any.
+        func match(_ description: String) -> String? {
+            let key = BillingExportReader.normalized(description)
+            if let name = byKey[key] { return name }
+            for prefix in SKUMatcher.servicePrefixes where key.hasPrefix(prefix) {
+                if let name = byKey[String(key.dropFirst(prefix.count))] { return name }
+            }
+            return nil
+        }
+    }
+
+    struct Accumulator {
+        let matcher: SKUMatcher
+        var skus: [String: BilledUsage.SKU] = [:]
+        var invoiceMonths = Set<String>()
+        var first: String?
+        var last: String?
+        var otherRows = 0
+        var otherCost = 0.0
+        var ignoredRows = 0
+        var skippedRows = 0
+        var warnings: [Diagnostic] = []
+
+        init(matcher: SKUMatcher) {
+            self.matcher = matcher
+        }
+
+        /// Counts a row left out, with a warning at its line for the first few.
+        mutating func skip(file: String, line: Int, reason: String) {
+            skippedRows += 1
+            if warnings.count < BillingExportReader.maxWarnings {
+                warnings.append(Diagnostic(location: SourceLocation(file: file, line: line), reason: reason))
+            }
+        }
+
+        /// Whether a row's numbers are finite and within the reader's ranges; if not, the row is
+        /// skipped (counted, warned) so that no sum becomes infinite or loses its meaning.
+        mutating func check(cost: Double, amount: Double?, credits: Double, file: String, line: Int) -> Bool {
+            func range(_ range: ClosedRange<Double>) -> String {
+                "from \(JSONValue.format(range.lowerBound)) to \(JSONValue.format(range.upperBound))"
+            }
+            let problem: String
+            if !BillingExportReader.moneyRange.contains(cost) {
+                problem = "the cost `\(cost)` is outside the range this reader takes (\(range(BillingExportReader.moneyRange)) US dollars a row)"
+            } else if let amount, !BillingExportReader.usageRange.contains(amount) {
+                problem = "the usage amount `\(amount)` is outside the range this reader takes (\(range(BillingExportReader.usageRange)) a row)"
+            } else if !BillingExportReader.moneyRange.contains(credits) {
+                problem = "the credits `\(credits)` are outside the range this reader takes (\(range(BillingExportReader.moneyRange)) US dollars a row)"
+            } else {
+                return true
+            }
+            skip(file: file, line: line, reason: problem + "; the row is left out of the bill.")
+            return false
+        }
+
+        mutating func add(_ row: Row) {
+            // The period is the file's, so other services' rows count too.
+            if let start = row.start { first = min(first ?? start, start) }
+            if let end = row.end { last = max(last ?? end, end) }
+            let name: String
+            if let matched = matcher.match(row.sku) {
+                name = matched
+            } else if BillingExportReader.placesServices.contains(BillingExportReader.normalized(row.service)) {
+                name = row.sku
+            } else {
+                otherRows += 1
+                otherCost += row.cost + row.credits
+                return
+            }
+            var sku = skus[name] ?? BilledUsage.SKU(sku: name, service: row.service, usageAmount: 0, costUSD: 0, creditsUSD: 0)
+            if row.isCredit {
+                sku.creditsUSD -= abs(row.cost)
+            } else {
+                sku.usageAmount += row.amount
+                sku.costUSD += row.cost
+                sku.creditsUSD += row.credits
+            }
+            skus[name] = sku
+        }
+
+        /// `202610`, `2026-10` or `2026-10-01` as `2026-10`; other text is ignored.
+        mutating func addInvoiceMonth(_ text: String) {
+            let digits = text.filter(\.isNumber)
+            guard digits.count >= 6, let month = Int(digits.dropFirst(4).prefix(2)), (1...12).contains(month) else { return }
+            invoiceMonths.insert("\(digits.prefix(4))-\(digits.dropFirst(4).prefix(2))")
+        }
+
+        func usage(file: String, layout: BilledUsage.Layout, byPosition: Bool) -> BilledUsage {
+            BilledUsage(
+                file: file, layout: layout, matchedByPosition: byPosition,
+                skus: skus.values.sorted { $0.sku < $1.sku },
+                period: .init(firstUsageDate: first, lastUsageDate: last, invoiceMonths: invoiceMonths.sorted()),
+                otherServiceRows: otherRows, otherServiceCostUSD: otherCost, ignoredRows: ignoredRows,
+                skippedRows: skippedRows, warnings: warnings
+            )
+        }
+    }
+
+    // MARK: - Values
+
+    /// Lowercased, trimmed, inner whitespace collapsed.
+    static func normalized(_ text: String) -> String {
+        text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// A money or usage amount: currency signs, spaces and thousands separators dropped
+    /// (`"622,403"`, `$1,234.50`, `1.234,50 €`, `(12.00)` for a negative).
+    ///
+    /// With both `.` and `,` the last one is the decimal mark; a lone `,` is a thousands
+    /// separator when it is followed by groups of three digits (`622,403`), else a decimal mark.
+    static func number(_ text: String) -> Double? {
+        guard let value = anyNumber(text), value.isFinite else { return nil }
+        return value
+    }
+
+    /// As `number`, but NaN and the infinities (`NaN`, `1e400`) are returned, so that the row
+    /// holding one can be reported rather than taken for a row without a number.
+    static func anyNumber(_ text: String) -> Double? {
+        var text = text.trimmingCharacters(in: .whitespaces)
+        var negative = false
+        if text.hasPrefix("("), text.hasSuffix(")") {
+            negative = true
+            text = String(text.dropFirst().dropLast())
+        }
+        for symbol in ["US$", "USD", "$", "€", "£", "¥", "￥", "EUR", "JPY", "\u{00A0}", "\u{202F}", " ", "'"] {
+            text = text.replacingOccurrences(of: symbol, with: "")
+        }
+        guard !text.isEmpty else { return nil }
+        let lastDot = text.lastIndex(of: "."), lastComma = text.lastIndex(of: ",")
+        switch (lastDot, lastComma) {
+        case let (dot?, comma?):
+            if dot > comma {
+                text = text.replacingOccurrences(of: ",", with: "")
+            } else {
+                text = text.replacingOccurrences(of: ".", with: "").replacingOccurrences(of: ",", with: ".")
+            }
+        case (nil, _?):
+            let groups = text.split(separator: ",", omittingEmptySubsequences: false)
+            if groups.count > 1, groups.dropFirst().allSatisfy({ $0.count == 3 }) {
+                text = text.replacingOccurrences(of: ",", with: "")
+            } else {
+                text = text.replacingOccurrences(of: ",", with: ".")
+            }
+        default:
+            break
+        }
+        guard let value = Double(text) else { return nil }
+        return negative ? -value : value
+    }
+
+    /// The `YYYY-MM-DD` a date or time starts with, or nil.
+    static func isoDate(_ text: String) -> String? {
+        let prefix = text.prefix(10)
+        let parts = prefix.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              parts.allSatisfy({ $0.allSatisfy(\.isNumber) }) else { return nil }
+        return String(prefix)
+    }
+
+    /// RFC 4180 records of the whole text; a quoted cell may hold commas, quotes and line breaks.
+    static func csvRecords(_ text: String) -> [[String]] {
+        csvRecordsWithLines(text).map(\.cells)
+    }
+
+    /// `csvRecords`, each with the 1-based line it starts on (for `FILE:LINE` warnings).
+    static func csvRecordsWithLines(_ text: String) -> [(line: Int, cells: [String])] {
+        var records: [(line: Int, cells: [String])] = []
+        var pending: String?
+        var pendingLine = 0
+        var lineNumber = 0
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            lineNumber += 1
+            if pending == nil { pendingLine = lineNumber }
+            var line = String(line)
+            if line.hasSuffix("\r") { line.removeLast() }
+            let candidate = pending.map { $0 + "\n" + line } ?? line
+            let split = Array(candidate.utf8).withUnsafeBufferPointer { CSVRecordParser.splitCells($0) }
+            switch split {
+            case .cells(let cells):
+                records.append((pendingLine, cells.map { String(decoding: $0, as: UTF8.self) }))
+                pending = nil
+            case .openQuote:
+                pending = candidate
+            case .malformed:
+                // A stray quote: keep the line as one cell so it is skipped, never misread.
+                records.append((pendingLine, [candidate]))
+                pending = nil
+            }
+        }
+        if let pending { records.append((pendingLine, [pending])) }
+        return records
+    }
+}

@@ -1,0 +1,74 @@
+import PlacesCostKit
+
+/// The two ways an access-log line becomes a `Call`, side by side, for the tests and the fuzzer
+/// that hold the fast path to the slow one.
+///
+/// `slow` is the obviously-correct path (`AccessLogParser` into an `HTTPRequest`, then
+/// `PlacesRequestDecoder`, and `HTTPRequest.fingerprint`); `fast` is `FastAccessLogLineDecoder`'s
+/// spans turned into a `Call` by the rules `CallBlockBuilder` files them with.
+enum AccessLogTwins {
+    /// What a line is, as either path sees it.
+    enum Outcome: Equatable, CustomStringConvertible {
+        case call(Call, bodyUnknown: Bool, fingerprint: UInt64)
+        case notPlaces
+        /// Only the slow path words a reason.
+        case malformed(String)
+
+        var description: String {
+            switch self {
+            case .call(let call, let bodyUnknown, let fingerprint):
+                "call(\(String(reflecting: call)), bodyUnknown: \(bodyUnknown), fingerprint: \(fingerprint))"
+            case .notPlaces: "notPlaces"
+            case .malformed(let reason): "malformed(\(reason))"
+            }
+        }
+    }
+
+    static func slow(_ line: UnsafeBufferPointer<UInt8>, parser: AccessLogParser) -> Outcome {
+        switch parser.parse(line) {
+        case .malformed(let reason): return .malformed(reason)
+        case .request(let request):
+            switch PlacesRequestDecoder.decode(request) {
+            case .call(let call, let bodyUnknown): return .call(call, bodyUnknown: bodyUnknown, fingerprint: request.fingerprint)
+            case .notPlaces: return .notPlaces
+            case .malformed(let reason): return .malformed(reason)
+            }
+        }
+    }
+
+    /// The fast path's outcome, or `nil` when it declines the line.
+    static func fast(_ line: UnsafeBufferPointer<UInt8>, decoder: FastAccessLogLineDecoder) -> Outcome? {
+        guard let record = decoder.decode(line) else { return nil }
+        guard let places = record.call else { return .notPlaces }
+        func bytes(_ span: ByteSpan) -> UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(rebasing: line[Int(span.start) ..< Int(span.start + span.count)])
+        }
+        func text(_ span: ByteSpan) -> String { String(decoding: bytes(span), as: UTF8.self) }
+        let call = Call(
+            time: record.time,
+            api: API(code: places.api, otherName: "<the fast path made an `other` API>"),
+            sessionToken: places.sessionToken.map(text),
+            inputLength: places.inputLength.map(Int.init),
+            fields: places.fields.flatMap { FastAccessLogLineDecoder.fieldNames(UnsafeRawBufferPointer(bytes($0))) },
+            generation: APIGeneration(code: places.generation),
+            userID: record.user.map(text),
+            status: record.status.map(text)
+        )
+        return .call(call, bodyUnknown: places.bodyUnknown, fingerprint: record.fingerprint(in: line))
+    }
+
+    /// Where the fast path answers, how it differs from the slow path; `nil` when they agree or
+    /// the fast path declines.
+    static func disagreement(_ line: UnsafeBufferPointer<UInt8>, format: AccessLogFormat) -> String? {
+        guard let fast = fast(line, decoder: FastAccessLogLineDecoder(format: format)) else { return nil }
+        let slow = slow(line, parser: AccessLogParser(format: format))
+        if case .malformed(let reason) = slow {
+            return "the fast path answers \(fast) for a line the slow path rejects (\(reason))"
+        }
+        // `==` on `String` equates canonically equivalent text; the bytes must match too.
+        if fast != slow || Array(fast.description.utf8) != Array(slow.description.utf8) {
+            return "fast \(fast) != slow \(slow)"
+        }
+        return nil
+    }
+}
