@@ -147,8 +147,3 @@ package enum FastCSVRowDecoder {
         return try? TimestampParser.parse(bytes: text).get()
     }
 }
-
-private extension UInt8 {
-    static var quote: UInt8 { 0x22 }
-    static var comma: UInt8 { 0x2C }
-}
