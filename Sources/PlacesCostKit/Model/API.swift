@@ -24,6 +24,12 @@ package enum API: Sendable, Hashable {
         }
     }
 
+    /// Whether this is a name outside the known list (code `API.otherCode`).
+    package var isOther: Bool {
+        if case .other = self { return true }
+        return false
+    }
+
     /// Whether the call ends a session in the token walk (`docs/sessions.md` rule 3).
     package var terminatesSession: Bool {
         self == .placeDetails || self == .addressValidation

@@ -44,11 +44,3 @@ package struct UnknownAPIList: Sendable, Equatable {
         return folded
     }
 }
-
-extension API {
-    /// Whether this is a name outside the known list.
-    var isOther: Bool {
-        if case .other = self { return true }
-        return false
-    }
-}

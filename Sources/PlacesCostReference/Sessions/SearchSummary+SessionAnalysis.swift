@@ -30,7 +30,7 @@ extension SearchSummary {
             }
             let key = SearchTally.BaseCallKey(
                 period: calendar.period(of: call.time), fields: catalogs.fieldMasks.id(for: call.fields),
-                otherAPI: call.api.code == 8 ? catalogs.labels.id(for: call.api.name) : 0, api: call.api.code,
+                otherAPI: call.api.isOther ? catalogs.labels.id(for: call.api.name) : 0, api: call.api.code,
                 generation: APIGeneration.code(call.generation), hasToken: call.sessionToken != nil, orphan: orphan
             )
             tally.addBaseCall(key, time: call.time.microseconds)

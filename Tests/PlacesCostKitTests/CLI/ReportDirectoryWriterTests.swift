@@ -213,6 +213,14 @@ struct ReportDirectoryWriterTests {
         kill(holder.pid, SIGKILL)
         _ = holder.wait()
         killed = true
+        // flock(1) forks its command, and the child shares the lock until it closes the
+        // descriptor before exec: wait until the kernel has dropped the lock.
+        let released = ContinuousClock.now + .seconds(10)
+        while flock(probe, LOCK_EX | LOCK_NB) != 0 {
+            try #require(ContinuousClock.now < released, "the lock outlived flock(1)")
+            usleep(10_000)
+        }
+        flock(probe, LOCK_UN)
         try ReportDirectoryWriter(directory: out).write(files)
         #expect(!FileManager.default.fileExists(atPath: staging))
     }

@@ -130,7 +130,7 @@ package struct CallBlockBuilder {
         let (id, inserted) = caches.apis.intern(bytes)
         if inserted {
             let (api, implied) = API.parse(String(decoding: bytes, as: UTF8.self))
-            let other = api.code == 8 ? catalogs.labels.id(for: api.name) : 0
+            let other = api.isOther ? catalogs.labels.id(for: api.name) : 0
             caches.apiInfo.append((api.code, APIGeneration.code(implied), other))
         }
         let info = caches.apiInfo[Int(id)]
@@ -184,7 +184,7 @@ package struct CallBlockBuilder {
         }
         let project = catalogs.labels.id(for: call.project)
         let platform = catalogs.labels.id(for: call.platform)
-        let other = call.api.code == 8 ? catalogs.labels.id(for: call.api.name) : 0
+        let other = call.api.isOther ? catalogs.labels.id(for: call.api.name) : 0
         let routed = route(
             time: call.time.microseconds, api: call.api.code, otherLabel: other,
             generation: APIGeneration.code(call.generation), fields: catalogs.fieldMasks.id(for: call.fields),
