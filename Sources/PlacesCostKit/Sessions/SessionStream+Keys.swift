@@ -56,7 +56,7 @@ extension SessionStream {
         }
         for token in waitingKept.keys { hold(token) }
         let renumbered = tokens.compact(into: &spentTokens) { id, state in
-            held[Int(id) >> 6] >> UInt64(id & 63) & 1 != 0 || state == 0 || state & SessionStream.tagMask == SessionStream.openTag
+            held[Int(id) >> 6] >> UInt64(id & 63) & 1 != 0 || TokenState(raw: state).isFreshOrOpen
         }
         func renumber(_ id: UInt32) -> UInt32 {
             id & KeyTable.otherBit != 0 ? id : renumbered[Int(id)]

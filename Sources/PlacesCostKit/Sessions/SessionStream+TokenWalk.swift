@@ -1,10 +1,7 @@
 /// The token walk (rules 1-5) and the compared walks: keep the fast case and `store` inlined.
 extension SessionStream {
     mutating func retireIfIdle(_ token: UInt32) {
-        let state = tokens[state: token]
-        guard state & SessionStream.tagMask == SessionStream.openTag else { return }
-        let index = Int(state & ~SessionStream.tagMask)
-        guard let open = openTokens[index] else { return }
+        guard let index = TokenState(raw: tokens[state: token]).openSlot, let open = openTokens[index] else { return }
         var flags: UInt32 = 0
         for shadowIndex in open.shadows.indices {
             switch open.shadows[shadowIndex] {
@@ -13,10 +10,10 @@ extension SessionStream {
             case .spent(runOpen: false): break
             }
         }
-        var shape = SessionStream.mainSpentShape
+        var shape = TokenState.mainSpentShape
         if open.sessionOpen {
             // A shape index must fit in the state word; past that the token simply stays open.
-            guard tally.shapes.count + 1 < Int(SessionStream.mainSpentShape) else { return }
+            guard tally.shapes.count + 1 < Int(TokenState.mainSpentShape) else { return }
             let keptIndex = tally.kept.count
             shape = UInt32(closeSession(open.draft, .abandoned))
             if options.keepSearches { waitingKept[token] = keptIndex }
@@ -25,25 +22,24 @@ extension SessionStream {
         }
         openTokens[index] = nil
         freeOpenTokens.append(index)
-        tokens[state: token] = SessionStream.waitingTag | shape << 2 | flags
+        tokens[state: token] = TokenState.waiting(shape: shape, flags: flags).raw
     }
 
     mutating func walkToken(_ event: Event) {
         let token = event.key
-        let state = tokens[state: token]
-        if state & SessionStream.tagMask == SessionStream.openTag, event.isAutocomplete,
-           extendsOpenSession(event, slot: Int(state & ~SessionStream.tagMask)) {
+        let state = TokenState(raw: tokens[state: token])
+        if let slot = state.openSlot, event.isAutocomplete, extendsOpenSession(event, slot: slot) {
             return
         }
         var open: OpenToken
         var index: Int?
-        switch state & SessionStream.tagMask {
-        case 0:
+        switch state.phase {
+        case .fresh:
             guard event.isAutocomplete else {
                 // Rule 4: a details call on a token no autocomplete call opened spends it.
                 tally.anomalies.detailsWithoutAutocomplete += 1
                 addBaseCall(event, orphan: true)
-                tokens[state: token] = SessionStream.spentState
+                tokens[state: token] = TokenState.spent.raw
                 return
             }
             let draft = newDraft(.session, opener: event)
@@ -51,8 +47,8 @@ extension SessionStream {
             for shadow in tally.alternatives.indices { tally.alternatives[shadow].tokenSearches += 1 }
             open = OpenToken(start: event.time, sessionOpen: true, hasRun: false, draft: draft, shadows: ShadowPhases(repeating: .open, count: options.alternativeTimeouts.count))
             tokenDeadlines.append((event.time + maxTimeout, token))
-        case SessionStream.openTag:
-            index = Int(state & ~SessionStream.tagMask)
+        case .open(let slot):
+            index = slot
             // Moved out of the table (a swap, never a copy: a copy in and out pays reference
             // counting), changed, and moved back by `store`.
             var taken: OpenToken?
@@ -60,21 +56,20 @@ extension SessionStream {
             open = (consume taken)!
             stepMain(&open, event)
             stepShadows(&open, event)
-        case SessionStream.waitingTag:
-            let shape = (state >> 2) & SessionStream.mainSpentShape
+        case .waiting(let shape, let flags):
             // Every walk still waiting was past its timeout: this call shows the session expired.
-            if shape != SessionStream.mainSpentShape {
+            if shape != TokenState.mainSpentShape {
                 tally.anomalies.expired += 1
                 _ = tally.reclassify(Int(shape), as: .expired)
                 if let kept = waitingKept.removeValue(forKey: token) { tally.kept[kept].search.outcome = .expired }
             }
             open = OpenToken(start: event.time, sessionOpen: false, hasRun: false, draft: Draft(kind: .spentToken, opener: event, clip: 0), shadows: ShadowPhases(repeating: .spent(runOpen: false), count: options.alternativeTimeouts.count))
-            for shadow in options.alternativeTimeouts.indices where state & (1 << UInt32(shadow)) != 0 {
+            for shadow in options.alternativeTimeouts.indices where flags & (1 << UInt32(shadow)) != 0 {
                 tally.alternatives[shadow].expired += 1
             }
             stepMain(&open, event)
             stepShadows(&open, event)
-        default:
+        case .spent:
             open = OpenToken(start: event.time, sessionOpen: false, hasRun: false, draft: Draft(kind: .spentToken, opener: event, clip: 0), shadows: ShadowPhases(repeating: .spent(runOpen: false), count: options.alternativeTimeouts.count))
             stepMain(&open, event)
             stepShadows(&open, event)
@@ -112,7 +107,7 @@ extension SessionStream {
                 openTokens[index] = nil
                 freeOpenTokens.append(index)
             }
-            tokens[state: token] = SessionStream.spentState
+            tokens[state: token] = TokenState.spent.raw
             return
         }
         let slot: Int
@@ -126,7 +121,7 @@ extension SessionStream {
             slot = openTokens.count
             openTokens.append(open)
         }
-        tokens[state: token] = SessionStream.openTag | UInt32(slot)
+        tokens[state: token] = TokenState.open(slot: slot).raw
     }
 
     /// The main walk (`TokenWalk`): rules 1-5 with searches.

@@ -5,7 +5,7 @@
 /// time order, so each token's and user's calls are walked in time order (ties in input order)
 /// exactly as the builder sorts them. What it keeps:
 /// - every token ever seen, as 18 bytes for a UUID (reuse can come at any time later), and a
-///   4-byte state: fresh, spent, waiting (a session past every timeout, counted as abandoned
+///   4-byte state (`TokenState`): fresh, spent, waiting (a session past every timeout, counted as abandoned
 ///   until a later call shows it expired), or an index into the open tokens. Tokens being
 ///   walked are in a `KeyTable`; every `compactAfter` new tokens, those no call or open session
 ///   refers to, spent or waiting, move to `SpentTokens` (16 bytes and two bits, a waiting
@@ -39,13 +39,6 @@ struct SessionStream {
         static let defaultCompactAfter = 1 << 17
     }
 
-    static let spentState: UInt32 = 0xC000_0000
-    static let tagMask: UInt32 = 0xC000_0000
-    static let openTag: UInt32 = 0x4000_0000
-    static let waitingTag: UInt32 = 0x8000_0000
-    /// In a waiting state: the main walk's session is already spent, only compared walks wait.
-    static let mainSpentShape: UInt32 = 0x0FFF_FFFF
-
     let options: Options
     let maxTimeout: Int64
     /// The shortest timeout of all the walks: an autocomplete call this soon after its token's
@@ -57,7 +50,7 @@ struct SessionStream {
     private var buffer: ReorderBuffer<Event>
 
     var tokens = KeyTable()
-    var spentTokens = SpentTokens(commonState: SessionStream.spentState)
+    var spentTokens = SpentTokens(commonState: TokenState.spent.raw)
     /// `tokens.packedCount` at which the next compaction runs.
     var compactAt: Int
     var openTokens: [OpenToken?] = []
