@@ -35,22 +35,26 @@ package enum API: Sendable, Hashable {
         self == .placeDetails || self == .addressValidation
     }
 
+    /// Every name and alias of `docs/formats.md` a log's `api` value may take, lowercased, with
+    /// the API it names and the generation a New-API method name implies. The one table: the
+    /// readers (`parse`) and the warehouse SQL (`SessionSQLWriter.apiNames`) both take it from here.
+    package static let aliases: [(name: String, api: API, generation: APIGeneration?)] = [
+        ("autocomplete", .autocomplete, nil), ("findautocompletepredictions", .autocomplete, nil),
+        ("autocompleteplaces", .autocomplete, .new), ("query_autocomplete", .queryAutocomplete, nil),
+        ("place_details", .placeDetails, nil), ("fetchplace", .placeDetails, nil), ("getplace", .placeDetails, .new),
+        ("geocoding", .geocoding, nil), ("geocode", .geocoding, nil), ("find_place", .findPlace, nil),
+        ("text_search", .textSearch, nil), ("address_validation", .addressValidation, .new),
+    ]
+
+    private static let byAlias: [String: (api: API, generation: APIGeneration?)] = Dictionary(
+        uniqueKeysWithValues: aliases.map { ($0.name, ($0.api, $0.generation)) }
+    )
+
     /// Parses a log's `api` value, case-insensitively, with the aliases of `docs/formats.md`.
     ///
     /// - Returns: the API and, for New-API method names, the generation the name implies.
     package static func parse(_ raw: String) -> (api: API, generation: APIGeneration?) {
-        switch raw.lowercased() {
-        case "autocomplete", "findautocompletepredictions": (.autocomplete, nil)
-        case "autocompleteplaces": (.autocomplete, .new)
-        case "query_autocomplete": (.queryAutocomplete, nil)
-        case "place_details", "fetchplace": (.placeDetails, nil)
-        case "getplace": (.placeDetails, .new)
-        case "geocoding", "geocode": (.geocoding, nil)
-        case "find_place": (.findPlace, nil)
-        case "text_search": (.textSearch, nil)
-        case "address_validation": (.addressValidation, .new)
-        default: (.other(raw), nil)
-        }
+        byAlias[raw.lowercased()] ?? (.other(raw), nil)
     }
 }
 

@@ -64,14 +64,9 @@ struct SessionSQLWriter: Sendable {
         "fields_unspecified", "one_request_sessions",
     ]
 
-    /// API names and aliases of `docs/formats.md`, lowercased, with the canonical name (`API.parse`).
-    static let apiNames: [(alias: String, api: String)] = [
-        ("autocomplete", "autocomplete"), ("findautocompletepredictions", "autocomplete"),
-        ("autocompleteplaces", "autocomplete"), ("query_autocomplete", "query_autocomplete"),
-        ("place_details", "place_details"), ("fetchplace", "place_details"), ("getplace", "place_details"),
-        ("geocoding", "geocoding"), ("geocode", "geocoding"), ("find_place", "find_place"),
-        ("text_search", "text_search"), ("address_validation", "address_validation"),
-    ]
+    /// API names and aliases of `docs/formats.md`, lowercased, with the canonical name: the
+    /// engine's own table (`API.aliases`), so the SQL and `analyze` read the same names.
+    static let apiNames: [(alias: String, api: String)] = API.aliases.map { ($0.name, $0.api.name) }
 
     /// The unconfirmed prices the statement inlines (`docs/billing.md`: say when one is used), as
     /// `analyze` names them.
