@@ -84,8 +84,8 @@ extension FastJSONLineDecoder.Scanner {
         return (word | control | quote | backslash) & highs
     }
 
-    /// Validates and skips one multi-byte UTF-8 sequence (`UTF8Validation.sequenceLength`,
-    /// which decides as `JSONLineParser.Scanner.skipUTF8Sequence`, the slow twin, does).
+    /// Validates and skips one multi-byte UTF-8 sequence by the one rule the strict parser
+    /// applies too (`UTF8Validation.sequenceLength`).
     @inline(never)
     mutating func skipUTF8Sequence() -> Bool {
         guard let length = UTF8Validation.sequenceLength(base, at: position, end: count), length > 1 else { return false }

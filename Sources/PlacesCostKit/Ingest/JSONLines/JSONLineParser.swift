@@ -259,26 +259,9 @@ package enum JSONLineParser {
             }
         }
 
-        /// Validates one multi-byte UTF-8 sequence (RFC 3629: no overlongs, no surrogates, <= U+10FFFF).
+        /// Validates one multi-byte UTF-8 sequence by the one rule of `UTF8Validation`.
         mutating func skipUTF8Sequence() throws {
-            let lead = bytes[position]
-            let length: Int
-            var lower: UInt8 = 0x80
-            var upper: UInt8 = 0xBF
-            switch lead {
-            case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; lower = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; upper = 0x9F
-            case 0xF0: length = 4; lower = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; upper = 0x8F
-            default: throw fail("invalid UTF-8")
-            }
-            guard position + length <= bytes.count else { throw fail("invalid UTF-8") }
-            let second = bytes[position + 1]
-            guard second >= lower, second <= upper else { throw fail("invalid UTF-8") }
-            for offset in 2..<length where bytes[position + offset] & 0xC0 != 0x80 {
+            guard let length = UTF8Validation.sequenceLength(bytes.baseAddress!, at: position, end: bytes.count), length > 1 else {
                 throw fail("invalid UTF-8")
             }
             position += length
