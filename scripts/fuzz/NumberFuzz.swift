@@ -114,36 +114,6 @@ enum NumberFuzz {
             return "\(arguments): exit code \(code.rawValue) is not a documented one"
         }
         guard code == .success, json else { return nil }
-        return problem(inJSON: out.text).map { "\(arguments): \($0)" }
-    }
-
-    /// Why `text` is not a JSON document without non-finite numbers, or nil when it is one.
-    static func problem(inJSON text: String) -> String? {
-        guard let document = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]) else {
-            return "standard output is not JSON: \(text.prefix(200))"
-        }
-        var found: String?
-        func walk(_ value: Any, _ path: String) {
-            guard found == nil else { return }
-            switch value {
-            case let object as [String: Any]:
-                for (key, member) in object {
-                    // docs/cli.md: `list_cost_usd` and `cost_usd` are always numbers; `null` there
-                    // would be a non-finite value the stages let through.
-                    if member is NSNull, ["list_cost_usd", "cost_usd", "estimated_cost_usd", "billed_cost_usd"].contains(key) {
-                        found = "`\(path).\(key)` is null"
-                    }
-                    walk(member, path + "." + key)
-                }
-            case let array as [Any]:
-                for (index, element) in array.enumerated() { walk(element, "\(path)[\(index)]") }
-            case let number as NSNumber:
-                if !number.doubleValue.isFinite { found = "`\(path)` is \(number)" }
-            default:
-                break
-            }
-        }
-        walk(document, "")
-        return found
+        return nonFiniteJSONProblem(out.text).map { "\(arguments): \($0)" }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlacesCostKit
+import PlacesCostReference
 
 /// A seeded random fuzzer for user numbers, the in-process twin of the libFuzzer target
 /// `scripts/fuzz/run`: numbers drawn from the adversarial classes go into every numeric option,

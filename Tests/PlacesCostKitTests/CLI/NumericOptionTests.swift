@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlacesCostKit
+import PlacesCostReference
 
 /// Issue 20, classes 1 and 2: a number the command line accepts never traps (exit 132) and never
 /// prints a non-finite number; one outside what the tool can compute with is a usage error that

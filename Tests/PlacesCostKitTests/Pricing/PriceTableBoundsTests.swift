@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlacesCostKit
+import PlacesCostReference
 
 /// Issue 20, classes 1 and 9: every number of a user price table is range-checked (exit 65 naming
 /// the key path and the range), and a table file is refused past its size limit.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlacesCostKit
+import PlacesCostReference
 
 /// Issue 20, classes 1, 2 and 9: a billing row whose numbers cannot be used is skipped, counted
 /// and warned about at its line (never dropped silently, never summed into an infinity, never a

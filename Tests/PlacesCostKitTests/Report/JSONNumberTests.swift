@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PlacesCostKit
+import PlacesCostReference
 
 /// Issue 20, class 2: report JSON never holds a non-finite number, and no `Double` makes the
 /// number writers trap.
