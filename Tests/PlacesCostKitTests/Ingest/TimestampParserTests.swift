@@ -161,4 +161,36 @@ struct TimestampParserTests {
         }
         #expect(checked > 3_000)
     }
+
+    @Test("The 24-byte millisecond shape reads each text as the general parser does, or declines it; a remembered date changes nothing")
+    func millisecondShapeAgreesWithGeneral() {
+        var generator = SystemRandomNumberGenerator()
+        let template = Array("2026-02-28T23:59:59.999Z".utf8)
+        // Bytes a mutation may put in: digits at and past each field's bounds, separators of
+        // other shapes, and bytes no timestamp holds.
+        let replacements = Array("0123456789-:.TtZz +\"".utf8) + [0x00, 0x7F, 0xC3]
+        var dates = DateMemo()
+        var accepted = 0
+        for round in 0..<40_000 {
+            var text = template
+            for _ in 0..<(1 + round % 3) {
+                text[Int.random(in: 0..<text.count, using: &generator)] = replacements.randomElement(using: &generator)!
+            }
+            text.withUnsafeBufferPointer { bytes in
+                let general = try? TimestampParser.parseGeneral(bytes: bytes).get()
+                let fast = TimestampParser.millisecondsUTC(bytes.baseAddress!)
+                let remembered = TimestampParser.millisecondsUTC(bytes.baseAddress!, dates: &dates)
+                if let fast {
+                    accepted += 1
+                    #expect(fast == general, "\(String(decoding: text, as: UTF8.self))")
+                } else if general != nil {
+                    // Declined shapes the general parser takes: only a leap second, in this alphabet.
+                    #expect(text[17] == UInt8(ascii: "6") || text[10] != UInt8(ascii: "T") || text[23] != UInt8(ascii: "Z"),
+                            "\(String(decoding: text, as: UTF8.self))")
+                }
+                #expect(remembered == fast)
+            }
+        }
+        #expect(accepted > 1_000)
+    }
 }

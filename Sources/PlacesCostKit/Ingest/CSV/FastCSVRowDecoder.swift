@@ -135,15 +135,8 @@ package enum FastCSVRowDecoder {
         return scalars
     }
 
-    /// A timestamp cell as `TimestampParser.parse(bytes:)` reads it, without its allocations on
-    /// the common shapes: epoch milliseconds, and RFC 3339 as loggers write it.
+    /// A timestamp cell, as `TimestampParser` reads it; `nil` for the strict path to word the error.
     private static func timestamp(_ text: UnsafeBufferPointer<UInt8>) -> Timestamp? {
-        if text.count <= 18, text.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
-            var value: Int64 = 0
-            for digit in text { value = value * 10 + Int64(digit - UInt8(ascii: "0")) }
-            return try? TimestampParser.epochMilliseconds(value).get()
-        }
-        if let time = FastJSONLineDecoder.rfc3339(text) { return time }
-        return try? TimestampParser.parse(bytes: text).get()
+        try? TimestampParser.parse(bytes: text).get()
     }
 }

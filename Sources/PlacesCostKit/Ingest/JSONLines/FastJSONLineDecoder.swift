@@ -77,13 +77,6 @@ package enum FastJSONLineDecoder {
         return record
     }
 
-    /// Reads an RFC 3339 timestamp's text as the decoder reads a quoted one (the shapes loggers
-    /// write, without an allocation), or `nil` for `TimestampParser` to decide.
-    static func rfc3339(_ text: UnsafeBufferPointer<UInt8>) -> Timestamp? {
-        guard let base = text.baseAddress else { return nil }
-        return Scanner(base: base, count: text.count).rfc3339(from: 0, to: text.count)
-    }
-
     /// The cursor over one line. Every method returns `false`/`nil` on anything it does not
     /// handle, and the caller gives up on the line at once. Here: the walks and the dispatch by
     /// key; the readers live in `FastJSONLineDecoder+*.swift`, one concern per file.

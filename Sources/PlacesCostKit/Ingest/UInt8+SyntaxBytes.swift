@@ -1,4 +1,4 @@
-/// The bytes of JSON syntax the fast decoders compare against, written once for the module.
+/// The bytes of JSON, CSV and timestamp syntax the decoders compare against, written once for the module.
 ///
 /// Computed rather than stored so that no use pays a lazy-global check.
 extension UInt8 {
