@@ -1,54 +1,57 @@
+/// `API` in one byte, for the values the hot path files, walks and counts. An `other` API's
+/// name travels beside it as a label id (`CallCatalogs.labels`).
+package enum APICode: UInt8, Sendable, Hashable, CaseIterable {
+    case autocomplete = 1
+    case queryAutocomplete
+    case placeDetails
+    case geocoding
+    case findPlace
+    case textSearch
+    case addressValidation
+    case other
+
+    /// Whether a call of this API carrying a token is walked by its token (`docs/sessions.md`).
+    var joinsTokenWalk: Bool { self == .autocomplete || self == .placeDetails || self == .addressValidation }
+    /// Whether a call of this API without a token is walked by its user (`docs/sessions.md`).
+    var joinsUserWalk: Bool { self == .autocomplete || self == .placeDetails || self == .geocoding }
+}
+
 extension API {
-    /// A one-byte code for the known APIs (`other` names are kept apart, in a `LabelCatalog`).
-    package var code: UInt8 {
+    package var code: APICode {
         switch self {
-        case .autocomplete: 1
-        case .queryAutocomplete: 2
-        case .placeDetails: 3
-        case .geocoding: 4
-        case .findPlace: 5
-        case .textSearch: 6
-        case .addressValidation: 7
-        case .other: 8
+        case .autocomplete: .autocomplete
+        case .queryAutocomplete: .queryAutocomplete
+        case .placeDetails: .placeDetails
+        case .geocoding: .geocoding
+        case .findPlace: .findPlace
+        case .textSearch: .textSearch
+        case .addressValidation: .addressValidation
+        case .other: .other
         }
     }
 
     /// The API of `code`, with the name of an `other` API.
-    package init(code: UInt8, otherName: @autoclosure () -> String) {
+    package init(code: APICode, otherName: @autoclosure () -> String) {
         switch code {
-        case 1: self = .autocomplete
-        case 2: self = .queryAutocomplete
-        case 3: self = .placeDetails
-        case 4: self = .geocoding
-        case 5: self = .findPlace
-        case 6: self = .textSearch
-        case 7: self = .addressValidation
-        default: self = .other(otherName())
+        case .autocomplete: self = .autocomplete
+        case .queryAutocomplete: self = .queryAutocomplete
+        case .placeDetails: self = .placeDetails
+        case .geocoding: self = .geocoding
+        case .findPlace: self = .findPlace
+        case .textSearch: self = .textSearch
+        case .addressValidation: self = .addressValidation
+        case .other: self = .other(otherName())
         }
     }
-
-    static let autocompleteCode: UInt8 = 1
-    static let placeDetailsCode: UInt8 = 3
-    static let geocodingCode: UInt8 = 4
-    static let addressValidationCode: UInt8 = 7
-    static let otherCode: UInt8 = 8
 }
 
 extension APIGeneration {
-    /// 0 for none, 1 legacy, 2 new.
-    package static func code(_ generation: APIGeneration?) -> UInt8 {
+    /// 0 for none, 1 legacy, 2 new: the generation's bits in a packed hash (`SearchTally.ShapeKey.digest`).
+    static func code(_ generation: APIGeneration?) -> UInt8 {
         switch generation {
         case nil: 0
         case .legacy?: 1
         case .new?: 2
-        }
-    }
-
-    package init?(code: UInt8) {
-        switch code {
-        case 1: self = .legacy
-        case 2: self = .new
-        default: return nil
         }
     }
 }

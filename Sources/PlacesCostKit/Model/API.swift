@@ -24,7 +24,7 @@ package enum API: Sendable, Hashable {
         }
     }
 
-    /// Whether this is a name outside the known list (code `API.otherCode`).
+    /// Whether this is a name outside the known list (`APICode.other`).
     package var isOther: Bool {
         if case .other = self { return true }
         return false

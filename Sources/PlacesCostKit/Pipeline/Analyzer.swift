@@ -82,7 +82,7 @@ struct Analyzer: Sendable {
         }
         var read = streamed.read
         read.spooled = pipelineOptions.spool?.copied ?? []
-        guard streamed.records > 0 else {
+        guard streamed.tally.calls.records > 0 else {
             let inputs = paths.map { $0 == "-" ? "<stdin>" : $0 }
             if read.outsideWindow > 0 {
                 throw IngestError.noCallInPeriod(inputs: inputs, calls: read.outsideWindow, span: read.outsidePeriod, period: options.reader.window)
@@ -95,9 +95,9 @@ struct Analyzer: Sendable {
         read.calls = []
         let sessions = SearchSummary(tally: streamed.tally, catalogs: catalogs, clip: clip, alternativeTimeouts: alternatives)
         var byPlatform: [PlatformKey: Int] = [:]
-        for (key, count) in streamed.byPlatform {
+        for (key, count) in streamed.tally.calls.byPlatform {
             let platform = ClientPlatform(logValue: catalogs.labels.value(key.platform))
-            byPlatform[PlatformKey(platform: platform, generation: APIGeneration(code: key.generation) ?? .legacy), default: 0] += count
+            byPlatform[PlatformKey(platform: platform, generation: key.generation ?? .legacy), default: 0] += count
         }
         let platforms = byPlatform
             .map { PlatformUse(platform: $0.key.platform, generation: $0.key.generation, calls: $0.value) }
@@ -121,10 +121,10 @@ struct Analyzer: Sendable {
         )
         let analysis = Analysis(
             input: .init(
-                files: read.files, records: streamed.records, rejected: read.rejected, outsideWindow: read.outsideWindow,
+                files: read.files, records: streamed.tally.calls.records, rejected: read.rejected, outsideWindow: read.outsideWindow,
                 skippedRequests: read.skippedRequests, bodiesUnknown: read.bodiesUnknown,
                 duplicates: read.duplicates, duplicatesDropped: read.duplicatesDropped,
-                byAPI: sessions.unknownAPIs.folding(streamed.byAPI).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, usedSampleLogs: usedSampleLogs,
+                byAPI: sessions.unknownAPIs.folding(streamed.tally.calls.byAPI(labels: catalogs.labels)).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, usedSampleLogs: usedSampleLogs,
                 platforms: platforms, firstCall: streamed.firstCall.map(Timestamp.init(microseconds:)),
                 lastCall: streamed.lastCall.map(Timestamp.init(microseconds:))
             ),

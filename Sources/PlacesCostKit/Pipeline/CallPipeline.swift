@@ -36,9 +36,6 @@ final class CallPipeline: @unchecked Sendable {
         var tally: SearchTally
         /// Files, diagnostics and read counts (no calls).
         var read: LogReader.Output
-        var records: Int
-        var byAPI: [String: Int]
-        var byPlatform: [CallBlock.PlatformCount: Int]
         var firstCall: Int64?
         var lastCall: Int64?
         /// Whether some calls came later than the window: the tally is then not exact.
@@ -366,8 +363,7 @@ final class CallPipeline: @unchecked Sendable {
         var read = LogReader.Output()
         read.files = readerOutput.files
         var result = Result(
-            tally: SearchTally(alternatives: options.sessions.alternativeTimeouts.count), read: read, records: 0,
-            byAPI: [:], byPlatform: [:], firstCall: nil, lastCall: nil, late: false, disorder: 0
+            tally: SearchTally(alternatives: options.sessions.alternativeTimeouts.count), read: read, firstCall: nil, lastCall: nil, late: false, disorder: 0
         )
         var lineOffsets: [Int: Int] = [:]
         for block in headers.sorted(by: { $0.index < $1.index }) {
@@ -385,12 +381,8 @@ final class CallPipeline: @unchecked Sendable {
             result.read.outsidePeriod.merge(block.outsidePeriod)
             result.read.skippedRequests += block.skippedRequests
             result.read.bodiesUnknown += block.bodiesUnknown
-            result.records += block.records
-            for (name, count) in block.byAPI { result.byAPI[name, default: 0] += count }
-            for (key, count) in block.byPlatform { result.byPlatform[key, default: 0] += count }
             if let first = block.firstCall { result.firstCall = min(result.firstCall ?? first, first) }
             if let last = block.lastCall { result.lastCall = max(result.lastCall ?? last, last) }
-            result.tally.merge(block.tally)
         }
         for case let (tally, late, disorder)? in walked {
             result.tally.merge(tally)
@@ -398,16 +390,7 @@ final class CallPipeline: @unchecked Sendable {
             result.disorder = max(result.disorder, disorder)
         }
         result.read.duplicates = result.tally.duplicates
-        for (call, count) in result.tally.dropped {
-            result.read.duplicatesDropped += count
-            result.records -= count
-            let name = API(code: call.api, otherName: catalogs.labels.value(call.otherAPI) ?? "").name
-            result.byAPI[name, default: 0] -= count
-            if result.byAPI[name] == 0 { result.byAPI[name] = nil }
-            let platform = CallBlock.PlatformCount(platform: call.platform, generation: call.generation)
-            result.byPlatform[platform, default: 0] -= count
-            if result.byPlatform[platform] == 0 { result.byPlatform[platform] = nil }
-        }
+        result.read.duplicatesDropped = result.tally.duplicatesDropped
         return result
     }
 }

@@ -56,19 +56,20 @@ package struct SearchSummary: Sendable {
         var searches: [WeightedSearch] = []
         for (index, key) in tally.shapes.enumerated() where tally.shapeCounts[index] > 0 {
             let time = Timestamp(microseconds: tally.periodTimes[key.period]!)
-            let selection: Selection? = key.selectionAPI == 0 ? nil : Selection(
-                api: API(code: key.selectionAPI, otherName: "other"), time: time,
-                fields: catalogs.fieldMasks.value(key.selectionFields),
-                generation: APIGeneration(code: key.selectionGeneration)
-            )
+            let selection = key.selectionAPI.map {
+                Selection(
+                    api: API(code: $0, otherName: "other"), time: time,
+                    fields: catalogs.fieldMasks.value(key.selectionFields), generation: key.selectionGeneration
+                )
+            }
             let search = Search(
                 kind: key.kind, outcome: key.outcome, requestInputLengths: key.lengths.representativeLengths(clip: clip),
-                selection: selection, startedAt: time, endedAt: time, generation: APIGeneration(code: key.generation)
+                selection: selection, startedAt: time, endedAt: time, generation: key.generation
             )
             searches.append(WeightedSearch(search: search, count: tally.shapeCounts[index]))
         }
         var callsByUnknownName: [String: Int] = [:]
-        for (key, count) in tally.baseCalls where count > 0 && key.api == API.otherCode {
+        for (key, count) in tally.baseCalls where count > 0 && key.api == .other {
             callsByUnknownName[catalogs.labels.value(key.otherAPI) ?? "", default: 0] += count
         }
         let unknownAPIs = UnknownAPIList(callsByName: callsByUnknownName)
@@ -79,7 +80,7 @@ package struct SearchSummary: Sendable {
             let call = Call(
                 time: Timestamp(microseconds: tally.periodTimes[key.period]!),
                 api: API(code: key.api, otherName: unknownAPIs.shownName(catalogs.labels.value(key.otherAPI) ?? "")),
-                fields: catalogs.fieldMasks.value(key.fields), generation: APIGeneration(code: key.generation)
+                fields: catalogs.fieldMasks.value(key.fields), generation: key.generation
             )
             let shape = BaseCallShape(call: call, hasToken: key.hasToken, orphan: key.orphan)
             if let index = callIndex[shape] {

@@ -13,12 +13,12 @@ package struct SearchTally {
         var selectionFields: UInt32
         var kind: Search.Kind
         var outcome: Search.Outcome
-        var generation: UInt8
-        /// `API.code`; 0 when the search has no selection.
-        var selectionAPI: UInt8
-        var selectionGeneration: UInt8
+        var generation: APIGeneration?
+        /// `nil` when the search has no selection.
+        var selectionAPI: APICode?
+        var selectionGeneration: APIGeneration?
 
-        package init(period: BillingCalendar.Period, lengths: LengthProfile, selectionFields: UInt32, kind: Search.Kind, outcome: Search.Outcome, generation: UInt8, selectionAPI: UInt8, selectionGeneration: UInt8) {
+        package init(period: BillingCalendar.Period, lengths: LengthProfile, selectionFields: UInt32, kind: Search.Kind, outcome: Search.Outcome, generation: APIGeneration?, selectionAPI: APICode?, selectionGeneration: APIGeneration?) {
             self.period = period
             self.lengths = lengths
             self.selectionFields = selectionFields
@@ -40,7 +40,8 @@ package struct SearchTally {
         var digest: UInt64 {
             var small = UInt64(selectionFields) << 32
             small |= UInt64(kind.code) << 24 | UInt64(outcome.code) << 16
-            small |= UInt64(generation) << 12 | UInt64(selectionAPI) << 4 | UInt64(selectionGeneration)
+            small |= UInt64(APIGeneration.code(generation)) << 12 | UInt64(selectionAPI?.rawValue ?? 0) << 4
+            small |= UInt64(APIGeneration.code(selectionGeneration))
             let period = UInt64(UInt32(bitPattern: period.month)) << 32 | UInt64(UInt32(bitPattern: period.ruleEpoch))
             return Fingerprint.mum(period ^ 0x5899_65CC_7537_4CC3, small ^ lengths.digest)
         }
@@ -94,13 +95,13 @@ package struct SearchTally {
         var fields: UInt32
         /// The name's id in `CallCatalogs.labels` for `other` APIs; 0 otherwise.
         var otherAPI: UInt32
-        var api: UInt8
-        var generation: UInt8
+        var api: APICode
+        var generation: APIGeneration?
         var hasToken: Bool
         /// A details call on a fresh token (`details_without_autocomplete`).
         var orphan: Bool
 
-        package init(period: BillingCalendar.Period, fields: UInt32, otherAPI: UInt32, api: UInt8, generation: UInt8, hasToken: Bool, orphan: Bool) {
+        package init(period: BillingCalendar.Period, fields: UInt32, otherAPI: UInt32, api: APICode, generation: APIGeneration?, hasToken: Bool, orphan: Bool) {
             self.period = period
             self.fields = fields
             self.otherAPI = otherAPI
@@ -109,15 +110,6 @@ package struct SearchTally {
             self.hasToken = hasToken
             self.orphan = orphan
         }
-    }
-
-    /// A duplicate `--dedupe` dropped after ingest had counted it, by what it was counted under.
-    struct DroppedCall: Hashable {
-        var api: UInt8
-        /// The label id of an `other` API's name; 0 otherwise.
-        var otherAPI: UInt32
-        var platform: UInt32
-        var generation: UInt8
     }
 
     private var shapeIDs = ShapeTable()
@@ -133,10 +125,11 @@ package struct SearchTally {
     var tokenSearches = 0
     /// Every search with its first call's position, when asked to keep them (`searches.csv`).
     package var kept: [(search: Search, sequence: Int64)] = []
-    /// Records that repeat an earlier record exactly.
+    /// Records that repeat an earlier record exactly, and how many of them `--dedupe` dropped.
     var duplicates = 0
-    /// The duplicates dropped (`--dedupe`), to take out of the counts made while reading.
-    var dropped: [DroppedCall: Int] = [:]
+    var duplicatesDropped = 0
+    /// Every call kept, counted once by the walk that kept it.
+    var calls = CallCounts()
 
     package init(alternatives: Int = 0) {
         self.alternatives = Array(repeating: (0, 0), count: alternatives)
@@ -204,6 +197,7 @@ package struct SearchTally {
         tokenSearches += other.tokenSearches
         kept += other.kept
         duplicates += other.duplicates
-        dropped.merge(other.dropped, uniquingKeysWith: +)
+        duplicatesDropped += other.duplicatesDropped
+        calls.merge(other.calls)
     }
 }

@@ -11,7 +11,7 @@ extension SessionStream {
         var lengths = LengthProfile.Compact()
         /// The lengths are in `asideLengths` under `sequence` instead.
         var lengthsAside = false
-        var generation: UInt8 = 0
+        var generation: APIGeneration?
         var platform: UInt32 = 0
         var project: UInt32
         var key: UInt32
@@ -47,7 +47,7 @@ extension SessionStream {
         @inline(__always)
         mutating func note(_ event: Event) {
             lastAutocompleteAt = event.time
-            if generation == 0 { generation = event.generation }
+            if generation == nil { generation = event.generation }
             if platform == 0 { platform = event.platform }
         }
     }

@@ -1,4 +1,5 @@
-/// Exact duplicates (same time and fingerprint), looked for only among the current instant's calls.
+/// Exact duplicates (same time and fingerprint), looked for only among the current instant's
+/// calls, and the count of every call kept, made once here, after that check.
 extension SessionStream {
     /// Whether `event` repeats an earlier call of its instant; remembers it if not.
     mutating func isDuplicate(_ event: Event) -> Bool {
@@ -20,13 +21,11 @@ extension SessionStream {
         return !instantSet.insert(event.fingerprint).inserted
     }
 
-    /// Takes a dropped duplicate out of the counts made while reading.
-    mutating func drop(_ event: Event) {
-        let dropped = SearchTally.DroppedCall(
-            api: event.api, otherAPI: event.base ? event.key : 0, platform: event.platform, generation: event.generation
-        )
-        tally.dropped[dropped, default: 0] += 1
-        if event.api == API.autocompleteCode, !event.byToken { tally.anomalies.noTokenRequests -= 1 }
-        if event.api == API.placeDetailsCode, event.fields == 0 { tally.anomalies.fieldsUnspecified -= 1 }
+    /// Counts a kept call: its API, platform, and the anomalies one call shows by itself.
+    @inline(__always)
+    mutating func count(_ event: Event) {
+        tally.calls.add(api: event.api, otherAPI: event.otherAPI, platform: event.platform, generation: event.generation)
+        if event.api == .autocomplete, !event.byToken { tally.anomalies.noTokenRequests += 1 }
+        if event.api == .placeDetails, event.fields == 0 { tally.anomalies.fieldsUnspecified += 1 }
     }
 }

@@ -11,18 +11,20 @@ extension SessionStream {
         var project: UInt32
         var platform: UInt32
         var fields: UInt32
+        /// The label id of an `other` API's name; 0 for the known APIs.
+        var otherAPI: UInt32
         var inputLength: Int32
-        var api: UInt8
-        var generation: UInt8
+        var api: APICode
+        var generation: APIGeneration?
         /// For a `base` call: whether it carried a token.
         var byToken: Bool
-        /// A call outside every search; `key` is then its `other` API's label id.
+        /// A call outside every search (no key): walked only to be checked for duplicates and counted.
         var base: Bool
         /// Last, after the one-byte fields fill the word before it: 56 bytes with no tail. With
         /// `base` after it (57 bytes) the compiler copied a released call with overlapping
         /// 16-byte moves, whose reload missed store forwarding (an eighth of `accept`'s samples).
         var fingerprint: UInt64
 
-        var isAutocomplete: Bool { api == API.autocompleteCode }
+        var isAutocomplete: Bool { api == .autocomplete }
     }
 }

@@ -10,12 +10,12 @@ extension SessionStream {
 
     @discardableResult
     mutating func emit(_ draft: Draft, _ outcome: Search.Outcome, selection: Event? = nil) -> Int {
-        let generation = draft.generation != 0 ? draft.generation : (selection?.generation ?? 0)
+        let generation = draft.generation ?? selection?.generation
         let lengths = takeLengths(of: draft)
         let key = SearchTally.ShapeKey(
             period: calendar.period(of: Timestamp(microseconds: draft.startedAt)), lengths: lengths,
             selectionFields: selection?.fields ?? 0, kind: draft.kind, outcome: outcome, generation: generation,
-            selectionAPI: selection?.api ?? 0, selectionGeneration: selection?.generation ?? 0
+            selectionAPI: selection?.api, selectionGeneration: selection?.generation
         )
         let index = tally.add(key, time: draft.startedAt)
         if options.keepSearches {
@@ -25,9 +25,9 @@ extension SessionStream {
         return index
     }
 
-    mutating func addBaseCall(_ event: Event, otherAPI: UInt32 = 0, orphan: Bool) {
+    mutating func addBaseCall(_ event: Event, orphan: Bool) {
         let key = SearchTally.BaseCallKey(
-            period: calendar.period(of: Timestamp(microseconds: event.time)), fields: event.fields, otherAPI: otherAPI,
+            period: calendar.period(of: Timestamp(microseconds: event.time)), fields: event.fields, otherAPI: event.otherAPI,
             api: event.api, generation: event.generation, hasToken: event.byToken, orphan: orphan
         )
         tally.addBaseCall(key, time: event.time)
@@ -37,16 +37,16 @@ extension SessionStream {
     private func search(_ draft: Draft, _ outcome: Search.Outcome, lengths: [Int?], selection: Event?) -> Search {
         let selected = selection.map {
             Selection(api: API(code: $0.api, otherName: ""), time: Timestamp(microseconds: $0.time),
-                      fields: catalogs.fieldMasks.value($0.fields), generation: APIGeneration(code: $0.generation))
+                      fields: catalogs.fieldMasks.value($0.fields), generation: $0.generation)
         }
-        let generation = draft.generation != 0 ? draft.generation : (selection?.generation ?? 0)
+        let generation = draft.generation ?? selection?.generation
         let tokenText: String? = draft.kind == .inferred ? nil : TokenKey.decode(tokens.bytes(draft.key))
         let userText: String? = draft.user == UInt32.max ? nil : TokenKey.decode(users.bytes(draft.user))
         return Search(
             kind: draft.kind, outcome: outcome, requestInputLengths: lengths,
             selection: selected, startedAt: Timestamp(microseconds: draft.startedAt),
             endedAt: Timestamp(microseconds: selection?.time ?? draft.lastAutocompleteAt),
-            generation: APIGeneration(code: generation), sessionToken: tokenText, userID: userText,
+            generation: generation, sessionToken: tokenText, userID: userText,
             project: catalogs.labels.value(draft.project),
             platform: catalogs.labels.value(draft.platform != 0 ? draft.platform : (selection?.platform ?? 0))
         )

@@ -16,8 +16,9 @@
 ///
 /// The walks for the compared timeouts (60 s, 600 s) run alongside and only count.
 ///
-/// One file per job: `+Keys` (interning, compaction), `+TokenWalk`, `+UserWalk`, `+Duplicates`,
-/// `+Tally` (counting); the nested types in `+Event`, `+Draft` and `+OpenToken`.
+/// One file per job: `+Keys` (interning, compaction), `+TokenWalk`, `+UserWalk`, `+Duplicates`
+/// (the duplicate check, and counting every call kept), `+Tally` (counting searches); the nested
+/// types in `+Event`, `+Draft` and `+OpenToken`.
 struct SessionStream {
     struct Options {
         var timeout: Duration64
@@ -116,7 +117,7 @@ struct SessionStream {
                     buffer.observe(call.time)
                     continue
                 }
-                var key = call.project  // a base call's `other` API label: its only key
+                var key: UInt32 = 0
                 var user = UInt32.max
                 if !call.base {
                     key = internKey(of: call, arena: arena)
@@ -125,8 +126,8 @@ struct SessionStream {
                     }
                 }
                 let event = Event(
-                    time: call.time, sequence: call.sequence, key: key, user: user, project: call.base ? 0 : call.project,
-                    platform: call.platform, fields: call.fields, inputLength: call.inputLength, api: call.api,
+                    time: call.time, sequence: call.sequence, key: key, user: user, project: call.project,
+                    platform: call.platform, fields: call.fields, otherAPI: call.otherAPI, inputLength: call.inputLength, api: call.api,
                     generation: call.generation, byToken: call.byToken, base: call.base, fingerprint: call.fingerprint
                 )
                 buffer.insert(event) { walk($0) }
@@ -163,12 +164,13 @@ struct SessionStream {
         if isDuplicate(event) {
             tally.duplicates += 1
             if options.dedupe {
-                drop(event)
+                tally.duplicatesDropped += 1
                 return
             }
         }
+        count(event)
         if event.base {
-            addBaseCall(event, otherAPI: event.key, orphan: false)
+            addBaseCall(event, orphan: false)
             return
         }
         sweep(before: event.time)

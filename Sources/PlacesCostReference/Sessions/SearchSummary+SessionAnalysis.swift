@@ -12,9 +12,9 @@ extension SearchSummary {
             let key = SearchTally.ShapeKey(
                 period: calendar.period(of: search.startedAt), lengths: lengths,
                 selectionFields: catalogs.fieldMasks.id(for: search.selection?.fields),
-                kind: search.kind, outcome: search.outcome, generation: APIGeneration.code(search.generation),
-                selectionAPI: search.selection?.api.code ?? 0,
-                selectionGeneration: APIGeneration.code(search.selection?.generation)
+                kind: search.kind, outcome: search.outcome, generation: search.generation,
+                selectionAPI: search.selection?.api.code,
+                selectionGeneration: search.selection?.generation
             )
             tally.add(key, time: search.startedAt.microseconds)
             if keepSearches { tally.kept.append((search, Int64(index))) }
@@ -31,7 +31,7 @@ extension SearchSummary {
             let key = SearchTally.BaseCallKey(
                 period: calendar.period(of: call.time), fields: catalogs.fieldMasks.id(for: call.fields),
                 otherAPI: call.api.isOther ? catalogs.labels.id(for: call.api.name) : 0, api: call.api.code,
-                generation: APIGeneration.code(call.generation), hasToken: call.sessionToken != nil, orphan: orphan
+                generation: call.generation, hasToken: call.sessionToken != nil, orphan: orphan
             )
             tally.addBaseCall(key, time: call.time.microseconds)
         }

@@ -19,7 +19,8 @@ struct SearchTallyTests {
                 lengths: lengths, selectionFields: UInt32(random.below(3)),
                 kind: [.session, .spentToken, .inferred][random.below(3)],
                 outcome: [.completed, .abandoned, .expired][random.below(3)],
-                generation: UInt8(random.below(3)), selectionAPI: UInt8(random.below(4)), selectionGeneration: UInt8(random.below(3))
+                generation: [nil, .legacy, .new][random.below(3)], selectionAPI: [nil, .autocomplete, .queryAutocomplete, .placeDetails][random.below(4)],
+                selectionGeneration: [nil, .legacy, .new][random.below(3)]
             )
             keys.append(key)
         }

@@ -22,7 +22,7 @@ extension CallBlockBuilder {
         }
         // An access log has no project or platform (label id 0), and the fast path no `other` API.
         let routed = route(
-            time: record.time.microseconds, api: call.api, otherLabel: 0,
+            time: record.time.microseconds, api: call.api, otherAPI: 0,
             generation: call.generation, fields: fields, project: 0, platform: 0, inputLength: call.inputLength ?? -1,
             hasToken: call.sessionToken != nil, hasUser: record.user != nil, fingerprint: record.fingerprint(in: line)
         )

@@ -20,10 +20,9 @@ package struct FastAccessLogRecord: Equatable, Sendable {
 
     /// A Places call's properties, as `PlacesRequestDecoder` reads them from the URL.
     package struct Places: Equatable, Sendable {
-        /// `API.code` (1...7: the fast path leaves `other` APIs to the slow one).
-        package var api: UInt8
-        /// `APIGeneration.code`.
-        package var generation: UInt8
+        /// Never `other`: the fast path leaves `other` APIs to the slow one.
+        package var api: APICode
+        package var generation: APIGeneration?
         /// A Places API (New) call whose token and input travel in a body the log does not show.
         package var bodyUnknown: Bool
         /// Never empty, and free of `%` and `+`: its bytes are the decoded token's.
@@ -444,7 +443,7 @@ package struct FastAccessLogLineDecoder: Sendable {
         }
         let path = UnsafeBufferPointer(start: line + target.lowerBound, count: pathEnd - target.lowerBound)
 
-        var call = FastAccessLogRecord.Places(api: 0, generation: 0, bodyUnknown: false)
+        var call = FastAccessLogRecord.Places(api: .other, generation: nil, bodyUnknown: false)
         if let endpoint = path.dropping(prefix: "/maps/api/") {
             let name: UnsafeBufferPointer<UInt8>
             if let json = endpoint.dropping(suffix: "/json") {
@@ -454,23 +453,23 @@ package struct FastAccessLogLineDecoder: Sendable {
             } else {
                 return true
             }
-            call.generation = APIGeneration.code(.legacy)
+            call.generation = .legacy
             let needsPlaceID: Bool
             let needsQuery: Bool
             if name.equals("place/autocomplete") {
-                (call.api, needsPlaceID, needsQuery) = (API.autocompleteCode, false, false)
+                (call.api, needsPlaceID, needsQuery) = (.autocomplete, false, false)
             } else if name.equals("place/details") {
-                (call.api, needsPlaceID, needsQuery) = (API.placeDetailsCode, true, false)
+                (call.api, needsPlaceID, needsQuery) = (.placeDetails, true, false)
             } else if name.equals("geocode") {
-                (call.api, needsPlaceID, needsQuery) = (API.geocodingCode, false, true)
+                (call.api, needsPlaceID, needsQuery) = (.geocoding, false, true)
                 // One product for both generations: its SKU does not depend on it.
-                call.generation = APIGeneration.code(nil)
+                call.generation = nil
             } else if name.equals("place/queryautocomplete") {
-                (call.api, needsPlaceID, needsQuery) = (API.queryAutocomplete.code, false, false)
+                (call.api, needsPlaceID, needsQuery) = (.queryAutocomplete, false, false)
             } else if name.equals("place/findplacefromtext") {
-                (call.api, needsPlaceID, needsQuery) = (API.findPlace.code, false, false)
+                (call.api, needsPlaceID, needsQuery) = (.findPlace, false, false)
             } else if name.equals("place/textsearch") {
-                (call.api, needsPlaceID, needsQuery) = (API.textSearch.code, false, false)
+                (call.api, needsPlaceID, needsQuery) = (.textSearch, false, false)
             } else {
                 return true
             }
@@ -487,18 +486,18 @@ package struct FastAccessLogLineDecoder: Sendable {
             }
             call.fields = parameters.fields
         } else if path.starts(with: "/v1/places") {
-            call.generation = APIGeneration.code(.new)
+            call.generation = .new
             if path.equals("/v1/places:autocomplete") {
-                call.api = API.autocompleteCode
+                call.api = .autocomplete
                 call.bodyUnknown = true
             } else if path.equals("/v1/places:searchText") {
-                call.api = API.textSearch.code
+                call.api = .textSearch
                 guard let parameters = QueryParameters(line, query) else { return false }
                 call.fields = parameters.fields ?? parameters.dollarFields
             } else if path.equals("/v1/places:searchNearby") {
                 return false  // an `other` API: its label is the slow path's
             } else if let placeID = path.dropping(prefix: "/v1/places/"), !placeID.isEmpty, !placeID.contains(UInt8(ascii: "/")) {
-                call.api = API.placeDetailsCode
+                call.api = .placeDetails
                 guard let parameters = QueryParameters(line, query),
                       let token = plainToken(line, parameters.sessionToken, parameters.sessiontoken)
                 else { return false }
@@ -508,8 +507,8 @@ package struct FastAccessLogLineDecoder: Sendable {
                 return true
             }
         } else if path.equals("/v1:validateAddress") {
-            call.api = API.addressValidationCode
-            call.generation = APIGeneration.code(.new)
+            call.api = .addressValidation
+            call.generation = .new
             call.bodyUnknown = true
         } else {
             return true

@@ -1,5 +1,5 @@
-/// What ingest read from one block of input (a few MB of one file): the calls that go on to the
-/// token and user walks, split by partition, and everything else already counted.
+/// What ingest read from one block of input (a few MB of one file): its calls, split by the
+/// partition that walks, checks and counts them, and what was rejected or skipped on the way.
 struct CallBlock {
     /// The block's place in the input; blocks are merged in this order.
     var index: Int
@@ -9,9 +9,6 @@ struct CallBlock {
     /// Lines in the block, so diagnostics' block-relative lines become file lines.
     var lineCount = 0
     var partitions: [PartitionCalls]
-    /// Calls outside every walk, counted by shape, and the read-time anomaly counts.
-    var tally = SearchTally()
-    var records = 0
     var rejected = 0
     var outsideWindow = 0
     /// When the calls outside `--since`/`--until` were made.
@@ -23,17 +20,8 @@ struct CallBlock {
     var diagnosticCount = 0
     /// Whether the diagnostics' lines are the file's (a reader's), not counted from the block.
     var linesAreAbsolute = false
-    /// Calls per API name (`Analysis.Input.byAPI`).
-    var byAPI: [String: Int] = [:]
-    /// Calls per (platform label id, generation code).
-    var byPlatform: [PlatformCount: Int] = [:]
     var firstCall: Int64?
     var lastCall: Int64?
-
-    struct PlatformCount: Hashable {
-        var platform: UInt32
-        var generation: UInt8
-    }
 
     init(index: Int, fileIndex: Int, fileName: String, partitions: [PartitionCalls]) {
         self.index = index

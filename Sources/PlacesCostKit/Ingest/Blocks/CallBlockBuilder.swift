@@ -1,7 +1,7 @@
 import Foundation
 
-/// Fills a `CallBlock` from calls as they are read: routes each to its walk and partition, or
-/// counts it as a call outside every search.
+/// Fills a `CallBlock` from calls as they are read: files each in the partition of its walk, or,
+/// outside every search, in the partition its fingerprint picks; the walks count them all.
 ///
 /// Two entrances: `add(_ record:line:)` for the fast JSON Lines decoder's byte spans (the hot
 /// path: no `String`, no allocation per call once the thread's caches know the strings; the
@@ -15,7 +15,7 @@ package struct CallBlockBuilder {
     /// Per-thread lookups from a string's bytes to its catalog id, kept across blocks.
     struct Caches {
         var apis = ByteInterner()
-        var apiInfo: [(code: UInt8, generation: UInt8, otherLabel: UInt32)] = []
+        var apiInfo: [(code: APICode, generation: APIGeneration?, otherLabel: UInt32)] = []
         var labels = ByteInterner()
         var labelIDs: [UInt32] = []
         /// The last few API, project and platform strings with their ids: calls repeat a handful
@@ -103,7 +103,7 @@ package struct CallBlockBuilder {
             }
         }
         let routed = route(
-            time: time.microseconds, api: api.code, otherLabel: api.otherLabel,
+            time: time.microseconds, api: api.code, otherAPI: api.otherLabel,
             generation: generation, fields: fields, project: project, platform: platform,
             inputLength: record.inputLength ?? -1, hasToken: token != nil, hasUser: user != nil,
             fingerprint: Fingerprint.of(line)
@@ -126,12 +126,12 @@ package struct CallBlockBuilder {
         return UnsafeRawBufferPointer(start: line.baseAddress.map { $0 + Int(span.start) }, count: Int(span.count))
     }
 
-    private func apiInfo(_ bytes: UnsafeRawBufferPointer, caches: inout Caches) -> (code: UInt8, generation: UInt8, otherLabel: UInt32, id: UInt32) {
+    private func apiInfo(_ bytes: UnsafeRawBufferPointer, caches: inout Caches) -> (code: APICode, generation: APIGeneration?, otherLabel: UInt32, id: UInt32) {
         let (id, inserted) = caches.apis.intern(bytes)
         if inserted {
             let (api, implied) = API.parse(String(decoding: bytes, as: UTF8.self))
             let other = api.isOther ? catalogs.labels.id(for: api.name) : 0
-            caches.apiInfo.append((api.code, APIGeneration.code(implied), other))
+            caches.apiInfo.append((api.code, implied, other))
         }
         let info = caches.apiInfo[Int(id)]
         return (info.code, info.generation, info.otherLabel, id)
@@ -159,15 +159,15 @@ package struct CallBlockBuilder {
     /// Compared as one word, never byte by byte through a closure: most lines name their API
     /// version.
     @inline(__always)
-    package static func generation(_ bytes: UnsafeRawBufferPointer) -> UInt8? {
+    package static func generation(_ bytes: UnsafeRawBufferPointer) -> APIGeneration? {
         switch bytes.count {
         case 6:
             let word = UInt64(UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self)))
                 | UInt64(UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt16.self))) << 32
-            return word | 0x2020_2020_2020 == 0x7963_6167_656C ? 1 : nil  // "legacy"
+            return word | 0x2020_2020_2020 == 0x7963_6167_656C ? .legacy : nil  // "legacy"
         case 3:
             let word = UInt32(UInt16(littleEndian: bytes.loadUnaligned(as: UInt16.self))) | UInt32(bytes[2]) << 16
-            return word | 0x20_2020 == 0x77_656E ? 2 : nil  // "new"
+            return word | 0x20_2020 == 0x77_656E ? .new : nil  // "new"
         default:
             return nil
         }
@@ -186,8 +186,8 @@ package struct CallBlockBuilder {
         let platform = catalogs.labels.id(for: call.platform)
         let other = call.api.isOther ? catalogs.labels.id(for: call.api.name) : 0
         let routed = route(
-            time: call.time.microseconds, api: call.api.code, otherLabel: other,
-            generation: APIGeneration.code(call.generation), fields: catalogs.fieldMasks.id(for: call.fields),
+            time: call.time.microseconds, api: call.api.code, otherAPI: other,
+            generation: call.generation, fields: catalogs.fieldMasks.id(for: call.fields),
             project: project, platform: platform, inputLength: call.inputLength.map { Int32(clamping: $0) } ?? -1,
             hasToken: call.sessionToken != nil, hasUser: call.userID != nil, fingerprint: fingerprint
         )
@@ -219,47 +219,31 @@ package struct CallBlockBuilder {
 
     // MARK: - Routing
 
-    /// Counts a kept call, and returns it when a walk takes it; a call outside every search goes
-    /// to the partition its fingerprint picks.
+    /// Returns a call in the period when a walk takes it by its key; a call outside every
+    /// search goes to the partition its fingerprint picks, to be checked for duplicates and
+    /// counted with the rest (`SessionStream.count`).
     mutating func route(
-        time: Int64, api: UInt8, otherLabel: UInt32, generation: UInt8, fields: UInt32,
+        time: Int64, api: APICode, otherAPI: UInt32, generation: APIGeneration?, fields: UInt32,
         project: UInt32, platform: UInt32, inputLength: Int32, hasToken: Bool, hasUser: Bool, fingerprint: UInt64
     ) -> (call: GroupCall, byToken: Bool)? {
-        block.records += 1
-        if api == API.otherCode {
-            otherAPICounts[otherLabel, default: 0] += 1
-        } else {
-            apiCounts[Int(api)] &+= 1
-        }
-        let platformSlot = Int(platform) * 3 + Int(generation)
-        if platformSlot < CallBlockBuilder.inlinePlatformSlots {
-            platformCounts[platformSlot] &+= 1
-        } else {
-            let slot = platformSlot - CallBlockBuilder.inlinePlatformSlots
-            if slot >= morePlatformCounts.count { morePlatformCounts += Array(repeating: 0, count: slot + 1 - morePlatformCounts.count) }
-            morePlatformCounts[slot] += 1
-        }
         block.firstCall = min(block.firstCall ?? time, time)
         block.lastCall = max(block.lastCall ?? time, time)
-        if api == API.autocompleteCode, !hasToken { block.tally.anomalies.noTokenRequests += 1 }
-        if api == API.placeDetailsCode, fields == 0 { block.tally.anomalies.fieldsUnspecified += 1 }
-        let byToken = hasToken && (api == API.autocompleteCode || api == API.placeDetailsCode || api == API.addressValidationCode)
-        let byUser = !hasToken && hasUser && (api == API.autocompleteCode || api == API.placeDetailsCode || api == API.geocodingCode)
+        let byToken = hasToken && api.joinsTokenWalk
+        let byUser = !hasToken && hasUser && api.joinsUserWalk
+        var call = GroupCall(
+            time: time, sequence: 0, keyHash: 0, fingerprint: fingerprint, keyStart: 0, keyCount: 0, userStart: 0,
+            userCount: -1, project: project, platform: platform, otherAPI: otherAPI, fields: fields,
+            inputLength: inputLength, api: api, generation: generation, byToken: byToken, base: false
+        )
         guard byToken || byUser else {
-            let call = GroupCall(
-                time: time, sequence: sequence, keyHash: fingerprint, keyStart: 0, keyCount: 0, userStart: 0, userCount: -1,
-                project: otherLabel, platform: platform, fields: fields, inputLength: inputLength, fingerprint: fingerprint,
-                api: api, generation: generation, byToken: hasToken, base: true
-            )
+            call.sequence = sequence
+            call.keyHash = fingerprint
+            call.byToken = hasToken
+            call.base = true
             sequence += 1
             block.partitions[partition(of: fingerprint)].calls.append(call)
             return nil
         }
-        let call = GroupCall(
-            time: time, sequence: 0, keyHash: 0, keyStart: 0, keyCount: 0, userStart: 0, userCount: -1, project: project,
-            platform: platform, fields: fields, inputLength: inputLength, fingerprint: fingerprint, api: api,
-            generation: generation, byToken: byToken, base: false
-        )
         return (call, byToken)
     }
 
@@ -296,31 +280,7 @@ package struct CallBlockBuilder {
         }
     }
 
-    /// Calls per API code, and per name's label id for `other` APIs: named once, in `finish`;
-    /// no dictionary keyed by name on the per-call path. Keep the codes' counts inline: in
-    /// arrays, they cost two uniqueness checks a call.
-    private var apiCounts = SIMD8<Int>()
-    private var otherAPICounts: [UInt32: Int] = [:]
-    /// Calls per (platform label id, generation code), at `platform * 3 + generation`: the first
-    /// slots inline (a log names a handful of platforms), the rest in `morePlatformCounts`.
-    private var platformCounts = SIMD32<Int>()
-    private var morePlatformCounts: [Int] = []
-    private static let inlinePlatformSlots = 32
-
     mutating func finish(lineCount: Int) -> CallBlock {
-        for code in 0..<Int(API.otherCode) where apiCounts[code] > 0 {
-            let count = apiCounts[code]
-            block.byAPI[API(code: UInt8(code), otherName: "").name, default: 0] += count
-        }
-        for (label, count) in otherAPICounts {
-            block.byAPI[API(code: API.otherCode, otherName: catalogs.labels.value(label) ?? "").name, default: 0] += count
-        }
-        let slotCounts = (0..<CallBlockBuilder.inlinePlatformSlots).map { platformCounts[$0] } + morePlatformCounts
-        for (slot, count) in slotCounts.enumerated() where count > 0 {
-            block.byPlatform[CallBlock.PlatformCount(platform: UInt32(slot / 3), generation: UInt8(slot % 3)), default: 0] += count
-        }
-        platformCounts = SIMD32()
-        morePlatformCounts = []
         block.lineCount = lineCount
         return block
     }

@@ -50,7 +50,7 @@ enum AccessLogTwins {
             sessionToken: places.sessionToken.map(text),
             inputLength: places.inputLength.map(Int.init),
             fields: places.fields.flatMap { FastAccessLogLineDecoder.fieldNames(UnsafeRawBufferPointer(bytes($0))) },
-            generation: APIGeneration(code: places.generation),
+            generation: places.generation,
             userID: record.user.map(text),
             status: record.status.map(text)
         )

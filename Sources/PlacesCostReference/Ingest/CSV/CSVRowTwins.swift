@@ -43,7 +43,7 @@ enum CSVRowTwins {
             inputLength: record.inputLength.map(Int.init),
             fields: fields,
             generation: record.apiVersion.flatMap { CallBlockBuilder.generation(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(line)[Int($0.start)..<Int($0.start + $0.count)])) }
-                .flatMap { APIGeneration(code: $0) } ?? impliedGeneration,
+                ?? impliedGeneration,
             userID: label(record.userID),
             project: label(record.project),
             platform: label(record.platform),

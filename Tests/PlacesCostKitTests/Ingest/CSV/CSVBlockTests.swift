@@ -12,11 +12,12 @@ struct CSVBlockTests {
     /// A call as filed for its walk, without what depends on the block it came in.
     struct Filed: Equatable, CustomStringConvertible {
         var time: Int64
-        var api: UInt8
-        var generation: UInt8
+        var api: APICode
+        var generation: APIGeneration?
         var fields: UInt32
         var project: UInt32
         var platform: UInt32
+        var otherAPI: UInt32
         var inputLength: Int32
         var fingerprint: UInt64
         var byToken: Bool
@@ -25,7 +26,7 @@ struct CSVBlockTests {
         var user: [UInt8]?
 
         var description: String {
-            "\(time) api \(api)/\(generation) fields \(fields) project \(project) platform \(platform) input \(inputLength) "
+            "\(time) api \(api)/\(generation) fields \(fields) project \(project) platform \(platform) other API \(otherAPI) input \(inputLength) "
                 + "fp \(fingerprint) \(byToken ? "token" : "user") \(base ? "base " : "")key \(String(decoding: key, as: UTF8.self))"
         }
     }
@@ -48,7 +49,7 @@ struct CSVBlockTests {
             partition.calls.map { call in
                 Filed(
                     time: call.time, api: call.api, generation: call.generation, fields: call.fields, project: call.project,
-                    platform: call.platform, inputLength: call.inputLength, fingerprint: call.fingerprint, byToken: call.byToken,
+                    platform: call.platform, otherAPI: call.otherAPI, inputLength: call.inputLength, fingerprint: call.fingerprint, byToken: call.byToken,
                     base: call.base, key: Array(partition.arena[Int(call.keyStart)..<Int(call.keyStart + call.keyCount)]),
                     user: call.userCount < 0 ? nil : Array(partition.arena[Int(call.userStart)..<Int(call.userStart + call.userCount)])
                 )
@@ -307,7 +308,7 @@ struct CSVBlockTests {
             let expected = try LogReader(options: LogReader.Options(format: .csv)).read([path])
             let streamed = try Self.pipeline(path, threads: 2, blockSize: 60)
             #expect(streamed.read.diagnostics == expected.diagnostics, "\(text.debugDescription)")
-            #expect(streamed.read.rejected == expected.rejected && streamed.records == expected.calls.count)
+            #expect(streamed.read.rejected == expected.rejected && streamed.tally.calls.records == expected.calls.count)
         }
         // The plain case, after blank lines and a byte-order mark's removal.
         let plain = Array("\r\n  \n\"timestamp\", api ,x\r\n1,autocomplete,y\n".utf8)
@@ -375,7 +376,7 @@ struct CSVBlockTests {
         let streamed = try CallPipeline(options: options, catalogs: CallCatalogs()).run(paths)
         #expect(streamed.read.diagnostics == expected.diagnostics)
         #expect(streamed.read.diagnosticCount == expected.diagnosticCount && streamed.read.rejected == expected.rejected)
-        #expect(streamed.records == expected.calls.count)
+        #expect(streamed.tally.calls.records == expected.calls.count)
     }
 
     @Test("Repeated rows are duplicates on both paths; --dedupe drops the same ones")
