@@ -3,6 +3,7 @@
 extension SessionStream {
     /// Whether `event` repeats an earlier call of its instant; remembers it if not.
     mutating func isDuplicate(_ event: Event) -> Bool {
+        if event.fingerprint == Fingerprint.unrepeatable { return false }
         if event.time != instant {
             instant = event.time
             instantFingerprints[0] = event.fingerprint

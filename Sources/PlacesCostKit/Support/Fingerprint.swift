@@ -9,7 +9,14 @@
 /// 48 bytes a round, and the tail is read as overlapping words, never byte by byte. Among the
 /// calls of one instant, a collision between different records is vanishingly rare (about 2^-64
 /// per pair).
+///
+/// A record whose time is too coarse to tell a retry from a real repeated call (an access log
+/// with whole-second times) gets `unrepeatable`, a value no content hashes to: it is never a
+/// duplicate of anything.
 package struct Fingerprint {
+    /// The fingerprint of a record that is never a duplicate, whatever repeats it.
+    package static let unrepeatable: UInt64 = 0
+
     private var lanes: (UInt64, UInt64, UInt64) = (0x243F_6A88_85A3_08D3, 0x1319_8A2E_0370_7344, 0xA409_3822_299F_31D0)
     private var length: UInt64 = 0
 
@@ -81,9 +88,11 @@ package struct Fingerprint {
         text.withUTF8 { combine(UnsafeRawBufferPointer($0)) }
     }
 
+    /// Never `unrepeatable`.
     package var value: UInt64 {
         let (first, second, third) = lanes
-        return Fingerprint.mum(first ^ Fingerprint.secrets.0 ^ length, second ^ third ^ Fingerprint.secrets.1)
+        let value = Fingerprint.mum(first ^ Fingerprint.secrets.0 ^ length, second ^ third ^ Fingerprint.secrets.1)
+        return value == Fingerprint.unrepeatable ? 1 : value
     }
 
     /// The 128-bit product of two words, its halves folded: one multiply mixes 16 bytes.
@@ -95,8 +104,10 @@ package struct Fingerprint {
 }
 
 extension HTTPRequest {
-    /// The fingerprint of everything a request shows (an access-log line or a HAR entry).
+    /// The fingerprint of everything a request shows (an access-log line or a HAR entry);
+    /// `Fingerprint.unrepeatable` when its time has whole seconds only.
     package var fingerprint: UInt64 {
+        guard !wholeSecondTime else { return Fingerprint.unrepeatable }
         var fingerprint = Fingerprint()
         fingerprint.combine(String(time.microseconds))
         fingerprint.combine(method)

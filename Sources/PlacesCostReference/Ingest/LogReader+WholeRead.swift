@@ -34,7 +34,7 @@ extension LogReader {
         var known = seen
         defer { seen = known }
         try readRecords(&input, into: &output) { call, fingerprint in
-            if !known.insert(DuplicateKey(time: call.time.microseconds, fingerprint: fingerprint)).inserted {
+            if fingerprint != Fingerprint.unrepeatable, !known.insert(DuplicateKey(time: call.time.microseconds, fingerprint: fingerprint)).inserted {
                 duplicates += 1
                 if options.dedupe { return }
             }

@@ -12,8 +12,14 @@ struct DuplicateRecordTests {
     /// The clean log of `format` with `copies` of its lines repeated, some right after the
     /// original, some far later (a retried export page), by a seeded choice.
     static func withRepeats(_ format: String, copies: Int, seed: UInt64) throws -> (path: String, directory: TemporaryDirectory) {
-        let file = ["jsonl": "clean.jsonl", "csv": "clean.csv", "access-log": "clean.log"][format]!
-        let text = try String(contentsOfFile: corpus + "/\(format)/" + file, encoding: .utf8)
+        let directory = TemporaryDirectory()
+        let text: String
+        if format == "access-log-msec" {
+            text = try String(contentsOfFile: try cleanLog(format, in: directory), encoding: .utf8)
+        } else {
+            let file = ["jsonl": "clean.jsonl", "csv": "clean.csv", "access-log": "clean.log"][format]!
+            text = try String(contentsOfFile: corpus + "/\(format)/" + file, encoding: .utf8)
+        }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
         var random = SeededRandom(seed: seed)
         let first = format == "csv" ? 1 : 0  // not the header
@@ -22,7 +28,6 @@ struct DuplicateRecordTests {
             let target = Bool.random(using: &random) ? source + 1 : Int.random(in: (source + 1)...lines.count, using: &random)
             lines.insert(lines[source], at: target)
         }
-        let directory = TemporaryDirectory()
         return (directory.write("repeated.\(format)", lines.joined(separator: "\n") + "\n"), directory)
     }
 
@@ -43,32 +48,84 @@ struct DuplicateRecordTests {
     }
 
     @Test("Repeats are counted; --dedupe drops them and the report equals the clean log's, on 1 and 2 threads",
-          arguments: ["jsonl", "csv", "access-log"], [1 as UInt64, 2, 3])
+          arguments: ["jsonl", "csv", "access-log-msec"], [1 as UInt64, 2, 3])
     func dedupe(_ format: String, seed: UInt64) throws {
         let copies = 9
         let (path, directory) = try Self.withRepeats(format, copies: copies, seed: seed)
         defer { _ = directory }
-        let clean = ["jsonl": "clean.jsonl", "csv": "clean.csv", "access-log": "clean.log"][format]!
-        let cleanReport = try Self.report(Self.corpus + "/\(format)/" + clean)
-        let counted = try Self.report(path)
+        let cleanDirectory = TemporaryDirectory()
+        let cleanPath = try Self.cleanLog(format, in: cleanDirectory)
+        let extra = Self.extraArguments(format)
+        let cleanReport = try Self.report(cleanPath, extra)
+        let counted = try Self.report(path, extra)
         let countedInput = try #require(counted["input"] as? [String: Any])
         #expect(countedInput["duplicates"] as? Int == copies)
         #expect(countedInput["duplicates_dropped"] as? Int == 0)
         #expect(countedInput["records"] as? Int == ((cleanReport["input"] as? [String: Any])?["records"] as? Int ?? 0) + copies)
         for threads in ["1", "2"] {
-            let deduped = try Self.report(path, ["--dedupe", "--threads", threads])
+            let deduped = try Self.report(path, extra + ["--dedupe", "--threads", threads])
             let input = try #require(deduped["input"] as? [String: Any])
             #expect(input["duplicates"] as? Int == copies)
             #expect(input["duplicates_dropped"] as? Int == copies)
             #expect(Self.withoutDuplicateCounts(deduped) == Self.withoutDuplicateCounts(cleanReport))
         }
         // The slow twin (every call in memory, one set of every record) finds the same repeats.
-        var options = LogReader.Options(format: InputFormat(rawValue: format))
+        var options = LogReader.Options(format: InputFormat(rawValue: format == "access-log-msec" ? "access-log" : format))
+        if format == "access-log-msec" { options.logFormat = try AccessLogFormat(Self.msecFormat) }
         #expect(try LogReader(options: options).read([path]).duplicates == copies)
         options.dedupe = true
         let slow = try LogReader(options: options).read([path])
         #expect(slow.duplicatesDropped == copies)
         #expect(slow.calls.count == (cleanReport["input"] as? [String: Any])?["records"] as? Int)
+    }
+
+    @Test("In a whole-second access log, identical lines are real calls: never duplicates, never dropped, no hint",
+          arguments: [1 as UInt64, 2, 3])
+    func wholeSecondAccessLog(seed: UInt64) throws {
+        let copies = 9
+        let (path, directory) = try Self.withRepeats("access-log", copies: copies, seed: seed)
+        defer { _ = directory }
+        let cleanReport = try Self.report(Self.corpus + "/access-log/clean.log")
+        let cleanRecords = (cleanReport["input"] as? [String: Any])?["records"] as? Int ?? 0
+        for extra in [[], ["--dedupe"], ["--dedupe", "--threads", "1"]] {
+            let input = try #require(try Self.report(path, extra)["input"] as? [String: Any])
+            #expect(input["duplicates"] as? Int == 0)
+            #expect(input["duplicates_dropped"] as? Int == 0)
+            #expect(input["records"] as? Int == cleanRecords + copies)
+        }
+        let run = runCLI(["analyze", path, "--report", "json"])
+        #expect(!run.stderr.contains("--dedupe"), "\(run.stderr)")
+        var options = LogReader.Options(format: .accessLog)
+        options.dedupe = true
+        let slow = try LogReader(options: options).read([path])
+        #expect(slow.duplicates == 0 && slow.calls.count == cleanRecords + copies)
+    }
+
+    /// An access-log format with millisecond times, in which repeats are told apart.
+    static let msecFormat = #"$remote_addr - $remote_user [$msec] "$request" $status $body_bytes_sent "$http_referer" "$http_user_agent""#
+
+    static func extraArguments(_ format: String) -> [String] {
+        format == "access-log-msec" ? ["--log-format", msecFormat] : []
+    }
+
+    /// The corpus's clean log of `format`; for `access-log-msec`, the combined one rewritten with
+    /// `$msec` times (each line a millisecond after the one before in its second, so no two match).
+    static func cleanLog(_ format: String, in directory: TemporaryDirectory) throws -> String {
+        guard format == "access-log-msec" else {
+            let file = ["jsonl": "clean.jsonl", "csv": "clean.csv"][format]!
+            return corpus + "/\(format)/" + file
+        }
+        let text = try String(contentsOfFile: corpus + "/access-log/clean.log", encoding: .utf8)
+        var lines: [String] = []
+        for (index, line) in text.split(separator: "\n").enumerated() {
+            guard case .request(let request) = AccessLogParser(format: .combined).parse(String(line)),
+                  let open = line.firstIndex(of: "["), let close = line.firstIndex(of: "]")
+            else { continue }
+            let microseconds = request.time.microseconds + Int64(index % 997) * 1_000
+            let msec = "\(microseconds / 1_000_000).\(String(format: "%03d", (microseconds / 1_000) % 1_000))"
+            lines.append(String(line[..<open]) + "[" + msec + String(line[close...]))
+        }
+        return directory.write("clean.log", lines.joined(separator: "\n") + "\n")
     }
 
     @Test("HAR entries repeated are duplicates too")

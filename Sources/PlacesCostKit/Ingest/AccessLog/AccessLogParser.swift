@@ -121,7 +121,9 @@ package struct AccessLogParser: Sendable {
             status = code
         }
         let user = text(.remoteUser).flatMap { $0 == "-" || $0.isEmpty ? nil : $0 }
-        return .request(HTTPRequest(time: time, method: method, target: target, userID: user, status: status))
+        var request = HTTPRequest(time: time, method: method, target: target, userID: user, status: status)
+        request.wholeSecondTime = values[.msec] == nil
+        return .request(request)
     }
 
     /// `1790845203.123`: seconds since 1970 with up to microsecond digits.

@@ -17,6 +17,8 @@ package struct FastAccessLogRecord: Equatable, Sendable {
     package var status: ByteSpan?
     /// The Places call the request is; `nil` when it is not one (counted as a skipped request).
     package var call: Places?
+    /// Whether `time` has whole seconds only (`HTTPRequest.wholeSecondTime`).
+    package var wholeSecondTime: Bool
 
     /// A Places call's properties, as `PlacesRequestDecoder` reads them from the URL.
     package struct Places: Equatable, Sendable {
@@ -35,8 +37,10 @@ package struct FastAccessLogRecord: Equatable, Sendable {
 
     /// `HTTPRequest.fingerprint` of the request the slow path makes of this line, from the
     /// line's bytes: the same words in the same order (the time in decimal, the method, the
-    /// target, `\0` for the absent body, the user or `\0`, the status or `\0`).
+    /// target, `\0` for the absent body, the user or `\0`, the status or `\0`); for a time of
+    /// whole seconds, `Fingerprint.unrepeatable`.
     package func fingerprint(in line: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        guard !wholeSecondTime else { return Fingerprint.unrepeatable }
         let raw = UnsafeRawBufferPointer(line)
         func bytes(_ span: ByteSpan) -> UnsafeRawBufferPointer {
             UnsafeRawBufferPointer(rebasing: raw[Int(span.start) ..< Int(span.start) + Int(span.count)])
@@ -289,7 +293,7 @@ package struct FastAccessLogLineDecoder: Sendable {
                 user = ByteSpan(fields.user)
             }
 
-            var record = FastAccessLogRecord(time: time, method: ByteSpan(method), target: ByteSpan(target), user: user, status: status)
+            var record = FastAccessLogRecord(time: time, method: ByteSpan(method), target: ByteSpan(target), user: user, status: status, wholeSecondTime: timeKind != .msec)
             guard FastAccessLogLineDecoder.placesCall(line, target, into: &record) else { return nil }
             return record
         }

@@ -237,11 +237,13 @@ package struct CallBlockBuilder {
         )
         guard byToken || byUser else {
             call.sequence = sequence
-            call.keyHash = fingerprint
+            // A duplicate must meet the call it repeats: both go to the partition of their
+            // fingerprint. An unrepeatable call has no duplicate, so its position spreads it.
+            call.keyHash = fingerprint != Fingerprint.unrepeatable ? fingerprint : Fingerprint.mum(UInt64(bitPattern: sequence), 0x9E37_79B9_7F4A_7C15)
             call.byToken = hasToken
             call.base = true
             sequence += 1
-            block.partitions[partition(of: fingerprint)].calls.append(call)
+            block.partitions[partition(of: call.keyHash)].calls.append(call)
             return nil
         }
         return (call, byToken)

@@ -18,6 +18,10 @@ package struct HTTPRequest: Sendable, Equatable {
     package var userID: String?
     /// The HTTP response status, when known.
     package var status: Int?
+    /// Whether `time` has whole seconds only (`$time_local`, `$time_iso8601`): identical
+    /// requests of one second are then real repeated calls as much as retries, so none is taken
+    /// as a duplicate (`Fingerprint.unrepeatable`).
+    package var wholeSecondTime = false
 
     package init(time: Timestamp, method: String, target: String, headers: [(name: String, value: String)] = [],
                 body: String? = nil, userID: String? = nil, status: Int? = nil) {
@@ -34,5 +38,6 @@ package struct HTTPRequest: Sendable, Equatable {
         lhs.time == rhs.time && lhs.method == rhs.method && lhs.target == rhs.target
             && lhs.headers.map(\.name) == rhs.headers.map(\.name) && lhs.headers.map(\.value) == rhs.headers.map(\.value)
             && lhs.body == rhs.body && lhs.userID == rhs.userID && lhs.status == rhs.status
+            && lhs.wholeSecondTime == rhs.wholeSecondTime
     }
 }

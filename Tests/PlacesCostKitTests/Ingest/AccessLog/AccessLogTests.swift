@@ -23,10 +23,12 @@ struct AccessLogTests {
     @Test("The docs/formats.md combined line: time, method, target, status; no user, headers or body")
     func combinedExample() throws {
         let request = try #require(parsed(Self.exampleLine))
-        #expect(request == HTTPRequest(
+        var expected = HTTPRequest(
             time: Timestamp(microseconds: Self.nineOhThree), method: "GET",
             target: "/maps/api/place/autocomplete/json?input=1600+Amph&sessiontoken=6513270e269e0d37f2a74de452e6b438&key=AIzaSyEXAMPLE",
-            status: 200))
+            status: 200)
+        expected.wholeSecondTime = true
+        #expect(request == expected)
         // The bytes entry point (what `LineReader` hands out) agrees with the String one.
         #expect(AccessLogParser(format: .combined).parse(Array(Self.exampleLine.utf8)) == .request(request))
     }
