@@ -1,10 +1,13 @@
 /// The input and pricing options `analyze` and `reconcile` share, parsed in one place so the two
 /// commands read the same logs the same way (`reconcile` must price exactly what `analyze` prices).
 struct AnalysisOptionsParser {
-    /// `--format`, `--log-format`, `--pricing`, `--since`, `--until`, `--timezone`, `--scale`,
-    /// `--strict`, `--dedupe`, `--quiet`, `--threads`, `--no-progress`, `--reorder-window`.
+    /// `--format`, `--log-format`, `--route`, `--strip-prefix`, `--user-header`, `--pricing`,
+    /// `--since`, `--until`, `--timezone`, `--scale`, `--strict`, `--dedupe`, `--quiet`,
+    /// `--threads`, `--no-progress`, `--reorder-window`.
     static let options: [ArgumentScanner.Option] = [
-        .init("format", value: "FORMAT"), .init("log-format", value: "STRING"), .init("pricing", value: "ID|FILE"),
+        .init("format", value: "FORMAT"), .init("log-format", value: "STRING"),
+        .init("route", value: "PATH=API"), .init("strip-prefix", value: "PATH"), .init("user-header", value: "NAME"),
+        .init("pricing", value: "ID|FILE"),
         .init("since", value: "DATE"), .init("until", value: "DATE"),
         .init("timezone", value: "TZ"), .init("scale", value: "X"),
         .init("strict"), .init("dedupe"), .init("quiet"), .init("threads", value: "N"), .init("no-progress"),
@@ -31,6 +34,19 @@ struct AnalysisOptionsParser {
             } catch {
                 throw usageError("--log-format: \(error)")
             }
+        }
+        do {
+            for route in parsed.all("route") { try options.reader.routes.addRoute(route) }
+            for prefix in parsed.all("strip-prefix") { try options.reader.routes.addStrippedPrefix(prefix) }
+        } catch {
+            throw usageError("\(error)")
+        }
+        if let header = parsed["user-header"] {
+            let name = header.trimmingSpaces().lowercased()
+            guard !name.isEmpty, name.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ":") }) else {
+                throw usageError("--user-header takes a request header's name, such as X-User-Id, not `\(header)`.")
+            }
+            options.reader.userHeader = name
         }
         let window = TimeWindow(
             start: try parsed["since"].map { try parseDate($0, option: "--since", endOfDay: false) },
@@ -78,6 +94,11 @@ struct AnalysisOptionsParser {
             context.note("--dedupe dropped \(read.duplicatesDropped) records that repeated an earlier record exactly (same time, same content).")
         } else if read.duplicates > 0 {
             context.note("\(read.duplicates) records repeat an earlier record exactly (same time, same content), as exporters that retry write them; they are counted as calls. --dedupe drops them.")
+        }
+        if !read.hosts.proxies.isEmpty {
+            let hosts = RequestHosts.most(read.hosts.proxies, 5).map { "\($0.host) (\(Money.count($0.requests)))" }
+            let more = read.hosts.proxies.count > 5 ? " and \(read.hosts.proxies.count - 5) more" : ""
+            context.note("requests to \(hosts.joined(separator: ", "))\(more) were read by their Google API paths, taking \(read.hosts.proxies.count == 1 ? "the host" : "these hosts") as a proxy of Google's APIs.")
         }
         if read.bodiesUnknown > 0 {
             context.note("\(read.bodiesUnknown) Places API (New) calls in access logs carry their session token and input in a body the log does not show: they count as autocomplete calls without a token. A HAR capture shows the bodies.")

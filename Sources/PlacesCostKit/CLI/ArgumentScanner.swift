@@ -16,12 +16,15 @@ struct ArgumentScanner: Sendable {
     }
 
     struct Parsed: Sendable, Equatable {
-        var values: [String: String] = [:]
+        /// Each option's values in the order given; an option read once takes its last.
+        var repeated: [String: [String]] = [:]
         var flags: Set<String> = []
         var positionals: [String] = []
 
         func has(_ flag: String) -> Bool { flags.contains(flag) }
-        subscript(name: String) -> String? { values[name] }
+        subscript(name: String) -> String? { repeated[name]?.last }
+        /// Every value of an option that may be given more than once (`--route`).
+        func all(_ name: String) -> [String] { repeated[name] ?? [] }
     }
 
     var options: [Option]
@@ -63,12 +66,12 @@ struct ArgumentScanner: Sendable {
                 }
                 parsed.flags.insert(option.name)
             } else if let inlineValue {
-                parsed.values[option.name] = inlineValue
+                parsed.repeated[option.name, default: []].append(inlineValue)
             } else {
                 guard index < arguments.count else {
                     throw CLIError.usage(message: "option \(name) needs a value (\(option.valueName!)).", usage: usage)
                 }
-                parsed.values[option.name] = arguments[index]
+                parsed.repeated[option.name, default: []].append(arguments[index])
                 index += 1
             }
         }

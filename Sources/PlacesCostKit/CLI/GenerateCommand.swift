@@ -6,7 +6,7 @@ import Darwin
 
 /// `placescost generate`: a deterministic, realistic request log for tests, benchmarks and simulations.
 struct GenerateCommand {
-    static let usage = "placescost generate --searches N [--seed S] [--format jsonl|csv|access-log] [--start DATE] [--days D] [--out FILE]"
+    static let usage = "placescost generate --searches N [--seed S] [--format jsonl|csv|access-log|har] [--start DATE] [--days D] [--out FILE]"
 
     static let help = """
     placescost generate: write a realistic, made-up log of Places calls.
@@ -28,9 +28,13 @@ struct GenerateCommand {
       --searches N                  User actions to generate (required); `analyze` counts about
                                     N searches. 1 M writes about 1.4 GB of JSON Lines.
       --seed S                      Random seed, a whole number (default 1).
-      --format jsonl|csv|access-log Canonical JSON Lines (default), the same columns as CSV, or an
-                                    nginx combined access log of legacy web-service URLs (the
-                                    user id in $remote_user, a fake key=AIzaSyGENERATED-not-a-key).
+      --format FORMAT               jsonl: canonical JSON Lines (default); csv: the same columns;
+                                    access-log: an nginx combined access log of legacy
+                                    web-service URLs (the user id in $remote_user, a fake
+                                    key=AIzaSyGENERATED-not-a-key); har: a browser's HAR capture of
+                                    web pages on the Maps JavaScript API, half the users on the
+                                    legacy Places library, half on the Places library (New), with
+                                    map tiles between (no user ids: a browser sends none).
       --start DATE                  Period start, 2026-10-01 or an RFC 3339 time (default
                                     2026-10-01T00:00:00Z).
       --days D                      Period length in days (default 30).
@@ -42,7 +46,7 @@ struct GenerateCommand {
     """
 
     static let scanner = ArgumentScanner(options: [
-        .init("searches", value: "N"), .init("seed", value: "S"), .init("format", value: "jsonl|csv|access-log"),
+        .init("searches", value: "N"), .init("seed", value: "S"), .init("format", value: "jsonl|csv|access-log|har"),
         .init("start", value: "DATE"), .init("days", value: "D"), .init("out", value: "FILE"), .init("help"),
     ], usage: usage)
 
@@ -70,7 +74,7 @@ struct GenerateCommand {
         let format: GeneratedLogWriter.Format
         if let name = parsed["format"] {
             guard let known = GeneratedLogWriter.Format(rawValue: name) else {
-                throw values.error("--format takes jsonl, csv or access-log, not `\(name)`.")
+                throw values.error("--format takes jsonl, csv, access-log or har, not `\(name)`.")
             }
             format = known
         } else {
@@ -90,8 +94,9 @@ struct GenerateCommand {
             }
             options.start = milliseconds
         }
-        // An access log is written as requests finish, in order; merged app telemetry is not.
-        options.disorder = format != .accessLog
+        // An access log and a browser's capture are written as requests happen, in order; merged
+        // app telemetry is not.
+        options.disorder = format == .jsonl || format == .csv
 
         // --out FILE, when FILE is a regular file or new, is written under a hidden name beside
         // it and renamed over FILE once whole: a failure part-way leaves FILE as it was, never a
@@ -140,7 +145,7 @@ struct GenerateCommand {
             writer.write(call)
             try stopIfFailed()
         }
-        writer.drain()
+        writer.finish()
         try stopIfFailed()
         if let partial, let out = parsed["out"] {
             guard fsync(descriptor) == 0 else { throw CLIError.cannotWrite(path: out, reason: String(cString: strerror(errno))) }

@@ -1,4 +1,5 @@
-/// Writes generated calls as a canonical JSON Lines or CSV log, or an nginx combined access log.
+/// Writes generated calls as a canonical JSON Lines or CSV log, an nginx combined access log, or
+/// a browser's HAR capture of a web page on the Maps JavaScript API (`+BrowserHAR`).
 ///
 /// Records are built as bytes into one buffer handed to `flush` in chunks of about 1 MiB: a
 /// `String` per record through `OutputSink.write(_:)` would cost an allocation and a copy for
@@ -9,6 +10,8 @@ struct GeneratedLogWriter {
         case jsonl
         case csv
         case accessLog = "access-log"
+        /// A HAR saved from a browser's dev tools on pages that use the Maps JavaScript API.
+        case browserHAR = "har"
     }
 
     /// A fake API key, so the access log has the shape of a real one; the analyzer must never print it.
@@ -22,6 +25,8 @@ struct GeneratedLogWriter {
     var buffer: [UInt8] = []
     var cachedDay: Int64 = -1
     var dayPrefix: [UInt8] = []
+    /// HAR entries written so far (the first has no comma before it).
+    var entries = 0
     /// Field masks per format: JSON array body, CSV cell, URL value.
     let masks: [[UInt8]]
 
@@ -34,10 +39,11 @@ struct GeneratedLogWriter {
             switch format {
             case .jsonl: Array(mask.sdk.map { "\"\($0)\"" }.joined(separator: ",").utf8)
             case .csv: Array(mask.sdk.joined(separator: "|").utf8)
-            case .accessLog: Array(mask.web.joined(separator: ",").utf8)
+            case .accessLog, .browserHAR: Array(mask.web.joined(separator: ",").utf8)
             }
         }
         if format == .csv { buffer.append(contentsOf: GeneratedLogWriter.csvHeader.utf8) }
+        if format == .browserHAR { append(GeneratedLogWriter.harHeader) }
     }
 
     mutating func write(_ call: GeneratedCall) {
@@ -45,11 +51,18 @@ struct GeneratedLogWriter {
         case .jsonl: writeJSON(call)
         case .csv: writeCSV(call)
         case .accessLog: writeAccessLog(call)
+        case .browserHAR: writeBrowserHAR(call)
         }
         if buffer.count >= GeneratedLogWriter.chunkSize { drain() }
     }
 
-    /// Hands the buffered bytes to `flush`; call once at the end.
+    /// Closes what the format opened (a HAR's JSON) and hands the rest to `flush`; call once at the end.
+    mutating func finish() {
+        if format == .browserHAR { append(GeneratedLogWriter.harFooter) }
+        drain()
+    }
+
+    /// Hands the buffered bytes to `flush`.
     mutating func drain() {
         guard !buffer.isEmpty else { return }
         buffer.withUnsafeBytes { flush($0) }
@@ -159,7 +172,7 @@ struct GeneratedLogWriter {
 
     // MARK: Pieces
 
-    private func apiName(_ call: GeneratedCall) -> StaticString {
+    func apiName(_ call: GeneratedCall) -> StaticString {
         switch call.kind {
         case .autocomplete: call.sdkSpelling ? "findAutocompletePredictions" : "autocomplete"
         case .placeDetails: call.sdkSpelling ? "fetchPlace" : "place_details"
@@ -167,33 +180,38 @@ struct GeneratedLogWriter {
         }
     }
 
-    private mutating func append(_ text: StaticString) {
+    mutating func append(_ text: StaticString) {
         text.withUTF8Buffer { buffer.append(contentsOf: $0) }
     }
 
-    private mutating func append(_ text: String) {
+    mutating func append(_ text: String) {
         buffer.append(contentsOf: text.utf8)
     }
 
-    private mutating func appendInput(_ call: GeneratedCall, _ escape: (inout GeneratedLogWriter, ArraySlice<UInt8>) -> Void) {
+    mutating func appendInput(_ call: GeneratedCall, _ escape: (inout GeneratedLogWriter, ArraySlice<UInt8>) -> Void) {
         let utf8 = catalog.queries[Int(call.query)].utf8
         escape(&self, utf8[0..<Int(call.inputBytes)])
         if call.typo != 0 { escape(&self, [call.typo][...]) }
     }
 
-    private mutating func appendJSONEscaped(_ bytes: ArraySlice<UInt8>) {
+    mutating func appendJSONEscaped(_ bytes: ArraySlice<UInt8>) {
+        GeneratedLogWriter.escapeJSON(bytes, into: &buffer)
+    }
+
+    /// The bytes of a JSON string's content: `"` and `\\` escaped, control bytes as `\\u00XX`.
+    static func escapeJSON(_ bytes: ArraySlice<UInt8>, into output: inout [UInt8]) {
         let hex = Array("0123456789abcdef".utf8)
         for byte in bytes {
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                buffer.append(UInt8(ascii: "\\"))
-                buffer.append(byte)
+                output.append(UInt8(ascii: "\\"))
+                output.append(byte)
             case 0..<0x20:
-                append("\\u00")
-                buffer.append(hex[Int(byte >> 4)])
-                buffer.append(hex[Int(byte & 15)])
+                output += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")]
+                output.append(hex[Int(byte >> 4)])
+                output.append(hex[Int(byte & 15)])
             default:
-                buffer.append(byte)
+                output.append(byte)
             }
         }
     }
@@ -212,14 +230,16 @@ struct GeneratedLogWriter {
         buffer.append(UInt8(ascii: "\""))
     }
 
-    private mutating func appendURLEncoded(_ bytes: ArraySlice<UInt8>) {
+    /// Percent-encodes all but unreserved bytes; a space is `+` in a web service's query, `%20` in
+    /// the Maps JavaScript API's (`spaceAsPlus: false`).
+    mutating func appendURLEncoded(_ bytes: ArraySlice<UInt8>, spaceAsPlus: Bool = true) {
         let hex = Array("0123456789ABCDEF".utf8)
         for byte in bytes {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
                  UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
                 buffer.append(byte)
-            case UInt8(ascii: " "):
+            case UInt8(ascii: " ") where spaceAsPlus:
                 buffer.append(UInt8(ascii: "+"))
             default:
                 buffer.append(UInt8(ascii: "%"))
@@ -229,7 +249,7 @@ struct GeneratedLogWriter {
         }
     }
 
-    private mutating func appendNumber(_ value: Int, width: Int) {
+    mutating func appendNumber(_ value: Int, width: Int) {
         var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         var count = 0
         var rest = value
@@ -280,7 +300,7 @@ struct GeneratedLogWriter {
     }
 
     /// `2026-10-01T09:00:03.730Z`.
-    private mutating func appendRFC3339(_ time: Int64) {
+    mutating func appendRFC3339(_ time: Int64) {
         updateDay(time / 86_400_000, accessLog: false)
         buffer.append(contentsOf: dayPrefix)
         let inDay = Int(time % 86_400_000)

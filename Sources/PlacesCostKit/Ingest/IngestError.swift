@@ -16,7 +16,8 @@ package enum IngestError: Error, Equatable, CustomStringConvertible {
     /// the calls were made.
     case noCallInPeriod(inputs: [String], calls: Int, span: TimeSpan, period: TimeWindow)
     /// Requests were read (an access log, a HAR capture), but none is a Places call.
-    case noPlacesCall(inputs: [String], requests: Int, rejected: Int)
+    /// `hostsSeen`: the hosts requested most, each with its count (`example.com (812)`).
+    case noPlacesCall(inputs: [String], requests: Int, rejected: Int, hostsSeen: [String])
     /// The format of a file could not be told from its content.
     case unknownFormat(path: String)
     /// The billing export file does not exist or cannot be opened.
@@ -44,8 +45,11 @@ package enum IngestError: Error, Equatable, CustomStringConvertible {
             "no record could be read from \(inputs.joined(separator: ", ")). Check that the input is a request log (canonical JSON Lines or CSV, an access log or a HAR capture), or pass --format."
         case .noCallInPeriod(let inputs, let calls, let span, let period):
             "no call to analyze in the period asked for (\(period.described)): \(inputs.joined(separator: ", ")) hold\(inputs.count == 1 ? "s" : "") \(Money.count(calls)) call\(calls == 1 ? "" : "s")" + (span.first.map { first in " from \(first.rfc3339) to \(span.last!.rfc3339)" } ?? "") + ". Pass --since and --until dates inside that period, or drop them."
-        case .noPlacesCall(let inputs, let requests, let rejected):
-            "no Places call to analyze: none of the \(Money.count(requests)) request\(requests == 1 ? "" : "s") read from \(inputs.joined(separator: ", ")) is a Places Autocomplete, Place Details or Geocoding call" + (rejected > 0 ? " (\(Money.count(rejected)) more could not be read)" : "") + ". Check that the capture was made while the app searched for a place."
+        case .noPlacesCall(let inputs, let requests, let rejected, let hostsSeen):
+            "no Places call to analyze: none of the \(Money.count(requests)) request\(requests == 1 ? "" : "s") read from \(inputs.joined(separator: ", ")) is a Places Autocomplete, Place Details or Geocoding call"
+                + (rejected > 0 ? " (\(Money.count(rejected)) more could not be read)" : "")
+                + (hostsSeen.isEmpty ? "; the requests name no host" : "; the hosts requested most: \(hostsSeen.joined(separator: ", "))")
+                + ". Check that the capture was made while the app searched for a place, or map your proxy's paths with --route."
         case .unknownFormat(let path):
             "cannot tell the format of \(path) from its content. Pass --format jsonl, csv, access-log or har."
         case .unreadableBillingExport(let path, let reason):

@@ -22,6 +22,11 @@ package struct LogReader {
         /// Drop exact duplicates (`--dedupe`): a record with the time and fingerprint of an
         /// earlier one. They are counted either way.
         package var dedupe: Bool
+        /// The user's own proxy paths (`--route`, `--strip-prefix`).
+        package var routes = RequestRoutes()
+        /// The request header that carries a user id (`--user-header`), lowercased: read from a
+        /// HAR's headers and from an access log's `$http_...` variable of that name.
+        package var userHeader = LogReader.defaultUserHeader
 
         package init(format: InputFormat? = nil, strict: Bool = false, window: TimeWindow = TimeWindow(), logFormat: AccessLogFormat? = nil, dedupe: Bool = false) {
             self.format = format
@@ -33,7 +38,7 @@ package struct LogReader {
 
         /// The parser of access-log lines these options ask for.
         var accessLogParser: AccessLogParser {
-            AccessLogParser(format: logFormat ?? .combined)
+            AccessLogParser(format: logFormat ?? .combined, userHeader: userHeader)
         }
     }
 
@@ -64,11 +69,14 @@ package struct LogReader {
         package var duplicatesDropped = 0
         /// Inputs that are not regular files, copied to temporary files to be read (`InputSpool`).
         package var spooled: [InputSpool.Copy] = []
+        /// Hosts taken as proxies of Google's APIs, and hosts of skipped requests.
+        package var hosts = RequestHosts()
 
         package init() {}
     }
 
     package static let maxStoredDiagnostics = 20
+    package static let defaultUserHeader = "x-user-id"
 
     package var options: Options
 
@@ -263,7 +271,7 @@ package struct LogReader {
                     switch entry {
                     case .request(var request, _):
                         // A capture comes from one device and shows no user id; an app may send one.
-                        request.userID = request.headers.first { $0.name.lowercased() == "x-user-id" }?.value
+                        request.userID = request.headers.first { $0.name.lowercased() == options.userHeader }?.value
                         try sink.accept(request, line: line, into: &output)
                     case .malformed(let reason, let index):
                         // The line is where the entry starts, as for every format; the entry's
@@ -356,17 +364,19 @@ private struct RecordSink {
 
     /// An HTTP request from an access log or a HAR capture: a call when it is a Places call.
     func accept(_ request: HTTPRequest, line: Int, into output: inout LogReader.Output) throws {
-        switch PlacesRequestDecoder.decode(request) {
-        case .call(let call, let bodyUnknown):
+        switch PlacesRequestDecoder.decode(request, routes: reader.options.routes) {
+        case .call(let call, let bodyUnknown, let proxyHost):
             if bodyUnknown { output.bodiesUnknown += 1 }
+            if let proxyHost { output.hosts.noteProxy(proxyHost) }
             if reader.options.window.contains(call.time) {
                 deliver(call, request.fingerprint)
             } else {
                 output.outsideWindow += 1
                 output.outsidePeriod.include(call.time)
             }
-        case .notPlaces:
+        case .notPlaces(let host):
             output.skippedRequests += 1
+            output.hosts.noteSkipped(host)
         case .malformed(let reason):
             try reject(reason, line: line, into: &output)
         }

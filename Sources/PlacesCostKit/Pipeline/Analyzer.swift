@@ -88,7 +88,8 @@ struct Analyzer: Sendable {
                 throw IngestError.noCallInPeriod(inputs: inputs, calls: read.outsideWindow, span: read.outsidePeriod, period: options.reader.window)
             }
             if read.skippedRequests > 0 {
-                throw IngestError.noPlacesCall(inputs: inputs, requests: read.skippedRequests, rejected: read.rejected)
+                let hosts = RequestHosts.most(read.hosts.skipped, 5).map { "\($0.host) (\(Money.count($0.requests)))" }
+                throw IngestError.noPlacesCall(inputs: inputs, requests: read.skippedRequests, rejected: read.rejected, hostsSeen: hosts)
             }
             throw IngestError.noRecords(inputs: inputs)
         }

@@ -230,7 +230,8 @@ final class CallPipeline: @unchecked Sendable {
         condition.unlock()
         return CallBlockBuilder(
             block: CallBlock(index: index, fileIndex: fileIndex, fileName: fileName, partitions: takePartitions()),
-            catalogs: catalogs, window: options.reader.window, keepUsers: options.sessions.keepSearches
+            catalogs: catalogs, window: options.reader.window, keepUsers: options.sessions.keepSearches,
+            routes: options.reader.routes
         )
     }
 
@@ -242,6 +243,7 @@ final class CallPipeline: @unchecked Sendable {
         block.outsideWindow = output.outsideWindow
         block.outsidePeriod = output.outsidePeriod
         block.skippedRequests = output.skippedRequests
+        block.hosts = output.hosts
         block.bodiesUnknown = output.bodiesUnknown
         block.diagnostics = output.diagnostics
         block.diagnosticCount = output.diagnosticCount
@@ -301,7 +303,8 @@ final class CallPipeline: @unchecked Sendable {
             case .parse(let raw):
                 var builder = CallBlockBuilder(
                     block: CallBlock(index: raw.index, fileIndex: raw.fileIndex, fileName: raw.fileName, partitions: takePartitions()),
-                    catalogs: catalogs, window: options.reader.window, keepUsers: options.sessions.keepSearches
+                    catalogs: catalogs, window: options.reader.window, keepUsers: options.sessions.keepSearches,
+            routes: options.reader.routes
                 )
                 let lines = if let layout = raw.csv {
                     CSVBlockParser.parse(raw, layout: layout, maxLineLength: options.maxLineLength, into: &builder, caches: &caches)
@@ -380,6 +383,7 @@ final class CallPipeline: @unchecked Sendable {
             result.read.outsideWindow += block.outsideWindow
             result.read.outsidePeriod.merge(block.outsidePeriod)
             result.read.skippedRequests += block.skippedRequests
+            result.read.hosts.merge(block.hosts)
             result.read.bodiesUnknown += block.bodiesUnknown
             if let first = block.firstCall { result.firstCall = min(result.firstCall ?? first, first) }
             if let last = block.lastCall { result.lastCall = max(result.lastCall ?? last, last) }

@@ -13,7 +13,7 @@ struct AccessLogBlockParser {
         _ raw: RawBlock, parser: AccessLogParser, maxLineLength: Int, into builder: inout CallBlockBuilder,
         caches: inout CallBlockBuilder.Caches
     ) -> Int {
-        let fast = FastAccessLogLineDecoder(format: parser.format)
+        let fast = FastAccessLogLineDecoder(format: parser.format, userHeader: parser.userHeader, leaving: builder.routes.prefixes)
         return raw.forEachLine(maxLineLength: maxLineLength) { event in
             switch event {
             case .overlong(let lineNumber):

@@ -11,6 +11,11 @@ package struct AccessLogFormat: Sendable, Equatable {
     package enum Variable: Sendable, Hashable {
         case remoteAddr, remoteUser, timeLocal, timeISO8601, msec, request, requestMethod, requestURI
         case status, bodyBytesSent, bytesSent, httpReferer, httpUserAgent, requestTime, host
+        /// `$request_body`: a New-API request's JSON body (its input and session token).
+        case requestBody
+        /// `$http_NAME`, any request header but the referrer and user agent: the header's name,
+        /// lowercased, underscores back to dashes (`$http_x_goog_fieldmask` is `x-goog-fieldmask`).
+        case httpHeader(String)
         case other(String)
 
         init(name: String) {
@@ -30,6 +35,9 @@ package struct AccessLogFormat: Sendable, Equatable {
             case "http_user_agent": self = .httpUserAgent
             case "request_time": self = .requestTime
             case "host": self = .host
+            case "request_body": self = .requestBody
+            case let header where header.hasPrefix("http_") && header.count > "http_".count:
+                self = .httpHeader(String(header.dropFirst("http_".count).lowercased().map { $0 == "_" ? "-" : $0 }))
             default: self = .other(name)
             }
         }
@@ -150,6 +158,8 @@ package struct AccessLogFormat: Sendable, Equatable {
         case .httpUserAgent: "http_user_agent"
         case .requestTime: "request_time"
         case .host: "host"
+        case .requestBody: "request_body"
+        case .httpHeader(let name): "http_" + String(name.map { $0 == "-" ? "_" : $0 })
         case .other(let name): name
         }
     }

@@ -2,8 +2,10 @@
 ///
 /// The time comes from `$msec`, `$time_iso8601` or `$time_local` (the most precise one present);
 /// method and target from `$request`, else `$request_method` and `$request_uri`; the user from
-/// `$remote_user` (never the client address: behind a load balancer it is shared by everyone).
-/// Access logs show no headers and no body. With `combined`, a line that does not match is tried
+/// the user header's `$http_...` variable, else `$remote_user` (never the client address: behind a
+/// load balancer it is shared by everyone). Headers and the body are those the format logs
+/// (`$http_x_goog_fieldmask`, `$request_body`), with nginx's escapes (`\x22`, or JSON's under
+/// `escape=json`) undone; `-` or nothing means not sent. With `combined`, a line that does not match is tried
 /// as `common`, so a file of either kind (nginx or Apache) reads with the default format.
 ///
 /// Works on the line's bytes so that `LineReader`'s buffers need no `String` per line. Reasons
@@ -16,9 +18,12 @@ package struct AccessLogParser: Sendable {
     }
 
     package let format: AccessLogFormat
+    /// The request header whose `$http_...` variable holds the user id, lowercased.
+    package let userHeader: String
 
-    package init(format: AccessLogFormat) {
+    package init(format: AccessLogFormat, userHeader: String = LogReader.defaultUserHeader) {
         self.format = format
+        self.userHeader = userHeader
     }
 
     package func parse(_ line: String) -> Result {
@@ -34,11 +39,11 @@ package struct AccessLogParser: Sendable {
         // Servers escape bytes outside printable ASCII (nginx writes `\xFF`), so raw bytes that
         // are not UTF-8 mean a corrupted line, not a request.
         guard UTF8Validation.isValid(line) else { return .malformed("the line is not valid UTF-8") }
-        let result = AccessLogParser.parse(line, as: format)
+        let result = AccessLogParser.parse(line, as: format, userHeader: userHeader)
         guard case .malformed = result, format == .combined, !format.matches(line) else { return result }
         // The line is not combined-shaped: if it is common-shaped, common's verdict (a request, or
         // what is wrong with one of its fields) says more than "does not match".
-        return AccessLogFormat.common.matches(line) ? AccessLogParser.parse(line, as: .common) : result
+        return AccessLogFormat.common.matches(line) ? AccessLogParser.parse(line, as: .common, userHeader: userHeader) : result
     }
 
     /// Whether the first non-blank line of `head` reads as a combined or common access log line.
@@ -58,7 +63,7 @@ package struct AccessLogParser: Sendable {
         return false
     }
 
-    private static func parse(_ line: UnsafeBufferPointer<UInt8>, as format: AccessLogFormat) -> Result {
+    private static func parse(_ line: UnsafeBufferPointer<UInt8>, as format: AccessLogFormat, userHeader: String) -> Result {
         let values: [AccessLogFormat.Variable: Range<Int>]
         switch format.match(line) {
         case .success(let found): values = found
@@ -120,10 +125,96 @@ package struct AccessLogParser: Sendable {
             }
             status = code
         }
-        let user = text(.remoteUser).flatMap { $0 == "-" || $0.isEmpty ? nil : $0 }
-        var request = HTTPRequest(time: time, method: method, target: target, userID: user, status: status)
+        /// A header's or the body's value: `nil` for `-` or nothing.
+        func sent(_ range: Range<Int>) -> String? {
+            let bytes = UnsafeBufferPointer(rebasing: line[range])
+            guard !bytes.isEmpty, !(bytes.count == 1 && bytes[0] == UInt8(ascii: "-")) else { return nil }
+            return AccessLogParser.unescaped(bytes)
+        }
+        var headers: [(name: String, value: String)] = []
+        var userFromHeader: String?
+        var body: String?
+        for case .field(let group) in format.elements where group.count == 1 {
+            guard let range = values[group[0]] else { continue }
+            switch group[0] {
+            case .httpHeader(let name):
+                guard let value = sent(range) else { continue }
+                if name == userHeader { userFromHeader = value } else { headers.append((name, value)) }
+            case .requestBody:
+                body = sent(range)
+            default:
+                continue
+            }
+        }
+        let user = userFromHeader ?? text(.remoteUser).flatMap { $0 == "-" || $0.isEmpty ? nil : $0 }
+        var request = HTTPRequest(time: time, method: method, target: target, headers: headers, body: body, userID: user, status: status)
         request.wholeSecondTime = values[.msec] == nil
         return .request(request)
+    }
+
+    /// A logged value with nginx's escapes undone: `\xHH` (nginx's default for `"`, `\\` and bytes
+    /// outside printable ASCII) and JSON's `\"`, `\\`, `\n`, `\uXXXX` (`escape=json`). Bytes
+    /// that are not UTF-8 become U+FFFD.
+    static func unescaped(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard bytes.contains(UInt8(ascii: "\\")) else { return String(decoding: bytes, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        func hex(_ start: Int, _ count: Int) -> UInt32? {
+            guard start + count <= bytes.count else { return nil }
+            var value: UInt32 = 0
+            for offset in 0..<count {
+                let byte = bytes[start + offset]
+                let digit: UInt8
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+                default: return nil
+                }
+                value = value << 4 | UInt32(digit)
+            }
+            return value
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte == UInt8(ascii: "\\"), index + 1 < bytes.count else {
+                out.append(byte)
+                index += 1
+                continue
+            }
+            let kind = bytes[index + 1]
+            switch kind {
+            case UInt8(ascii: "x"):
+                if let value = hex(index + 2, 2) {
+                    out.append(UInt8(value))
+                    index += 4
+                    continue
+                }
+            case UInt8(ascii: "u"):
+                if let value = hex(index + 2, 4), let scalar = Unicode.Scalar(value) {
+                    out += Array(String(Character(scalar)).utf8)
+                    index += 6
+                    continue
+                }
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"):
+                out.append(kind)
+                index += 2
+                continue
+            case UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"), UInt8(ascii: "b"), UInt8(ascii: "f"):
+                let controls: [UInt8: UInt8] = [
+                    UInt8(ascii: "n"): 0x0A, UInt8(ascii: "r"): 0x0D, UInt8(ascii: "t"): 0x09, UInt8(ascii: "b"): 0x08, UInt8(ascii: "f"): 0x0C,
+                ]
+                out.append(controls[kind]!)
+                index += 2
+                continue
+            default:
+                break
+            }
+            out.append(byte)
+            index += 1
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// `1790845203.123`: seconds since 1970 with up to microsecond digits.

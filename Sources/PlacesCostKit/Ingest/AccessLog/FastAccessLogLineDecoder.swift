@@ -96,12 +96,16 @@ package struct FastAccessLogLineDecoder: Sendable {
     /// The format's plan, then for `combined` the `common` plan, tried when a line does not have
     /// the combined shape (as `AccessLogParser.parse` falls back).
     private let plans: [Plan]
+    /// Paths the user routed or strips a prefix from (`RequestRoutes.prefixes`): lines whose path
+    /// starts with one are left to the slow path.
+    private let leftPrefixes: [[UInt8]]
 
-    package init(format: AccessLogFormat) {
+    package init(format: AccessLogFormat, userHeader: String = LogReader.defaultUserHeader, leaving prefixes: [String] = []) {
         var plans: [Plan] = []
-        if let plan = Plan(format) { plans.append(plan) }
-        if format == .combined, !plans.isEmpty, let common = Plan(.common) { plans.append(common) }
+        if let plan = Plan(format, userHeader: userHeader) { plans.append(plan) }
+        if format == .combined, !plans.isEmpty, let common = Plan(.common, userHeader: userHeader) { plans.append(common) }
         self.plans = plans
+        self.leftPrefixes = prefixes.map { Array($0.utf8) }
     }
 
     /// Decodes one line.
@@ -117,7 +121,7 @@ package struct FastAccessLogLineDecoder: Sendable {
         for plan in plans {
             guard let fields = plan.match(base, line.count) else { continue }
             // A line of this plan's shape is this plan's, whatever its fields hold.
-            return plan.read(fields, base)
+            return plan.read(fields, base, leaving: leftPrefixes)
         }
         return nil
     }
@@ -139,12 +143,16 @@ package struct FastAccessLogLineDecoder: Sendable {
         var uri = 0 ..< 0
         var status = 0 ..< 0
         var user = 0 ..< 0
+        var userHeader = 0 ..< 0
+        /// A logged header or body holds a value (`-` and nothing mean none): the slow path reads it.
+        var sendsMore = false
     }
 
     /// An `AccessLogFormat` compiled for matching: a literal the line starts with, then fields,
     /// each ending at the first occurrence of the literal after it (or at the line's end).
     struct Plan: Sendable {
-        enum Slot: UInt8 { case none, time, request, method, uri, status, user }
+        /// `userHeader`: the header that carries the user id; `more`: any other header or the body.
+        enum Slot: UInt8 { case none, time, request, method, uri, status, user, userHeader, more }
         enum TimeKind: UInt8 { case msec, iso8601, local }
 
         struct Step {
@@ -162,10 +170,11 @@ package struct FastAccessLogLineDecoder: Sendable {
         let hasRequestLine: Bool
         let hasStatus: Bool
         let hasUser: Bool
+        let hasUserHeader: Bool
 
         /// `nil` for a format whose elements do not alternate between fields and literals
         /// (`AccessLogFormat` never makes one): no line is then answered fast.
-        init?(_ format: AccessLogFormat) {
+        init?(_ format: AccessLogFormat, userHeader: String) {
             let singles = Set(format.singleFields)
             timeKind = singles.contains(.msec) ? .msec : singles.contains(.timeISO8601) ? .iso8601 : .local
             let timeVariable: AccessLogFormat.Variable = switch timeKind {
@@ -176,6 +185,7 @@ package struct FastAccessLogLineDecoder: Sendable {
             hasRequestLine = singles.contains(.request)
             hasStatus = singles.contains(.status)
             hasUser = singles.contains(.remoteUser)
+            hasUserHeader = singles.contains(.httpHeader(userHeader))
             guard singles.contains(timeVariable), hasRequestLine || (singles.contains(.requestMethod) && singles.contains(.requestURI)) else {
                 return nil
             }
@@ -201,6 +211,8 @@ package struct FastAccessLogLineDecoder: Sendable {
                     case .requestURI: slot = .uri
                     case .status: slot = .status
                     case .remoteUser: slot = .user
+                    case .httpHeader(userHeader): slot = .userHeader
+                    case .httpHeader, .requestBody: slot = .more
                     default: slot = .none
                     }
                 }
@@ -246,6 +258,9 @@ package struct FastAccessLogLineDecoder: Sendable {
                     case .uri: fields.uri = cursor ..< end
                     case .status: fields.status = cursor ..< end
                     case .user: fields.user = cursor ..< end
+                    case .userHeader: fields.userHeader = cursor ..< end
+                    case .more:
+                        if end > cursor, !(end - cursor == 1 && line[cursor] == UInt8(ascii: "-")) { fields.sendsMore = true }
                     }
                     cursor = next
                 }
@@ -256,7 +271,8 @@ package struct FastAccessLogLineDecoder: Sendable {
         /// The record of a line of this shape, or `nil` when a field is not what the slow path
         /// accepts (it then says what is wrong) or the request is one the fast path leaves to it.
         @inline(__always)
-        func read(_ fields: Fields, _ line: UnsafePointer<UInt8>) -> FastAccessLogRecord? {
+        func read(_ fields: Fields, _ line: UnsafePointer<UInt8>, leaving prefixes: [[UInt8]]) -> FastAccessLogRecord? {
+            guard !fields.sendsMore else { return nil }
             let time: Timestamp?
             switch timeKind {
             case .msec: time = AccessLogParser.parseMsec(UnsafeBufferPointer(start: line + fields.time.lowerBound, count: fields.time.count))
@@ -292,9 +308,14 @@ package struct FastAccessLogLineDecoder: Sendable {
             if hasUser, !fields.user.isEmpty, !(fields.user.count == 1 && line[fields.user.lowerBound] == UInt8(ascii: "-")) {
                 user = ByteSpan(fields.user)
             }
+            if hasUserHeader, !fields.userHeader.isEmpty, !(fields.userHeader.count == 1 && line[fields.userHeader.lowerBound] == UInt8(ascii: "-")) {
+                // nginx's escapes are the slow path's to undo.
+                for index in fields.userHeader where line[index] == UInt8(ascii: "\\") { return nil }
+                user = ByteSpan(fields.userHeader)
+            }
 
             var record = FastAccessLogRecord(time: time, method: ByteSpan(method), target: ByteSpan(target), user: user, status: status, wholeSecondTime: timeKind != .msec)
-            guard FastAccessLogLineDecoder.placesCall(line, target, into: &record) else { return nil }
+            guard FastAccessLogLineDecoder.placesCall(line, target, leaving: prefixes, into: &record) else { return nil }
             return record
         }
     }
@@ -428,7 +449,7 @@ package struct FastAccessLogLineDecoder: Sendable {
     /// Fills `record.call` as `PlacesRequestDecoder.decode` would read the target; `false` when
     /// the slow path must decide.
     @inline(__always)
-    static func placesCall(_ line: UnsafePointer<UInt8>, _ target: Range<Int>, into record: inout FastAccessLogRecord) -> Bool {
+    static func placesCall(_ line: UnsafePointer<UInt8>, _ target: Range<Int>, leaving prefixes: [[UInt8]] = [], into record: inout FastAccessLogRecord) -> Bool {
         // Origin-form only: an absolute URL's host needs the slow path's rules.
         guard !target.isEmpty, line[target.lowerBound] == UInt8(ascii: "/") else { return false }
         var pathEnd = target.lowerBound
@@ -446,6 +467,7 @@ package struct FastAccessLogLineDecoder: Sendable {
             query = start ..< (fragment.map { line.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? target.upperBound)
         }
         let path = UnsafeBufferPointer(start: line + target.lowerBound, count: pathEnd - target.lowerBound)
+        for prefix in prefixes where path.starts(with: prefix) { return false }
 
         var call = FastAccessLogRecord.Places(api: .other, generation: nil, bodyUnknown: false)
         if let endpoint = path.dropping(prefix: "/maps/api/") {
@@ -455,7 +477,8 @@ package struct FastAccessLogLineDecoder: Sendable {
             } else if let xml = endpoint.dropping(suffix: "/xml") {
                 name = xml
             } else {
-                return true
+                // The Maps JavaScript API's requests are the slow path's to read.
+                return !(endpoint.starts(with: "js/") || endpoint.starts(with: "place/js/"))
             }
             call.generation = .legacy
             let needsPlaceID: Bool
@@ -515,7 +538,8 @@ package struct FastAccessLogLineDecoder: Sendable {
             call.generation = .new
             call.bodyUnknown = true
         } else {
-            return true
+            // The Maps JavaScript API's Places (New) requests are the slow path's to read.
+            return !path.starts(with: "/$rpc/")
         }
         record.call = call
         return true

@@ -14,6 +14,7 @@ struct CallBlock {
     /// When the calls outside `--since`/`--until` were made.
     var outsidePeriod = TimeSpan()
     var skippedRequests = 0
+    var hosts = RequestHosts()
     var bodiesUnknown = 0
     /// The first diagnostics, with lines counted from the block's start (1 = its first line).
     var diagnostics: [Diagnostic] = []

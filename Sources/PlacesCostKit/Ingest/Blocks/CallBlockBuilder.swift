@@ -34,17 +34,20 @@ package struct CallBlockBuilder {
 
     let catalogs: CallCatalogs
     let window: TimeWindow
+    /// The user's own proxy paths, for requests the slow path reads.
+    let routes: RequestRoutes
     /// Whether token calls carry their user id on (for `searches.csv`).
     let keepUsers: Bool
     /// Set only by this type and its extensions.
     var block: CallBlock
     private var sequence: Int64
 
-    init(block: CallBlock, catalogs: CallCatalogs, window: TimeWindow, keepUsers: Bool) {
+    init(block: CallBlock, catalogs: CallCatalogs, window: TimeWindow, keepUsers: Bool, routes: RequestRoutes = RequestRoutes()) {
         self.block = block
         self.catalogs = catalogs
         self.window = window
         self.keepUsers = keepUsers
+        self.routes = routes
         self.sequence = Int64(block.index) << 32
     }
 
@@ -206,12 +209,14 @@ package struct CallBlockBuilder {
 
     /// Adds an access-log request: a call when it is a Places call, as `LogReader` files it.
     mutating func add(_ request: HTTPRequest, line: Int, caches: inout Caches) {
-        switch PlacesRequestDecoder.decode(request) {
-        case .call(let call, let bodyUnknown):
+        switch PlacesRequestDecoder.decode(request, routes: routes) {
+        case .call(let call, let bodyUnknown, let proxyHost):
             if bodyUnknown { block.bodiesUnknown += 1 }
+            if let proxyHost { block.hosts.noteProxy(proxyHost) }
             add(call, fingerprint: request.fingerprint, caches: &caches)
-        case .notPlaces:
+        case .notPlaces(let host):
             block.skippedRequests += 1
+            block.hosts.noteSkipped(host)
         case .malformed(let reason):
             reject(reason, line: line)
         }

@@ -2,52 +2,77 @@ import Foundation
 
 /// Turns an `HTTPRequest` from an access log or a HAR capture into a `Call`, when it is one.
 ///
-/// Recognised (`docs/formats.md` section 2), by host and path, whatever the method:
-/// - legacy web service, host `maps.googleapis.com` or none, `/maps/api/...` (`json` or `xml`
-///   output): `place/autocomplete`, `place/queryautocomplete`, `place/details` (`placeid` or
-///   `place_id`), `geocode` (`place_id`, `address`, `latlng` or `components`),
-///   `place/findplacefromtext`, `place/textsearch`;
-/// - Places API (New), host `places.googleapis.com` or none: `/v1/places:autocomplete` (token and
-///   input in the JSON body), `/v1/places/{id}` (details), `/v1/places:searchText`,
-///   `/v1/places:searchNearby`;
-/// - Address Validation, host `addressvalidation.googleapis.com` or none: `/v1:validateAddress`.
+/// Recognised by path (`docs/formats.md` sections 2 and 3), whatever the method, under Google's
+/// hosts, with no host (an access log's origin-form target), or under any other host, which is
+/// then taken as a proxy of Google's APIs and named in a note:
+/// - legacy web service, `/maps/api/...` (`json` or `xml` output): `place/autocomplete`,
+///   `place/queryautocomplete`, `place/details` (`placeid` or `place_id`), `geocode`
+///   (`place_id`, `address`, `latlng` or `components`), `place/findplacefromtext`,
+///   `place/textsearch`;
+/// - Places API (New): `/v1/places:autocomplete` (token and input in the JSON body),
+///   `/v1/places/{id}` (details), `/v1/places:searchText`, `/v1/places:searchNearby`;
+/// - Address Validation: `/v1:validateAddress`;
+/// - a web page's Maps JavaScript API, both Places libraries
+///   (`PlacesRequestDecoder+MapsJavaScript.swift`);
+/// - the user's own proxy paths (`RequestRoutes`), read with the parameter names of both
+///   generations.
 ///
 /// Secrets: the `key` parameter and the `X-Goog-Api-Key` header are never read, and no reason
 /// quotes the URL, a header or the body, so a key cannot leak through a `Decoded` value.
 package enum PlacesRequestDecoder {
     package enum Decoded: Sendable, Equatable {
         /// A Places call. `bodyUnknown`: the call's token and input travel in a request body the
-        /// source did not show (an access log line of a New-API autocomplete call).
-        case call(Call, bodyUnknown: Bool)
-        /// A request to something other than a Places endpoint this version prices.
-        case notPlaces
+        /// source did not show (an access log line of a New-API autocomplete call). `proxyHost`:
+        /// the host the request went to, when it is not one of Google's.
+        case call(Call, bodyUnknown: Bool, proxyHost: String?)
+        /// A request to something other than a Places endpoint this version prices, with its host.
+        case notPlaces(host: String?)
         /// A Places request that cannot be read; the reason is a sentence fragment without the
         /// request's text.
         case malformed(String)
     }
 
-    private static let legacyHost = "maps.googleapis.com"
-    private static let newHost = "places.googleapis.com"
-    private static let addressValidationHost = "addressvalidation.googleapis.com"
+    /// Google's hosts of the Places, Geocoding and Address Validation APIs.
+    static let googleHosts: Set<String> = ["maps.googleapis.com", "places.googleapis.com", "addressvalidation.googleapis.com"]
 
-    package static func decode(_ request: HTTPRequest) -> Decoded {
+    package static func decode(_ request: HTTPRequest, routes: RequestRoutes = RequestRoutes()) -> Decoded {
         let target = RequestTarget(request.target)
         var call = Call(time: request.time, api: .other(""), userID: request.userID, status: request.status.map(String.init))
         let host = target.host
-        let path = target.path
+        let proxyHost = host.flatMap { googleHosts.contains($0) ? nil : $0 }
+        let decoded: Decoded
+        if let route = routes.route(for: target.path) {
+            decoded = decodeRouted(route, target: target, request: request, into: &call)
+        } else {
+            decoded = decodeGoogle(path: routes.stripping(target.path), target: target, request: request, into: &call)
+        }
+        switch decoded {
+        case .call(let call, let bodyUnknown, _): return .call(call, bodyUnknown: bodyUnknown, proxyHost: proxyHost)
+        case .notPlaces: return .notPlaces(host: host)
+        case .malformed: return decoded
+        }
+    }
 
-        if host == nil || host == legacyHost, path.hasPrefix("/maps/api/") {
+    /// Google's own paths.
+    private static func decodeGoogle(path: String, target: RequestTarget, request: HTTPRequest, into call: inout Call) -> Decoded {
+        if let method = mapsJavaScriptLegacyMethod(path) {
+            return decodeMapsJavaScriptLegacy(method, target: target, into: &call)
+        }
+        if path.hasPrefix(rpcPrefix) {
+            return decodeMapsJavaScriptNew(method: String(path.dropFirst(rpcPrefix.count)), target: target, request: request, into: &call)
+        }
+        if path.hasPrefix("/maps/api/") {
             return decodeLegacy(path: path, target: target, into: &call)
         }
-        if host == nil || host == newHost, path.hasPrefix("/v1/places") {
+        if path.hasPrefix("/v1/places") {
             return decodeNew(path: path, target: target, request: request, into: &call)
         }
-        if host == nil || host == addressValidationHost, path == "/v1:validateAddress" {
+        if path == "/v1:validateAddress" {
             call.api = .addressValidation
             call.generation = .new
             return withBody(request, describedAs: "an Address Validation request", into: &call)
         }
-        return .notPlaces
+        return .notPlaces(host: nil)
     }
 
     // MARK: Legacy web service
@@ -59,7 +84,7 @@ package enum PlacesRequestDecoder {
         } else if endpoint.hasSuffix("/xml") {
             endpoint = endpoint.dropLast("/xml".count)
         } else {
-            return .notPlaces
+            return .notPlaces(host: nil)
         }
         call.generation = .legacy
         switch endpoint {
@@ -80,12 +105,12 @@ package enum PlacesRequestDecoder {
                 return .malformed("a Geocoding request without a place_id, address, latlng or components parameter")
             }
         default:
-            return .notPlaces
+            return .notPlaces(host: nil)
         }
         call.sessionToken = target.firstNonEmpty("sessiontoken", "sessionToken")
         call.inputLength = target.parameter("input").map { $0.unicodeScalars.count }
         call.fields = fieldList(target.parameter("fields"))
-        return .call(call, bodyUnknown: false)
+        return .call(call, bodyUnknown: false, proxyHost: nil)
     }
 
     // MARK: Places API (New)
@@ -99,24 +124,24 @@ package enum PlacesRequestDecoder {
         case "/v1/places:searchText":
             call.api = .textSearch
             call.fields = fieldMask(target, request)
-            return .call(call, bodyUnknown: false)
+            return .call(call, bodyUnknown: false, proxyHost: nil)
         case "/v1/places:searchNearby":
             call.api = .other("search_nearby")
             call.fields = fieldMask(target, request)
-            return .call(call, bodyUnknown: false)
+            return .call(call, bodyUnknown: false, proxyHost: nil)
         default:
             let placeID = path.dropFirst("/v1/places/".count)
-            guard path.hasPrefix("/v1/places/"), !placeID.isEmpty, !placeID.contains("/") else { return .notPlaces }
+            guard path.hasPrefix("/v1/places/"), !placeID.isEmpty, !placeID.contains("/") else { return .notPlaces(host: nil) }
             call.api = .placeDetails
             call.sessionToken = target.firstNonEmpty("sessionToken", "sessiontoken")
             call.fields = fieldMask(target, request)
-            return .call(call, bodyUnknown: false)
+            return .call(call, bodyUnknown: false, proxyHost: nil)
         }
     }
 
     /// Reads `input` and `sessionToken` from a JSON body; without a body, says it is unknown.
     private static func withBody(_ request: HTTPRequest, describedAs what: String, into call: inout Call) -> Decoded {
-        guard let body = request.body else { return .call(call, bodyUnknown: true) }
+        guard let body = request.body else { return .call(call, bodyUnknown: true, proxyHost: nil) }
         guard let data = body.data(using: .utf8),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { return .malformed("\(what) without a parsable JSON body") }
@@ -126,13 +151,35 @@ package enum PlacesRequestDecoder {
         if let input = object["input"] as? String {
             call.inputLength = input.unicodeScalars.count
         }
-        return .call(call, bodyUnknown: false)
+        return .call(call, bodyUnknown: false, proxyHost: nil)
     }
+
+    // MARK: The user's routes
+
+    /// A request at one of the user's own paths: its API from the route, its token, input and
+    /// fields under the names either generation uses, from the query, the JSON body or the
+    /// `X-Goog-FieldMask` header.
+    private static func decodeRouted(_ route: RequestRoutes.Route, target: RequestTarget, request: HTTPRequest, into call: inout Call) -> Decoded {
+        call.api = route.api
+        call.generation = route.generation
+        var body: [String: Any] = [:]
+        if let text = request.body, let data = text.data(using: .utf8),
+           let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
+            body = object
+        }
+        call.sessionToken = target.firstNonEmpty("sessiontoken", "sessionToken", "session_token")
+            ?? (body["sessionToken"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+        call.inputLength = (target.parameter("input") ?? body["input"] as? String).map { $0.unicodeScalars.count }
+        call.fields = fieldMask(target, request)
+        return .call(call, bodyUnknown: false, proxyHost: nil)
+    }
+
+    // MARK: Shared
 
     /// The field mask of a New-API call: the `fields` (or `$fields`) parameter, else the
     /// `X-Goog-FieldMask` header. Kept as written (`places.` prefixes included): the field
     /// catalogue strips them when pricing.
-    private static func fieldMask(_ target: RequestTarget, _ request: HTTPRequest) -> [String]? {
+    static func fieldMask(_ target: RequestTarget, _ request: HTTPRequest) -> [String]? {
         if let mask = target.parameter("fields") ?? target.parameter("$fields") {
             return fieldList(mask)
         }

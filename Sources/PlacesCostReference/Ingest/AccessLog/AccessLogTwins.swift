@@ -24,12 +24,12 @@ enum AccessLogTwins {
         }
     }
 
-    static func slow(_ line: UnsafeBufferPointer<UInt8>, parser: AccessLogParser) -> Outcome {
+    static func slow(_ line: UnsafeBufferPointer<UInt8>, parser: AccessLogParser, routes: RequestRoutes = RequestRoutes()) -> Outcome {
         switch parser.parse(line) {
         case .malformed(let reason): return .malformed(reason)
         case .request(let request):
-            switch PlacesRequestDecoder.decode(request) {
-            case .call(let call, let bodyUnknown): return .call(call, bodyUnknown: bodyUnknown, fingerprint: request.fingerprint)
+            switch PlacesRequestDecoder.decode(request, routes: routes) {
+            case .call(let call, let bodyUnknown, _): return .call(call, bodyUnknown: bodyUnknown, fingerprint: request.fingerprint)
             case .notPlaces: return .notPlaces
             case .malformed(let reason): return .malformed(reason)
             }

@@ -94,7 +94,7 @@ struct AccessLogTests {
         #expect(request.time.microseconds == Self.nineOhThree + 730_000)
         let decoded = PlacesRequestDecoder.decode(request)
         #expect(decoded == .call(Call(time: Timestamp(microseconds: Self.nineOhThree + 730_000), api: .placeDetails, sessionToken: "tok",
-                                      fields: ["formatted_address", "geometry"], generation: .legacy, status: "200"), bodyUnknown: false))
+                                      fields: ["formatted_address", "geometry"], generation: .legacy, status: "200"), bodyUnknown: false, proxyHost: nil))
     }
 
     @Test("Formats without a time or a request, or with an inseparable needed variable, are refused")

@@ -16,7 +16,7 @@ struct PlacesRequestDecoderTests {
 
     private func call(_ target: String, method: String = "GET", headers: [(name: String, value: String)] = [],
                       body: String? = nil) throws -> Call {
-        guard case .call(let call, _) = decode(target, method: method, headers: headers, body: body) else {
+        guard case .call(let call, _, _) = decode(target, method: method, headers: headers, body: body) else {
             Issue.record("not a call: \(decode(target, method: method, headers: headers, body: body))")
             throw CancellationError()
         }
@@ -33,7 +33,7 @@ struct PlacesRequestDecoderTests {
         let decoded = PlacesRequestDecoder.decode(request)
         let expected = Call(time: Self.time, api: .autocomplete, sessionToken: "6513270e269e0d37f2a74de452e6b438",
                             inputLength: 9, generation: .legacy, status: "200")
-        #expect(decoded == .call(expected, bodyUnknown: false))
+        #expect(decoded == .call(expected, bodyUnknown: false, proxyHost: nil))
     }
 
     @Test("Every legacy endpoint, in JSON and XML output")
@@ -103,7 +103,7 @@ struct PlacesRequestDecoderTests {
     func requestMetadata() {
         let request = HTTPRequest(time: Self.time, method: "GET", target: "/maps/api/place/autocomplete/json?input=a",
                                   userID: "alice", status: 403)
-        guard case .call(let call, _) = PlacesRequestDecoder.decode(request) else {
+        guard case .call(let call, _, _) = PlacesRequestDecoder.decode(request) else {
             Issue.record("not a call")
             return
         }
@@ -129,15 +129,15 @@ struct PlacesRequestDecoderTests {
         let decoded = decode("https://places.googleapis.com/v1/places:autocomplete", method: "POST",
                              body: #"{"input":"Münch","sessionToken":"6513270e-269e","includedRegionCodes":["de"]}"#)
         #expect(decoded == .call(Call(time: Self.time, api: .autocomplete, sessionToken: "6513270e-269e", inputLength: 5, generation: .new),
-                                 bodyUnknown: false))
+                                 bodyUnknown: false, proxyHost: nil))
         let noToken = decode("/v1/places:autocomplete", method: "POST", body: #"{"input":"ab","sessionToken":""}"#)
-        #expect(noToken == .call(Call(time: Self.time, api: .autocomplete, inputLength: 2, generation: .new), bodyUnknown: false))
+        #expect(noToken == .call(Call(time: Self.time, api: .autocomplete, inputLength: 2, generation: .new), bodyUnknown: false, proxyHost: nil))
     }
 
     @Test("New autocomplete without a body (an access log): a call whose token and input are unknown")
     func newAutocompleteWithoutBody() {
         #expect(decode("/v1/places:autocomplete", method: "POST")
-            == .call(Call(time: Self.time, api: .autocomplete, generation: .new), bodyUnknown: true))
+            == .call(Call(time: Self.time, api: .autocomplete, generation: .new), bodyUnknown: true, proxyHost: nil))
     }
 
     @Test("New autocomplete with a body that is not a JSON object is malformed")
@@ -156,22 +156,21 @@ struct PlacesRequestDecoderTests {
         #expect(try call("/v1/places:searchNearby", method: "POST").api == .other("search_nearby"))
         #expect(decode("https://addressvalidation.googleapis.com/v1:validateAddress", method: "POST",
                        body: #"{"address":{"addressLines":["1600 Amphitheatre Pkwy"]},"sessionToken":"tok"}"#)
-            == .call(Call(time: Self.time, api: .addressValidation, sessionToken: "tok", generation: .new), bodyUnknown: false))
+            == .call(Call(time: Self.time, api: .addressValidation, sessionToken: "tok", generation: .new), bodyUnknown: false, proxyHost: nil))
         #expect(decode("https://addressvalidation.googleapis.com/v1:validateAddress", method: "POST")
-            == .call(Call(time: Self.time, api: .addressValidation, generation: .new), bodyUnknown: true))
+            == .call(Call(time: Self.time, api: .addressValidation, generation: .new), bodyUnknown: true, proxyHost: nil))
     }
 
     @Test("Requests to anything else are not Places calls")
     func notPlaces() {
         for target in [
             "/", "/index.html", "/healthz?check=1", "/api/v2/orders",
-            "https://example.com/maps/api/place/autocomplete/json?input=a",
             "https://maps.googleapis.com/maps/api/directions/json?origin=a&destination=b",
             "/maps/api/staticmap?center=0,0", "/maps/api/place/autocomplete", "/maps/api/place/photo?photoreference=x",
             "/v1/places/ChIJ/photos/abc/media", "/v1/places/", "/v1/placesfoo",
             "https://places.googleapis.com/v1/other",
         ] {
-            #expect(decode(target) == .notPlaces, "\(target)")
+            #expect(decode(target) == .notPlaces(host: RequestTarget(target).host), "\(target)")
         }
     }
 
