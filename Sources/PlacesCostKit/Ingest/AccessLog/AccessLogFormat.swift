@@ -217,12 +217,27 @@ package struct AccessLogFormat: Sendable, Equatable {
     }
 
     private static func firstIndex(of text: [UInt8], in line: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        guard let first = text.first, text.count <= line.count else { return nil }
+        guard let first = text.first, text.count <= line.count, let base = line.baseAddress else { return nil }
         var index = start
         while index + text.count <= line.count {
-            if line[index] == first, hasPrefix(line, text, at: index) { return index }
+            if line[index] == first, hasPrefix(line, text, at: index), !isEscapedQuote(base, at: index, fieldStart: start) { return index }
             index += 1
         }
         return nil
+    }
+
+    /// Whether the byte at `index` is a `"` escaped by a backslash inside the field that began at
+    /// `fieldStart` (an odd run of backslashes before it): nginx's `escape=json` writes a quote
+    /// inside a value as `\"`, which never closes the field.
+    @inline(__always)
+    static func isEscapedQuote(_ line: UnsafePointer<UInt8>, at index: Int, fieldStart: Int) -> Bool {
+        guard line[index] == UInt8(ascii: "\""), index > fieldStart, line[index - 1] == UInt8(ascii: "\\") else { return false }
+        var backslashes = 0
+        var before = index - 1
+        while before >= fieldStart, line[before] == UInt8(ascii: "\\") {
+            backslashes += 1
+            before -= 1
+        }
+        return backslashes % 2 == 1
     }
 }

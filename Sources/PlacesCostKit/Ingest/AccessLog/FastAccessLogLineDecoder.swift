@@ -328,7 +328,10 @@ package struct FastAccessLogLineDecoder: Sendable {
         while end - index >= needleCount {
             guard let hit = memchr(line + index, first, end - index - needleCount + 1) else { return nil }
             index = line.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-            if needleCount == 1 || memcmp(line + index + 1, needle + 1, needleCount - 1) == 0 { return index }
+            if needleCount == 1 || memcmp(line + index + 1, needle + 1, needleCount - 1) == 0,
+               !AccessLogFormat.isEscapedQuote(line, at: index, fieldStart: from) {
+                return index
+            }
             index += 1
         }
         return nil

@@ -69,7 +69,7 @@ package struct RequestRoutes: Sendable, Equatable {
     }
 
     /// Every path the user named: lines whose path starts with one are left to the slow path.
-    var prefixes: [String] { routes.map(\.path) + strippedPrefixes }
+    package var prefixes: [String] { routes.map(\.path) + strippedPrefixes }
 
     /// `path` is `prefix` or lies below it.
     static func path(_ path: String, isUnder prefix: String) -> Bool {

@@ -59,9 +59,13 @@ enum AccessLogTwins {
 
     /// Where the fast path answers, how it differs from the slow path; `nil` when they agree or
     /// the fast path declines.
-    static func disagreement(_ line: UnsafeBufferPointer<UInt8>, format: AccessLogFormat) -> String? {
-        guard let fast = fast(line, decoder: FastAccessLogLineDecoder(format: format)) else { return nil }
-        let slow = slow(line, parser: AccessLogParser(format: format))
+    static func disagreement(
+        _ line: UnsafeBufferPointer<UInt8>, format: AccessLogFormat, userHeader: String = LogReader.defaultUserHeader,
+        routes: RequestRoutes = RequestRoutes()
+    ) -> String? {
+        let decoder = FastAccessLogLineDecoder(format: format, userHeader: userHeader, leaving: routes.prefixes)
+        guard let fast = fast(line, decoder: decoder) else { return nil }
+        let slow = slow(line, parser: AccessLogParser(format: format, userHeader: userHeader), routes: routes)
         if case .malformed(let reason) = slow {
             return "the fast path answers \(fast) for a line the slow path rejects (\(reason))"
         }
