@@ -62,4 +62,28 @@ struct SampleFormatsTests {
             #expect(!contents.contains("AIzaSy"), "\(file)")
         }
     }
+
+    static let browserCapture = packageRoot + "/SampleLogs/har/maps-javascript-page.har"
+
+    @Test("the browser capture is what its README command generates, and reads as both JavaScript libraries")
+    func browserCapture() throws {
+        let directory = TemporaryDirectory()
+        let regenerated = directory.path + "/page.har"
+        #expect(runCLI(["generate", "--searches", "120", "--seed", "11", "--format", "har", "--days", "1", "--out", regenerated]).code == .success)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: regenerated)) == Data(contentsOf: URL(fileURLWithPath: SampleFormatsTests.browserCapture)))
+        let analysis = try analyze(SampleFormatsTests.browserCapture)
+        #expect(analysis.input.rejected == 0)
+        #expect(Set(analysis.input.platforms.map(\.platform)) == [.javascript])
+        #expect(Set(analysis.input.platforms.map(\.generation)) == [.legacy, .new])
+        #expect(analysis.input.skippedRequests > 50, "the map tiles")
+        #expect(analysis.sessions.anomalies.fieldsUnspecified > 0 && analysis.sessions.anomalies.tokenReused > 0)
+        // The same traffic as a canonical log: the same token searches and anomalies (a browser
+        // sends no user id, so token-less calls make no inferred search).
+        let canonical = directory.write("page.jsonl", "")
+        #expect(runCLI(["generate", "--searches", "120", "--seed", "11", "--days", "1", "--out", canonical]).code == .success)
+        let expected = try analyze(canonical)
+        #expect(analysis.input.records == expected.input.records)
+        #expect(analysis.sessions.anomalies == expected.sessions.anomalies)
+        #expect(analysis.statistics.total == expected.statistics.total - expected.sessions.searches.filter { $0.search.kind == .inferred }.map(\.count).reduce(0, +))
+    }
 }
