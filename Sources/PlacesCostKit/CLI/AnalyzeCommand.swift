@@ -2,7 +2,7 @@ import Foundation
 
 /// `placescost analyze [PATH|-]... [options]`: logs -> sessions -> searches -> report.
 struct AnalyzeCommand {
-    static let usage = "placescost analyze [PATH|-]... [--format auto|jsonl|csv|access-log|har] [--log-format STRING] [--report md|csv|json] [--json] [--out DIR] [--session-timeout SECONDS] [--user-gap SECONDS] [--needs-details auto|yes|no] [--pricing ID|FILE] [--delays K,...] [--max-delay K] [--since DATE] [--until DATE] [--timezone TZ] [--scale X] [--strict] [--dedupe] [--timestamp] [--quiet] [--threads N] [--no-progress] [--reorder-window SECONDS]"
+    static let usage = "placescost analyze [PATH|-]... [--format auto|jsonl|csv|access-log|har] [--log-format STRING] [--route PATH=API]... [--strip-prefix PATH]... [--user-header NAME] [--report md|csv|json] [--json] [--out DIR] [--session-timeout SECONDS] [--user-gap SECONDS] [--needs-details auto|yes|no] [--pricing ID|FILE] [--delays K,...] [--max-delay K] [--since DATE] [--until DATE] [--timezone TZ] [--scale X] [--strict] [--dedupe] [--timestamp] [--quiet] [--threads N] [--no-progress] [--reorder-window SECONDS]"
 
     static let help = """
     placescost analyze: read request logs, group the calls into searches, price every strategy and
@@ -24,6 +24,14 @@ struct AnalyzeCommand {
                                access-log (nginx/Apache combined or common) or har.
       --log-format STRING      The nginx log_format of an access log, e.g.
                                '$remote_addr - $remote_user [$time_local] "$request" $status'.
+                               $http_x_goog_fieldmask, $request_body and any $http_NAME are read.
+      --route PATH=API         Requests at a proxy's own PATH are calls of API (autocomplete,
+                               place_details, geocoding, ...; API:new for Places API (New)),
+                               e.g. --route /geo/suggest=autocomplete. May be repeated.
+      --strip-prefix PATH      A prefix a proxy puts before Google's paths (/google). May be
+                               repeated. Google's paths are read under any host without it.
+      --user-header NAME       The request header that carries a user id (default X-User-Id),
+                               in HAR captures and as $http_NAME in an access log.
       --report md|csv|json     What to print on standard output: the Markdown report (default),
                                costs.csv, or report.json. With --out, nothing is printed unless
                                --report or --json is given.

@@ -1,6 +1,6 @@
 /// `placescost reconcile [PATH]... --billing FILE`: the estimate against the real bill.
 struct ReconcileCommand {
-    static let usage = "placescost reconcile [PATH|-]... --billing FILE [--format auto|jsonl|csv] [--pricing ID|FILE] [--since DATE] [--until DATE] [--timezone TZ] [--scale X] [--report md|json] [--json] [--out DIR] [--strict] [--dedupe] [--quiet]"
+    static let usage = "placescost reconcile [PATH|-]... --billing FILE [--format auto|jsonl|csv|access-log|har] [--log-format STRING] [--route PATH=API]... [--strip-prefix PATH]... [--user-header NAME] [--pricing ID|FILE] [--since DATE] [--until DATE] [--timezone TZ] [--scale X] [--report md|json] [--json] [--out DIR] [--strict] [--dedupe] [--quiet]"
 
     static let help = """
     placescost reconcile: set the estimate for your logs against a Cloud Billing export, SKU by
@@ -16,7 +16,9 @@ struct ReconcileCommand {
     OPTIONS
       --billing FILE           The billing export: a console cost-table CSV, a reports-page CSV,
                                or a BigQuery billing export as CSV or JSON Lines (required).
-      --format FORMAT          auto (default), jsonl or csv: the logs' format.
+      --format FORMAT          auto (default), jsonl, csv, access-log or har: the logs' format.
+      --log-format, --route, --strip-prefix, --user-header
+                               As for `analyze`: how access logs and captures are read.
       --pricing ID|FILE        The price table for the estimate, as for `analyze`.
       --since DATE, --until DATE
                                Only calls in this period; match them to the bill's dates.
