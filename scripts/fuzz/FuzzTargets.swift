@@ -25,6 +25,9 @@
 //   pricing      a user price table through `simulate --pricing FILE`
 //   numbers      one user number in a numeric option, a price table or a billing export cell
 //                (NumberFuzz.swift): no trap, a documented exit code, finite JSON
+//   request      one HTTP request (the first line a target's query or path, the rest a body and
+//                a field mask header) under the Maps JavaScript API's legacy and New paths, a
+//                proxy's host and a routed path: no trap, and no reason quoting the input
 //
 // A crash, a trap, an address-sanitizer report or a hang (libFuzzer's -timeout) is a finding;
 // so is a fast decoder disagreeing with its slow twin.
@@ -44,6 +47,7 @@ enum FuzzTarget: String, CaseIterable {
     case analyze
     case sessions
     case numbers
+    case request
 }
 
 private let target: FuzzTarget = {
@@ -99,6 +103,31 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         write(bytes)
         run(["simulate", "--pricing", scratchPath, "--report", "json"])
         run(["simulate", "--pricing", scratchPath, "--chars", "12", "--delay", "2", "--completion-rate", "0.3", "--months", "3", "--searches", "5000000"])
+    case .request:
+        let text = String(decoding: bytes, as: UTF8.self)
+        let parts = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+        let target = String(parts[0])
+        let body = parts.count > 1 ? String(parts[1]) : ""
+        var routes = RequestRoutes()
+        try? routes.addRoute("/geo/suggest=autocomplete")
+        try? routes.addRoute("/geo/details=place_details:new")
+        try? routes.addStrippedPrefix("/google")
+        for prefix in [
+            "", "https://maps.googleapis.com/maps/api/place/js/AutocompletionService.GetPredictions?",
+            "https://maps.googleapis.com/maps/api/place/js/PlaceService.GetPlaceDetails?",
+            "https://maps.googleapis.com/maps/api/js/PlaceService.FindPlaceFromText?",
+            "https://places.googleapis.com/$rpc/google.maps.places.v1.Places/AutocompletePlaces?",
+            "https://places.googleapis.com/$rpc/google.maps.places.v1.Places/GetPlace?",
+            "http://proxy.example/geo/suggest?", "http://proxy.example/google/maps/api/place/details/json?",
+        ] {
+            let request = HTTPRequest(time: Timestamp(microseconds: 0), method: "POST", target: prefix + target,
+                                      headers: [(name: "X-Goog-FieldMask", value: body)], body: body.isEmpty ? nil : body)
+            for chosen in [RequestRoutes(), routes] {
+                if case .malformed(let reason) = PlacesRequestDecoder.decode(request, routes: chosen), !target.isEmpty {
+                    precondition(!reason.contains(target) || target.count < 4, "a reason quotes the request")
+                }
+            }
+        }
     case .numbers:
         guard let selector = bytes.first else { return 0 }
         let slot = NumberFuzz.Slot.allCases[Int(selector) % NumberFuzz.Slot.allCases.count]
@@ -111,22 +140,31 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 }
 
 /// Reads the scratch file with the line reader (every call in memory) and with the streamed
-/// pipeline cut into 64-byte blocks on two threads: they must count the same records, rejections
-/// and (when the walk was exact) duplicates.
+/// pipeline cut into 64-byte blocks on two threads (read again, as `analyze` does, when the walk
+/// was not exact): they must count the same records, rejections and duplicates.
 private func readBothWays(format: InputFormat) {
     let readerOptions = LogReader.Options(format: format)
     guard let slow = try? LogReader(options: readerOptions).read([scratchPath]) else { return }
-    let options = CallPipeline.Options(
+    var options = CallPipeline.Options(
         threads: 2, reader: readerOptions,
         sessions: SessionStream.Options(timeout: Duration64(seconds: 180), userGap: Duration64(seconds: 60), clip: 6, window: 600_000_000),
         calendar: BillingCalendar(), progress: nil, blockSize: 64, maxLineLength: LineReader.maxRecordLength
     )
-    guard let streamed = try? CallPipeline(options: options, catalogs: CallCatalogs()).run([scratchPath]) else {
+    guard var streamed = try? CallPipeline(options: options, catalogs: CallCatalogs()).run([scratchPath]) else {
         fatalError("the streamed pipeline failed where the line reader did not")
     }
-    precondition(streamed.records == slow.calls.count, "records: streamed \(streamed.records), line reader \(slow.calls.count)")
+    if streamed.late {
+        // As `Analyzer` does: read again with a window that covers the disorder seen.
+        options.sessions.window = streamed.disorder + 2_000_000
+        guard let again = try? CallPipeline(options: options, catalogs: CallCatalogs()).run([scratchPath]) else {
+            fatalError("the second read failed where the first did not")
+        }
+        precondition(!again.late, "the second read was late too")
+        streamed = again
+    }
+    precondition(streamed.tally.calls.records == slow.calls.count, "records: streamed \(streamed.tally.calls.records), line reader \(slow.calls.count)")
     precondition(streamed.read.rejected == slow.rejected, "rejected: streamed \(streamed.read.rejected), line reader \(slow.rejected)")
-    precondition(streamed.late || streamed.read.duplicates == slow.duplicates, "duplicates differ")
+    precondition(streamed.read.duplicates == slow.duplicates, "duplicates differ")
     if format == .csv {
         // Blocks end only where the line reader holds no open record: the same warnings, at the
         // same lines, in the same order.
