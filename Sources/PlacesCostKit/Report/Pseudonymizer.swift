@@ -10,32 +10,39 @@ struct Pseudonymizer: Sendable {
     /// The environment variable holding the key.
     static let keyVariable = "PLACESCOST_HASH_KEY"
 
-    private let innerPad: [UInt8]
-    private let outerPad: [UInt8]
+    private let hmac: HMACSHA256
 
     /// - Parameter key: any bytes; a key longer than a block is hashed first, as RFC 2104 says.
     init(key: [UInt8]) {
-        var block = key.count > 64 ? SHA256.digest(key) : key
-        block += [UInt8](repeating: 0, count: 64 - block.count)
-        innerPad = block.map { $0 ^ 0x36 }
-        outerPad = block.map { $0 ^ 0x5C }
+        hmac = HMACSHA256(key: key)
     }
 
     /// The full HMAC-SHA256 of `message`.
     func authenticationCode(_ message: [UInt8]) -> [UInt8] {
-        SHA256.digest(outerPad + SHA256.digest(innerPad + message))
+        hmac.code(message)
+    }
+
+    /// The pseudonym of `value`'s UTF-8 bytes as a number: its 16 hex digits are `pseudonym`'s.
+    @inline(__always)
+    func pseudonym64(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        hmac.prefix64(bytes)
     }
 
     /// The pseudonym of `value`: 16 lowercase hex digits (64 bits).
     func pseudonym(_ value: String) -> String {
-        let code = authenticationCode(Array(value.utf8))
-        let digits = Array("0123456789abcdef".utf8)
+        var value = value
+        let number = value.withUTF8 { pseudonym64(UnsafeRawBufferPointer($0)) }
         var text: [UInt8] = []
-        text.reserveCapacity(16)
-        for byte in code.prefix(8) {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
+        Pseudonymizer.appendHex(number, to: &text)
         return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Appends 16 lowercase hex digits of `value`, most significant first.
+    @inline(__always)
+    static func appendHex(_ value: UInt64, to bytes: inout [UInt8]) {
+        for shift in stride(from: 60, through: 0, by: -4) {
+            let digit = UInt8(truncatingIfNeeded: value >> UInt64(shift)) & 0x0F
+            bytes.append(digit < 10 ? digit + 0x30 : digit + 0x57)
+        }
     }
 }
