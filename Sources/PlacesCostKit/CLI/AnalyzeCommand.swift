@@ -85,6 +85,7 @@ struct AnalyzeCommand {
         var options = Analyzer.Options()
         try shared.apply(parsed, to: &options)
         options.temporaryDirectory = context.temporaryDirectory
+        options.reader.zlibLibrary = context.zlibLibrary
         let values = OptionValues(usage: AnalyzeCommand.usage)
         options.sessions = SessionOptions(
             timeoutSeconds: try values.seconds(parsed["session-timeout"], option: "--session-timeout") ?? SessionOptions.defaultTimeoutSeconds,

@@ -22,13 +22,17 @@ package struct LogReader {
         /// Drop exact duplicates (`--dedupe`): a record with the time and fingerprint of an
         /// earlier one. They are counted either way.
         package var dedupe: Bool
+        /// The zlib library gzip inputs are decompressed with (`PLACESCOST_ZLIB`): `nil` loads the
+        /// platform's own, an empty name none (tests read gzip as on a machine without zlib).
+        package var zlibLibrary: String?
 
-        package init(format: InputFormat? = nil, strict: Bool = false, window: TimeWindow = TimeWindow(), logFormat: AccessLogFormat? = nil, dedupe: Bool = false) {
+        package init(format: InputFormat? = nil, strict: Bool = false, window: TimeWindow = TimeWindow(), logFormat: AccessLogFormat? = nil, dedupe: Bool = false, zlibLibrary: String? = nil) {
             self.format = format
             self.strict = strict
             self.window = window
             self.logFormat = logFormat
             self.dedupe = dedupe
+            self.zlibLibrary = zlibLibrary
         }
 
         /// The parser of access-log lines these options ask for.
@@ -121,13 +125,23 @@ package struct LogReader {
         var format: InputFormat
         /// Whether `close` closes `descriptor` (standard input stays open).
         var ownsDescriptor = true
+        /// Set when the input is gzip: `descriptor` is then the read end of the pipe it
+        /// decompresses into, and the input's own descriptor is the decompressor's.
+        var decompressor: GzipDecompressor?
 
         package func close() {
             if ownsDescriptor { _ = SystemCall.close(descriptor) }
+            // After the pipe's read end is closed: a decompressor blocked writing to it stops.
+            decompressor?.stop()
         }
     }
 
     /// Opens one input and tells its format; `nil` when it holds nothing to read (said in a diagnostic).
+    ///
+    /// An input whose first bytes are gzip's (`1f 8b`), whatever its name, is read through a
+    /// `GzipDecompressor` and its format told from the text; without zlib it is an error when
+    /// named (`IngestError.compressedWithoutZLib`), and skipped with a warning when listed in a
+    /// directory. Call `finishReading` once its records are read.
     ///
     /// An entry of a directory listing that is not a regular file (a directory named like a log,
     /// a FIFO, a socket, a broken symbolic link) is skipped with a warning: it is opened without
@@ -175,7 +189,35 @@ package struct LogReader {
         var keep = false
         defer { if !keep { input.close() } }
         output.files.append(displayName)
-        let head = try input.reader.peek(64 * 1024)
+        var head = try input.reader.peek(64 * 1024)
+        var checkedSpool = false
+        /// Copies an input that cannot be read twice: before any record is read, even when it
+        /// holds nothing (a later read of the run must find the copy, not the drained pipe or a
+        /// FIFO without a writer), and before decompression (the copy is of the compressed bytes).
+        func spoolIfNeeded() throws {
+            defer { checkedSpool = true }
+            guard !checkedSpool, let spool, copied == nil, let kind = InputSpool.kindNeedingCopy(descriptor) else { return }
+            let copy = try spool.copy(index, name: displayName, kind: kind, descriptor: descriptor, prefix: input.reader.takeBuffered())
+            input.close()
+            input.descriptor = copy
+            input.ownsDescriptor = true
+            input.reader = LineReader(fileDescriptor: copy)
+        }
+        if GzipDecompressor.isGzip(head) {
+            guard let zlib = ZLib.named(options.zlibLibrary) else {
+                guard listedInDirectory else { throw IngestError.compressedWithoutZLib(path: displayName) }
+                try report(Diagnostic(location: SourceLocation(file: displayName, line: 0), reason: "gzip-compressed, and zlib (\(ZLib.platformCandidates[0])) could not be loaded to decompress it; skipped (decompress it first: \(IngestError.decompressCommand(for: displayName)))"), countAsRejected: false, into: &output)
+                output.files.removeLast()
+                return nil
+            }
+            try spoolIfNeeded()
+            let decompressor = try GzipDecompressor(zlib: zlib, source: input.descriptor, prefix: input.reader.takeBuffered(), ownsSource: input.ownsDescriptor)
+            input.descriptor = decompressor.output
+            input.ownsDescriptor = true
+            input.reader = LineReader(fileDescriptor: decompressor.output)
+            input.decompressor = decompressor
+            head = try input.reader.peek(64 * 1024)
+        }
         let holdsNothing = head.allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
         let format = holdsNothing ? nil : options.format ?? (options.logFormat != nil ? .accessLog : nil) ?? InputFormat.sniff(head)
         if !holdsNothing, format == nil {
@@ -184,22 +226,45 @@ package struct LogReader {
             output.files.removeLast()
             return nil
         }
-        if let spool, copied == nil, let kind = InputSpool.kindNeedingCopy(descriptor) {
-            // Copied before any record is read, even when it holds nothing: a later read of the
-            // run must find the copy, not the drained pipe or a FIFO without a writer.
-            let copy = try spool.copy(index, name: displayName, kind: kind, descriptor: descriptor, prefix: input.reader.takeBuffered())
-            input.close()
-            input.descriptor = copy
-            input.ownsDescriptor = true
-            input.reader = LineReader(fileDescriptor: copy)
-        }
+        try spoolIfNeeded()
         guard let format else {
+            // Damaged compressed data that gave no line is said as such, not as an empty file.
+            if input.decompressor != nil, try finishReading(&input, into: &output) { return nil }
             try report(Diagnostic(location: SourceLocation(file: displayName, line: 0), reason: "the file holds no records"), countAsRejected: false, into: &output)
             return nil
         }
         input.format = format
         keep = true
         return input
+    }
+
+    /// Ends the reading of an input: for a gzip input, reads what its reader left of the text
+    /// (so the outcome is known, whichever reader stopped where) and warns, at the line it was
+    /// found in, when the compressed data was damaged, cut short or followed by other bytes.
+    ///
+    /// - Parameter strictLater: keep the warning as a diagnostic even under `strict`, for a
+    ///   caller that throws diagnostics in input order itself (`CallPipeline`).
+    /// - Returns: whether a warning was given.
+    /// - Throws: `IngestError.readFailed` when reading the compressed input failed; the warning's
+    ///   `IngestError.malformedRecord` under `strict`.
+    @discardableResult
+    package func finishReading(_ input: inout OpenedInput, into output: inout Output, strictLater: Bool = false) throws -> Bool {
+        guard let decompressor = input.decompressor else { return false }
+        switch decompressor.finish() {
+        case .complete, .abandoned:
+            return false
+        case .damaged(let reason, let line):
+            let diagnostic = Diagnostic(location: SourceLocation(file: input.displayName, line: line), reason: reason)
+            if strictLater {
+                output.diagnosticCount += 1
+                if output.diagnostics.count < LogReader.maxStoredDiagnostics { output.diagnostics.append(diagnostic) }
+            } else {
+                try report(diagnostic, countAsRejected: false, into: &output)
+            }
+            return true
+        case .readFailed(let reason):
+            throw IngestError.readFailed(path: "", reason: reason)
+        }
     }
 
     /// What the directory entry open on `descriptor` is, when it is not a regular file.
