@@ -13,11 +13,14 @@ struct AnalyzeCommand {
 
     ARGUMENTS
       PATH                     A log file, a directory (its .jsonl/.ndjson/.json/.csv/.log/.txt/
-                               .har files, by name), or - for standard input. Several may be
-                               given. Canonical logs, access logs and HAR captures may be mixed.
-                               With none, the bundled SampleLogs/ are analyzed. Standard input,
-                               pipes and FIFOs are copied to a temporary file in $TMPDIR (removed
-                               at once) so they can be read twice, with a note saying so.
+                               .har files, by name, and rotated ones such as access.log.1 and
+                               access.log.2.gz, oldest first), or - for standard input. Several
+                               may be given. Canonical logs, access logs and HAR captures may be
+                               mixed; gzip input is decompressed (told from its content, through
+                               the system's zlib). With none, the bundled SampleLogs/ are
+                               analyzed. Standard input, pipes and FIFOs are copied to a
+                               temporary file in $TMPDIR (removed at once) so they can be read
+                               twice, with a note saying so.
 
     OPTIONS
       --format FORMAT          auto (default: told from each file's content), jsonl, csv,
@@ -93,6 +96,7 @@ struct AnalyzeCommand {
         var options = Analyzer.Options()
         try shared.apply(parsed, to: &options)
         options.temporaryDirectory = context.temporaryDirectory
+        options.reader.zlibLibrary = context.zlibLibrary
         let values = OptionValues(usage: AnalyzeCommand.usage)
         options.sessions = SessionOptions(
             timeoutSeconds: try values.seconds(parsed["session-timeout"], option: "--session-timeout") ?? SessionOptions.defaultTimeoutSeconds,

@@ -64,7 +64,7 @@ extension ExitCode {
             }
         case let error as IngestError:
             switch error {
-            case .unreadable, .unreadableBillingExport: self = .noInput
+            case .unreadable, .unreadableBillingExport, .compressedWithoutZLib: self = .noInput
             case .readFailed, .spoolFailed: self = .ioError
             case .malformedRecord, .noRecords, .noCallInPeriod, .noPlacesCall, .unknownFormat, .invalidBillingExport: self = .dataError
             }

@@ -28,6 +28,12 @@ public struct CommandContext {
         return directory
     }
 
+    /// The zlib library to decompress gzip inputs with, `PLACESCOST_ZLIB`, when set: a path or a
+    /// name `dlopen` finds; empty for none (gzip is then read as on a machine without zlib).
+    var zlibLibrary: String? {
+        environment["PLACESCOST_ZLIB"]
+    }
+
     /// Writes `placescost: note: ...` to standard error.
     func note(_ message: String) {
         standardError.write("placescost: note: \(message)\n")

@@ -55,6 +55,7 @@ struct ReconcileCommand {
         var options = Analyzer.Options()
         try shared.apply(parsed, to: &options)
         options.temporaryDirectory = context.temporaryDirectory
+        options.reader.zlibLibrary = context.zlibLibrary
         guard let billing = parsed["billing"], !billing.isEmpty else {
             throw CLIError.usage(message: "reconcile needs the billing export: --billing FILE.", usage: ReconcileCommand.usage)
         }

@@ -20,10 +20,25 @@ package enum IngestError: Error, Equatable, CustomStringConvertible {
     case noPlacesCall(inputs: [String], requests: Int, rejected: Int, hostsSeen: [String])
     /// The format of a file could not be told from its content.
     case unknownFormat(path: String)
+    /// An input named on the command line is gzip-compressed and zlib could not be loaded.
+    case compressedWithoutZLib(path: String)
     /// The billing export file does not exist or cannot be opened.
     case unreadableBillingExport(path: String, reason: String)
     /// A billing export whose layout or rows could not be read; `reason` is a full sentence.
     case invalidBillingExport(path: String, reason: String)
+
+    /// The command that reads the gzip input `path` without zlib in this process.
+    static func decompressCommand(for path: String) -> String {
+        path == "<stdin>" ? "zcat FILE.gz | placescost analyze -" : "zcat \(shellQuoted(path)) | placescost analyze -"
+    }
+
+    /// `path` as a shell word: unchanged when plain, in single quotes otherwise.
+    private static func shellQuoted(_ path: String) -> String {
+        let plain = path.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || "/._-+,:@%".utf8.contains(byte)
+        }
+        return plain && !path.isEmpty ? path : "'" + path.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+    }
 
     /// The error with `path` filled in where the reader did not know it.
     package func naming(_ path: String) -> IngestError {
@@ -52,6 +67,8 @@ package enum IngestError: Error, Equatable, CustomStringConvertible {
                 + ". Check that the capture was made while the app searched for a place, or map your proxy's paths with --route."
         case .unknownFormat(let path):
             "cannot tell the format of \(path) from its content. Pass --format jsonl, csv, access-log or har."
+        case .compressedWithoutZLib(let path):
+            "cannot read \(path): it is gzip-compressed, and zlib (\(ZLib.platformCandidates[0])) could not be loaded to decompress it. Decompress it first: " + IngestError.decompressCommand(for: path)
         case .unreadableBillingExport(let path, let reason):
             "cannot read the billing export \(path): \(reason). Check the --billing path."
         case .invalidBillingExport(let path, let reason):

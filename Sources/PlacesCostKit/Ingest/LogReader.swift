@@ -27,13 +27,17 @@ package struct LogReader {
         /// The request header that carries a user id (`--user-header`), lowercased: read from a
         /// HAR's headers and from an access log's `$http_...` variable of that name.
         package var userHeader = LogReader.defaultUserHeader
+        /// The zlib library gzip inputs are decompressed with (`PLACESCOST_ZLIB`): `nil` loads the
+        /// platform's own, an empty name none (tests read gzip as on a machine without zlib).
+        package var zlibLibrary: String?
 
-        package init(format: InputFormat? = nil, strict: Bool = false, window: TimeWindow = TimeWindow(), logFormat: AccessLogFormat? = nil, dedupe: Bool = false) {
+        package init(format: InputFormat? = nil, strict: Bool = false, window: TimeWindow = TimeWindow(), logFormat: AccessLogFormat? = nil, dedupe: Bool = false, zlibLibrary: String? = nil) {
             self.format = format
             self.strict = strict
             self.window = window
             self.logFormat = logFormat
             self.dedupe = dedupe
+            self.zlibLibrary = zlibLibrary
         }
 
         /// The parser of access-log lines these options ask for.
@@ -84,8 +88,14 @@ package struct LogReader {
         self.options = options
     }
 
-    /// Files named by `paths`, with directories replaced by their log files sorted by name, each
-    /// with whether it came from a directory listing (such files may be other data: skipped if so).
+    /// Files named by `paths`, with directories replaced by their log files, each with whether it
+    /// came from a directory listing (such files may be other data: skipped if so).
+    ///
+    /// A directory's logs are read in time order as logrotate names them: sorted by the name the
+    /// log is written under (`access.log`), and the rotations of one name oldest first, which is
+    /// the highest number first, compared as numbers (`access.log.10.gz`, `access.log.9.gz`, ...,
+    /// `access.log.1`, `access.log`). Calls then come in time order across the files, so the
+    /// walk's reorder window stays small and the log is read once (`docs/formats.md` section 5).
     package static func expand(_ paths: [String]) throws -> [(path: String, listedInDirectory: Bool)] {
         var files: [(path: String, listedInDirectory: Bool)] = []
         for path in paths {
@@ -105,7 +115,11 @@ package struct LogReader {
                     throw IngestError.unreadable(path: path, reason: "the directory cannot be listed")
                 }
                 let base = path.hasSuffix("/") ? path : path + "/"
-                files += names.filter(isLogFileName).sorted().map { (base + $0, true) }
+                let logs = names.compactMap { name in rotatedLogName(name).map { (name: name, log: $0) } }
+                files += logs.sorted { a, b in
+                    // The plain name, with no number, is the newest: it sorts after every number.
+                    (a.log.base, -(a.log.rotation ?? -1), a.name) < (b.log.base, -(b.log.rotation ?? -1), b.name)
+                }.map { (base + $0.name, true) }
             } else {
                 files.append((path, false))
             }
@@ -113,11 +127,36 @@ package struct LogReader {
         return files
     }
 
-    /// Log files in a directory: not hidden, with an extension logs are written with.
+    /// Log files in a directory: not hidden, with an extension logs are written with, perhaps
+    /// followed by a rotation number and `.gz` (`access.log.2.gz`).
     static func isLogFileName(_ name: String) -> Bool {
-        guard !name.hasPrefix(".") else { return false }
-        let lowered = name.lowercased()
-        return [".jsonl", ".ndjson", ".json", ".csv", ".log", ".txt", ".har"].contains { lowered.hasSuffix($0) }
+        rotatedLogName(name) != nil
+    }
+
+    /// The extensions logs are written with; a directory reads only files that have one.
+    static let logExtensions = [".jsonl", ".ndjson", ".json", ".csv", ".log", ".txt", ".har"]
+
+    /// A directory entry's name read as a rotated log's: the name the log is written under and
+    /// the rotation number after it (`access.log.2.gz` is `access.log`, 2); `nil` for a name
+    /// that is not a log's (hidden, no log extension before the number).
+    ///
+    /// `.gz` says nothing of the content (gzip is told from the first bytes); it is only allowed
+    /// after the name. A number counts only after a log extension, so `report.2024` is no log.
+    static func rotatedLogName(_ name: String) -> (base: String, rotation: Int?)? {
+        guard !name.hasPrefix(".") else { return nil }
+        var base = Substring(name)
+        if base.lowercased().hasSuffix(".gz") { base = base.dropLast(3) }
+        var rotation: Int?
+        if let dot = base.lastIndex(of: ".") {
+            let digits = base[base.index(after: dot)...]
+            if (1...9).contains(digits.utf8.count), digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
+                rotation = Int(digits)
+                base = base[..<dot]
+            }
+        }
+        let lowered = base.lowercased()
+        guard logExtensions.contains(where: { lowered.hasSuffix($0) }) else { return nil }
+        return (String(base), rotation)
     }
 
     /// An input opened and sniffed, ready for its records to be read.
@@ -129,13 +168,23 @@ package struct LogReader {
         var format: InputFormat
         /// Whether `close` closes `descriptor` (standard input stays open).
         var ownsDescriptor = true
+        /// Set when the input is gzip: `descriptor` is then the read end of the pipe it
+        /// decompresses into, and the input's own descriptor is the decompressor's.
+        var decompressor: GzipDecompressor?
 
         package func close() {
             if ownsDescriptor { _ = SystemCall.close(descriptor) }
+            // After the pipe's read end is closed: a decompressor blocked writing to it stops.
+            decompressor?.stop()
         }
     }
 
     /// Opens one input and tells its format; `nil` when it holds nothing to read (said in a diagnostic).
+    ///
+    /// An input whose first bytes are gzip's (`1f 8b`), whatever its name, is read through a
+    /// `GzipDecompressor` and its format told from the text; without zlib it is an error when
+    /// named (`IngestError.compressedWithoutZLib`), and skipped with a warning when listed in a
+    /// directory. Call `finishReading` once its records are read.
     ///
     /// An entry of a directory listing that is not a regular file (a directory named like a log,
     /// a FIFO, a socket, a broken symbolic link) is skipped with a warning: it is opened without
@@ -183,7 +232,35 @@ package struct LogReader {
         var keep = false
         defer { if !keep { input.close() } }
         output.files.append(displayName)
-        let head = try input.reader.peek(64 * 1024)
+        var head = try input.reader.peek(64 * 1024)
+        var checkedSpool = false
+        /// Copies an input that cannot be read twice: before any record is read, even when it
+        /// holds nothing (a later read of the run must find the copy, not the drained pipe or a
+        /// FIFO without a writer), and before decompression (the copy is of the compressed bytes).
+        func spoolIfNeeded() throws {
+            defer { checkedSpool = true }
+            guard !checkedSpool, let spool, copied == nil, let kind = InputSpool.kindNeedingCopy(descriptor) else { return }
+            let copy = try spool.copy(index, name: displayName, kind: kind, descriptor: descriptor, prefix: input.reader.takeBuffered())
+            input.close()
+            input.descriptor = copy
+            input.ownsDescriptor = true
+            input.reader = LineReader(fileDescriptor: copy)
+        }
+        if GzipDecompressor.isGzip(head) {
+            guard let zlib = ZLib.named(options.zlibLibrary) else {
+                guard listedInDirectory else { throw IngestError.compressedWithoutZLib(path: displayName) }
+                try report(Diagnostic(location: SourceLocation(file: displayName, line: 0), reason: "gzip-compressed, and zlib (\(ZLib.platformCandidates[0])) could not be loaded to decompress it; skipped (decompress it first: \(IngestError.decompressCommand(for: displayName)))"), countAsRejected: false, into: &output)
+                output.files.removeLast()
+                return nil
+            }
+            try spoolIfNeeded()
+            let decompressor = try GzipDecompressor(zlib: zlib, source: input.descriptor, prefix: input.reader.takeBuffered(), ownsSource: input.ownsDescriptor)
+            input.descriptor = decompressor.output
+            input.ownsDescriptor = true
+            input.reader = LineReader(fileDescriptor: decompressor.output)
+            input.decompressor = decompressor
+            head = try input.reader.peek(64 * 1024)
+        }
         let holdsNothing = head.allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
         let format = holdsNothing ? nil : options.format ?? (options.logFormat != nil ? .accessLog : nil) ?? InputFormat.sniff(head)
         if !holdsNothing, format == nil {
@@ -192,22 +269,45 @@ package struct LogReader {
             output.files.removeLast()
             return nil
         }
-        if let spool, copied == nil, let kind = InputSpool.kindNeedingCopy(descriptor) {
-            // Copied before any record is read, even when it holds nothing: a later read of the
-            // run must find the copy, not the drained pipe or a FIFO without a writer.
-            let copy = try spool.copy(index, name: displayName, kind: kind, descriptor: descriptor, prefix: input.reader.takeBuffered())
-            input.close()
-            input.descriptor = copy
-            input.ownsDescriptor = true
-            input.reader = LineReader(fileDescriptor: copy)
-        }
+        try spoolIfNeeded()
         guard let format else {
+            // Damaged compressed data that gave no line is said as such, not as an empty file.
+            if input.decompressor != nil, try finishReading(&input, into: &output) { return nil }
             try report(Diagnostic(location: SourceLocation(file: displayName, line: 0), reason: "the file holds no records"), countAsRejected: false, into: &output)
             return nil
         }
         input.format = format
         keep = true
         return input
+    }
+
+    /// Ends the reading of an input: for a gzip input, reads what its reader left of the text
+    /// (so the outcome is known, whichever reader stopped where) and warns, at the line it was
+    /// found in, when the compressed data was damaged, cut short or followed by other bytes.
+    ///
+    /// - Parameter strictLater: keep the warning as a diagnostic even under `strict`, for a
+    ///   caller that throws diagnostics in input order itself (`CallPipeline`).
+    /// - Returns: whether a warning was given.
+    /// - Throws: `IngestError.readFailed` when reading the compressed input failed; the warning's
+    ///   `IngestError.malformedRecord` under `strict`.
+    @discardableResult
+    package func finishReading(_ input: inout OpenedInput, into output: inout Output, strictLater: Bool = false) throws -> Bool {
+        guard let decompressor = input.decompressor else { return false }
+        switch decompressor.finish() {
+        case .complete, .abandoned:
+            return false
+        case .damaged(let reason, let line):
+            let diagnostic = Diagnostic(location: SourceLocation(file: input.displayName, line: line), reason: reason)
+            if strictLater {
+                output.diagnosticCount += 1
+                if output.diagnostics.count < LogReader.maxStoredDiagnostics { output.diagnostics.append(diagnostic) }
+            } else {
+                try report(diagnostic, countAsRejected: false, into: &output)
+            }
+            return true
+        case .readFailed(let reason):
+            throw IngestError.readFailed(path: "", reason: reason)
+        }
     }
 
     /// What the directory entry open on `descriptor` is, when it is not a regular file.

@@ -132,6 +132,8 @@ final class CallPipeline: @unchecked Sendable {
                     continue
                 }
                 defer { input.close() }
+                // A gzip input's progress is in compressed bytes, as its size is.
+                let gzip = input.decompressor
                 // JSON Lines and access logs are one record a line: workers parse blocks of lines.
                 let byLines = input.format == .jsonl || input.format == .accessLog
                 let accessLog = input.format == .accessLog ? options.reader.accessLogParser : nil
@@ -146,9 +148,9 @@ final class CallPipeline: @unchecked Sendable {
                         layout.linesBefore = 0
                         if let (file, range) = block.mapped { file.willRead(range) }
                         submit(raw: raw)
-                        options.progress?(readBefore + splitter.position)
+                        options.progress?(readBefore + (gzip?.compressedBytesRead ?? splitter.position))
                     }
-                    readBefore += splitter.position
+                    readBefore += gzip?.compressedBytesRead ?? splitter.position
                     if let rest = splitter.unsplitRest {
                         _ = lseek(input.descriptor, off_t(rest.offset), SEEK_SET)
                         input.reader = LineReader(fileDescriptor: input.descriptor)
@@ -176,14 +178,17 @@ final class CallPipeline: @unchecked Sendable {
                         var raw = RawBlock(index: 0, fileIndex: fileIndex, fileName: input.displayName, bytes: bytes, followsOverlongLine: overlong)
                         raw.accessLog = accessLog
                         submit(raw: raw)
-                        options.progress?(readBefore + splitter.bytesRead)
+                        options.progress?(readBefore + (gzip?.compressedBytesRead ?? splitter.bytesRead))
                     }
-                    readBefore += splitter.bytesRead
+                    readBefore += gzip?.compressedBytesRead ?? splitter.bytesRead
                 } else {
                     try readOnThisThread(fileIndex: fileIndex, name: input.displayName, caches: &caches) { deliver in
                         try reader.readRecords(&input, into: &fileOutput, deliver: deliver)
                     }
                 }
+                // Under --strict, reading stopped at a malformed record, which is the error;
+                // otherwise a damage warning is thrown by `merge`, in input order, as any other.
+                if !stopsForMalformed { try reader.finishReading(&input, into: &fileOutput, strictLater: true) }
                 submitStatistics(fileOutput, fileIndex: fileIndex, fileName: input.displayName)
             } catch let error as IngestError {
                 // Readers of a stream do not know its name; a read failure names the file.

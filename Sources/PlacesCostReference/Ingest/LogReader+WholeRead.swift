@@ -40,6 +40,7 @@ extension LogReader {
             }
             calls.append(call)
         }
+        try finishReading(&input, into: &output)
         output.duplicates += duplicates
         if options.dedupe { output.duplicatesDropped += duplicates }
         output.calls += calls

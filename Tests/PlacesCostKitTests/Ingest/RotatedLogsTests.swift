@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+@testable import PlacesCostKit
+
+/// A directory of rotated logs (`access.log`, `access.log.1`, `access.log.2.gz`, ...) is read
+/// whole and in time order: the rotations of one name oldest first (the highest number first,
+/// compared as numbers), the plain name last; different names in name order.
+@Suite("Rotated logs in a directory")
+struct RotatedLogsTests {
+    @Test("A log name may be followed by a rotation number and .gz; a number counts only after a log extension")
+    func names() {
+        for name in ["access.log", "access.log.1", "access.log.2.gz", "access.log.10.gz", "app.jsonl.gz", "x.har.gz",
+                     "events.csv.3.gz", "API.LOG.7.GZ", "b.ndjson.0", "trace.txt.123456789", "x.log.gz"] {
+            #expect(LogReader.isLogFileName(name), "\(name)")
+        }
+        for name in [".access.log.1", ".x.jsonl.gz", "report.2024", "a.gz", "access.log.gz.1", "access.log.1.bz2", "access.log.x",
+                     "access.log.", "access.log.1234567890", "access.log.-1", "log.1", "gz", ".gz", "access.log.1.gz.gz"] {
+            #expect(!LogReader.isLogFileName(name), "\(name)")
+        }
+        #expect(LogReader.rotatedLogName("access.log.2.gz")! == ("access.log", 2))
+        #expect(LogReader.rotatedLogName("app.jsonl.gz")! == ("app.jsonl", nil))
+        #expect(LogReader.rotatedLogName("access.log")! == ("access.log", nil))
+    }
+
+    @Test("Rotations are read oldest first, .10 before .9, the plain name last; other names keep name order")
+    func order() throws {
+        let directory = TemporaryDirectory()
+        let names = ["access.log", "access.log.1", "access.log.2.gz", "access.log.10.gz", "access.log.9", "error.log.1", "error.log",
+                     "app.jsonl.gz", "access.log.0", "notes.md", "a.gz"]
+        for name in names { directory.write(name, "") }
+        let files = try LogReader.expand([directory.path]).map { URL(fileURLWithPath: $0.path).lastPathComponent }
+        #expect(files == [
+            "access.log.10.gz", "access.log.9", "access.log.2.gz", "access.log.1", "access.log.0", "access.log",
+            "app.jsonl.gz", "error.log.1", "error.log",
+        ])
+    }
+
+    @Test("A log rotated by logrotate into four files, two compressed, gives the whole log's report, its files in time order",
+          .enabled(if: ZLib.platform != nil, "zlib is not on this machine"))
+    func rotatedAccessLog() throws {
+        let clean = try String(contentsOfFile: MalformedCorpusTests.folder + "/access-log/clean.log", encoding: .utf8)
+        let lines = clean.split(separator: "\n").map { $0 + "\n" }
+        let quarter = lines.count / 4
+        let parts = [lines[..<quarter], lines[quarter..<2 * quarter], lines[2 * quarter..<3 * quarter], lines[(3 * quarter)...]].map { $0.joined() }
+        let directory = TemporaryDirectory()
+        // Oldest first: logrotate gave the oldest the highest number.
+        directory.write("access.log.10.gz", bytes: StoredGzipWriter.member(parts[0]))
+        directory.write("access.log.2.gz", bytes: StoredGzipWriter.member(parts[1]))
+        directory.write("access.log.1", parts[2])
+        directory.write("access.log", parts[3])
+        try FileManager.default.createDirectory(atPath: directory.path + "/x.log.1", withIntermediateDirectories: false)
+        let arguments = ["--json", "--pricing", "legacy-list", "--reorder-window", "1"]
+        let run = runCLI(["analyze", directory.path] + arguments)
+        #expect(run.code == .success, "\(run.stderr)")
+        let elsewhere = TemporaryDirectory()
+        let whole = runCLI(["analyze", elsewhere.write("access.log", clean)] + arguments)
+        let report = try MalformedCorpusTests.object(run.stdout)
+        #expect(MalformedCorpusTests.withoutInputFiles(report) == MalformedCorpusTests.withoutInputFiles(try MalformedCorpusTests.object(whole.stdout)))
+        #expect((report["input"] as? [String: Any])?["files"] as? [String] == ["access.log.10.gz", "access.log.2.gz", "access.log.1", "access.log"].map { directory.path + "/" + $0 })
+        // A sub-directory named like a rotated log is skipped, as any sub-directory.
+        #expect(run.stderr.split(separator: "\n").contains("\(directory.path)/x.log.1: warning: a directory, not a log file, though its name looks like one; skipped (pass it as an argument of its own to read it)"))
+    }
+}
