@@ -122,7 +122,12 @@ struct AnalyzeCommand {
         let quiet = parsed.has("quiet")
         let (paths, usedSampleLogs) = try shared.inputPaths(parsed, context: context, verb: "analyzing")
 
-        options.keepSearches = out != nil
+        if out != nil {
+            // Made before the walks, which pseudonymize each search's token and user as it ends.
+            let (key, source) = try PseudonymKeyStore(environment: context.environment).key()
+            options.searchRows = SearchRowOptions(pseudonymizer: Pseudonymizer(key: key), directory: context.temporaryDirectory)
+            if !quiet { PseudonymKeyStore.note(source, context: context) }
+        }
         let progress = shared.progressReporter(parsed, paths: paths, context: context)
         if let progress {
             options.progress = { @Sendable bytes in progress.update(bytes) }
@@ -132,11 +137,8 @@ struct AnalyzeCommand {
         if parsed.has("timestamp") { analysis.generatedAt = Timestamp(epochMilliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded())) }
         progress?.finish()
         shared.reportDiagnostics(read, parsed: parsed, context: context)
-        var bundle = ReportBundle()
+        let bundle = ReportBundle()
         if let out {
-            let (key, source) = try PseudonymKeyStore(environment: context.environment).key()
-            bundle.pseudonymizer = Pseudonymizer(key: key)
-            if !quiet { PseudonymKeyStore.note(source, context: context) }
             let files = bundle.files(analysis)
             try ReportDirectoryWriter(directory: out.path).write(files)
             if !quiet { context.note("wrote \(files.map(\.path).joined(separator: ", ")) to \(out.shown).") }

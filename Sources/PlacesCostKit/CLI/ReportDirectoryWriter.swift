@@ -40,6 +40,11 @@ struct ReportDirectoryWriter {
     /// - Throws: `CLIError.cannotCreate` naming the directory or file that cannot be made (73),
     ///   `CLIError.cannotWriteReport` naming the file a write to failed (74).
     func write(_ files: [(path: String, contents: String)]) throws {
+        try write(files.map { ReportFile(path: $0.path, text: $0.contents) })
+    }
+
+    /// Writes `files`, streamed ones chunk by chunk, all or nothing (the rules above).
+    func write(_ files: [ReportFile]) throws {
         var created: [String] = []
         var staging: (path: String, lock: Int32)?
         defer {
@@ -56,8 +61,32 @@ struct ReportDirectoryWriter {
             for file in files {
                 try makeParents(of: file.path, under: stage.path + "/new")
                 try makeParents(of: file.path, under: stage.path + "/old")
-                try writeFile(stage.path + "/new/" + file.path, contents: file.contents, shownAs: directory + "/" + file.path)
             }
+            // Streamed files are written on threads of their own while the others are rendered
+            // and written here; every write has ended, failed or not, before anything is swapped.
+            let streamed = files.filter { if case .stream = $0.contents { true } else { false } }
+            let failures = StreamFailures()
+            let group = DispatchGroup()
+            for file in streamed {
+                DispatchQueue.global().async(group: group) { [self] in
+                    do {
+                        try writeFile(stage.path + "/new/" + file.path, contents: file.contents, shownAs: directory + "/" + file.path)
+                    } catch {
+                        failures.record(error)
+                    }
+                }
+            }
+            do {
+                for file in files {
+                    if case .stream = file.contents { continue }
+                    try writeFile(stage.path + "/new/" + file.path, contents: file.contents, shownAs: directory + "/" + file.path)
+                }
+            } catch {
+                group.wait()
+                throw error
+            }
+            group.wait()
+            if let error = failures.first { throw error }
             // Every folder first, so that nothing is replaced unless everything can be.
             for file in files {
                 created += try makeParents(of: file.path, under: directory)
@@ -227,12 +256,11 @@ struct ReportDirectoryWriter {
 
     // MARK: Files
 
-    private func writeFile(_ path: String, contents: String, shownAs: String) throws {
+    private func writeFile(_ path: String, contents: ReportFile.Contents, shownAs: String) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw CLIError.cannotCreate(path: shownAs, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }
-        var text = contents
-        try text.withUTF8 { bytes in
+        func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
             var offset = 0
             while offset < bytes.count {
                 let written = SystemCall.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
@@ -242,11 +270,40 @@ struct ReportDirectoryWriter {
                 offset += written
             }
         }
+        switch contents {
+        case .text(let render):
+            var text = render()
+            try text.withUTF8 { try writeAll(UnsafeRawBufferPointer($0)) }
+        case .stream(let produce):
+            do {
+                try produce(writeAll)
+            } catch let error as SearchRowsError {
+                throw CLIError.cannotWriteReport(path: shownAs, reason: "\(error)")
+            }
+        }
         guard fsync(descriptor) == 0 else { throw CLIError.cannotWriteReport(path: shownAs, reason: String(cString: strerror(errno))) }
     }
 
     /// Removes a staging folder and what is left in it.
     private func removeTree(_ path: String) {
         try? FileManager.default.removeItem(atPath: path)
+    }
+}
+
+/// The first error of the threads that write streamed files.
+private final class StreamFailures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var errors: [Error] = []
+
+    func record(_ error: Error) {
+        lock.lock()
+        errors.append(error)
+        lock.unlock()
+    }
+
+    var first: Error? {
+        lock.lock()
+        defer { lock.unlock() }
+        return errors.first
     }
 }

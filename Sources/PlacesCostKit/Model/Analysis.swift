@@ -42,6 +42,8 @@ struct Analysis: Sendable {
     var pricingChoice: String
     /// Each search's cost as made (`current`, delay 0) at list prices, in `sessions.keptSearches` order (empty unless kept).
     var searchListCosts: [Double]
+    /// Every search as a `searches.csv` row, when asked for (`Analyzer.Options.searchRows`).
+    var searchRows: SearchRows?
     var recommendation: Recommendation
     /// When the report was made, only when `--timestamp` asks: otherwise reports hold no
     /// wall-clock time, and the same input gives the same bytes.

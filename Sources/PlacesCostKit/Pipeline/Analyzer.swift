@@ -18,8 +18,11 @@ struct Analyzer: Sendable {
         /// (`--reorder-window`, seconds); a log more out of order is read again with a window
         /// that covers it.
         var reorderWindowSeconds = 600.0
-        /// Keep every search for `searches.csv` (memory then grows with the searches).
+        /// Keep every search whole (`SearchSummary.keptSearches`; memory then grows with the
+        /// searches): for the tests' comparisons.
         var keepSearches = false
+        /// Make every search a `searches.csv` row (`Analysis.searchRows`), in bounded memory.
+        var searchRows: SearchRowOptions?
         /// Called with the bytes read so far, from the reading thread.
         var progress: (@Sendable (Int) -> Void)?
         /// JSON Lines block size and line limit: fixed in use; tests make them small to cut
@@ -63,7 +66,7 @@ struct Analyzer: Sendable {
             threads: max(1, options.threads), reader: options.reader,
             sessions: SessionStream.Options(
                 timeout: options.sessions.timeout, alternativeTimeouts: alternatives, userGap: options.sessions.userGap,
-                clip: clip, keepSearches: options.keepSearches,
+                clip: clip, keepSearches: options.keepSearches, rows: options.searchRows,
                 window: Duration64(seconds: options.reorderWindowSeconds).microseconds,
                 dedupe: options.reader.dedupe, compactAfter: options.compactAfter
             ),
@@ -77,9 +80,12 @@ struct Analyzer: Sendable {
         var streamed = try CallPipeline(options: pipelineOptions, catalogs: catalogs).run(paths)
         if streamed.late {
             // More out of order than the window: read again with a window that covers the disorder seen.
+            for (store, _) in streamed.rows { store.close() }
             pipelineOptions.sessions.window = streamed.disorder + 2_000_000
             streamed = try CallPipeline(options: pipelineOptions, catalogs: catalogs).run(paths)
         }
+        // Owns the rows' spill files from here, whatever is thrown.
+        let searchRows = options.searchRows == nil ? nil : SearchRows(stores: streamed.rows.map(\.store))
         var read = streamed.read
         read.spooled = pipelineOptions.spool?.copied ?? []
         guard streamed.tally.calls.records > 0 else {
@@ -137,8 +143,27 @@ struct Analyzer: Sendable {
             pricing: pricing,
             pricingChoice: plan.summary,
             searchListCosts: sessions.keptSearches.map { calculator.listCost(of: $0) },
+            searchRows: searchRows,
             recommendation: recommendation
         )
+        // Priced when the rows are written, on the writer's thread: a calculator of its own (its
+        // pricers' cache is not shared between threads).
+        let walkShapes = streamed.rows.map(\.shapes)
+        let periodTimes = streamed.tally.periodTimes
+        let rowOptions = costOptions
+        searchRows?.describeShapes = {
+            let calculator = CostCalculator(plan: plan, options: rowOptions)
+            return walkShapes.map { shapes in
+                shapes.map { key in
+                    let time = Timestamp(microseconds: periodTimes[key.period] ?? 0)
+                    let search = SearchSummary.representative(of: key, at: time, catalogs: catalogs, clip: clip)
+                    return SearchRows.ShapeFigures(
+                        completed: search.outcome.isCompleted, needsDetails: DetailsNeed.needsDetails(search),
+                        anomalies: search.anomalyNames, listCostUSD: calculator.listCost(of: search)
+                    )
+                }
+            }
+        }
         return (analysis, read)
     }
 }

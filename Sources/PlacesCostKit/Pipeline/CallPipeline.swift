@@ -42,6 +42,9 @@ final class CallPipeline: @unchecked Sendable {
         var late: Bool
         /// The largest lateness seen, in microseconds.
         var disorder: Int64
+        /// Each walk's `searches.csv` rows and the shapes their `shape` indexes, by partition,
+        /// when the walks made rows.
+        var rows: [(store: SearchRowStore, shapes: [SearchTally.ShapeKey])] = []
     }
 
     private let options: Options
@@ -58,7 +61,7 @@ final class CallPipeline: @unchecked Sendable {
     /// merge reports the first one in input order (every block before it was submitted).
     private var malformedSeen = false
     /// Each worker's counts when it is done, and how out of order its calls came.
-    private var walked: [(tally: SearchTally, late: Bool, disorder: Int64)?]
+    private var walked: [(tally: SearchTally, late: Bool, disorder: Int64, rows: SearchRowStore?)?]
     /// Finished blocks' partitions, reused so their arrays are not grown again for every block.
     private var partitionPool: [PartitionCalls] = []
     private let maxInFlight: Int
@@ -235,7 +238,7 @@ final class CallPipeline: @unchecked Sendable {
         condition.unlock()
         return CallBlockBuilder(
             block: CallBlock(index: index, fileIndex: fileIndex, fileName: fileName, partitions: takePartitions()),
-            catalogs: catalogs, window: options.reader.window, keepUsers: options.sessions.keepSearches,
+            catalogs: catalogs, window: options.reader.window, keepUsers: options.sessions.keepSearches || options.sessions.rows != nil,
             routes: options.reader.routes
         )
     }
@@ -308,7 +311,7 @@ final class CallPipeline: @unchecked Sendable {
             case .parse(let raw):
                 var builder = CallBlockBuilder(
                     block: CallBlock(index: raw.index, fileIndex: raw.fileIndex, fileName: raw.fileName, partitions: takePartitions()),
-                    catalogs: catalogs, window: options.reader.window, keepUsers: options.sessions.keepSearches,
+                    catalogs: catalogs, window: options.reader.window, keepUsers: options.sessions.keepSearches || options.sessions.rows != nil,
             routes: options.reader.routes
                 )
                 let lines = if let layout = raw.csv {
@@ -330,8 +333,9 @@ final class CallPipeline: @unchecked Sendable {
             }
         }
         let tally = stream.finish()
+        stream.rows?.finish()
         condition.lock()
-        walked[partition] = (tally, stream.isLate, stream.disorder)
+        walked[partition] = (tally, stream.isLate, stream.disorder, stream.rows)
         condition.unlock()
     }
 
@@ -393,10 +397,11 @@ final class CallPipeline: @unchecked Sendable {
             if let first = block.firstCall { result.firstCall = min(result.firstCall ?? first, first) }
             if let last = block.lastCall { result.lastCall = max(result.lastCall ?? last, last) }
         }
-        for case let (tally, late, disorder)? in walked {
+        for case let (tally, late, disorder, rows)? in walked {
             result.tally.merge(tally)
             result.late = result.late || late
             result.disorder = max(result.disorder, disorder)
+            if let rows { result.rows.append((rows, tally.shapes)) }
         }
         result.read.duplicates = result.tally.duplicates
         result.read.duplicatesDropped = result.tally.duplicatesDropped

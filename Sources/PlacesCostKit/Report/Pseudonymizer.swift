@@ -37,6 +37,17 @@ struct Pseudonymizer: Sendable {
         return String(decoding: text, as: UTF8.self)
     }
 
+    /// Writes 16 lowercase hex digits of `value`, most significant first, at `out`; returns the
+    /// position after them.
+    @inline(__always)
+    static func putHex(_ value: UInt64, at out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        for index in 0..<16 {
+            let digit = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * index)) & 0x0F
+            out[index] = digit < 10 ? digit + 0x30 : digit + 0x57
+        }
+        return out + 16
+    }
+
     /// Appends 16 lowercase hex digits of `value`, most significant first.
     @inline(__always)
     static func appendHex(_ value: UInt64, to bytes: inout [UInt8]) {

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Every file `analyze --out DIR` writes, rendered in memory: `report.md`, `report.json`,
 /// `searches.csv`, `costs.csv` and the charts `report.md` links to.
 struct ReportBundle: Sendable {
@@ -14,12 +20,7 @@ struct ReportBundle: Sendable {
         }
     }
 
-    /// Keyed for `searches.csv`'s pseudonyms; only `files` needs it.
-    var pseudonymizer: Pseudonymizer?
-
-    init(pseudonymizer: Pseudonymizer? = nil) {
-        self.pseudonymizer = pseudonymizer
-    }
+    init() {}
 
     /// What `--report format` prints: the same text `--out` writes to `format.fileName`.
     func render(_ analysis: Analysis, as format: Format) -> String {
@@ -30,20 +31,26 @@ struct ReportBundle: Sendable {
         }
     }
 
-    /// Every file, as (path relative to the output directory, contents).
+    /// Every file, paths relative to the output directory. `searches.csv` is streamed from
+    /// `analysis.searchRows` (`SearchesCSVWriter`), never held whole.
     ///
-    /// - Precondition: `pseudonymizer` is set.
-    func files(_ analysis: Analysis) -> [(path: String, contents: String)] {
-        guard let pseudonymizer else { preconditionFailure("ReportBundle.files needs the pseudonym key of searches.csv") }
-        var files: [(String, String)] = [
-            ("report.md", render(analysis, as: .md)),
-            ("report.json", render(analysis, as: .json)),
-            ("searches.csv", SearchesCSVRenderer(pseudonymizer: pseudonymizer).render(analysis.sessions.keptSearches, listCosts: analysis.searchListCosts)),
-            ("costs.csv", render(analysis, as: .csv)),
+    /// - Parameter progress: called with the `searches.csv` rows written so far.
+    /// - Precondition: the analysis made its search rows (`Analyzer.Options.searchRows`).
+    func files(_ analysis: Analysis, progress: (@Sendable (Int) -> Void)? = nil) -> [ReportFile] {
+        guard let rows = analysis.searchRows else { preconditionFailure("ReportBundle.files needs the analysis's search rows") }
+        var files = [
+            ReportFile(path: "report.md") { render(analysis, as: .md) },
+            ReportFile(path: "report.json") { render(analysis, as: .json) },
+            ReportFile(path: "searches.csv") { write in
+                if let failure = rows.failure {
+                    throw SearchRowsError.notKept(directory: failure.directory, reason: String(cString: strerror(failure.errno)))
+                }
+                try SearchesCSVWriter().write(rows, flush: write, progress: progress)
+            },
+            ReportFile(path: "costs.csv") { render(analysis, as: .csv) },
         ]
-        let renderer = SVGChartRenderer()
         for (path, chart) in ReportCharts.charts(analysis) {
-            files.append((path, renderer.render(chart)))
+            files.append(ReportFile(path: path) { SVGChartRenderer().render(chart) })
         }
         return files
     }

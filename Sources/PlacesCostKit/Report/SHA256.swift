@@ -15,10 +15,15 @@ enum SHA256 {
             0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19
         ))
 
-        /// Folds one 64-byte block into the state (FIPS 180-4 section 6.2.2).
+        /// Folds one 64-byte block into the state (FIPS 180-4 section 6.2.2): with libcrypto's
+        /// block function when the platform has it (`LibCrypto`), else `SHA256`'s own.
         @inline(__always)
         mutating func compress(_ block: UnsafeRawPointer) {
-            SHA256.compress(block, into: &words)
+            if let library = LibCrypto.chosen {
+                library.compress(block, into: &words)
+            } else {
+                SHA256.compressWithoutLibrary(block, into: &words)
+            }
         }
 
         /// Pads and compresses the last `count` bytes of a message of `length` bytes in all,
@@ -112,45 +117,56 @@ enum SHA256 {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
 
-    /// Folds one 64-byte block into `state` (FIPS 180-4 section 6.2.2).
-    private static func compress(_ block: UnsafeRawPointer, into state: inout SIMD8<UInt32>) {
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
-            roundConstants.withUnsafeBufferPointer { constants in
-                for index in 0..<16 {
-                    schedule[index] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 4 * index, as: UInt32.self))
-                }
-                for index in 16..<64 {
-                    let w15 = schedule[index - 15], w2 = schedule[index - 2]
-                    let sigma0 = rotateRight(w15, 7) ^ rotateRight(w15, 18) ^ (w15 >> 3)
-                    let sigma1 = rotateRight(w2, 17) ^ rotateRight(w2, 19) ^ (w2 >> 10)
-                    schedule[index] = schedule[index - 16] &+ sigma0 &+ schedule[index - 7] &+ sigma1
-                }
-                var a = state[0], b = state[1], c = state[2], d = state[3]
-                var e = state[4], f = state[5], g = state[6], h = state[7]
-                for index in 0..<64 {
-                    let sum1 = rotateRight(e, 6) ^ rotateRight(e, 11) ^ rotateRight(e, 25)
-                    let choose = (e & f) ^ (~e & g)
-                    let temp1 = h &+ sum1 &+ choose &+ constants[index] &+ schedule[index]
-                    let sum0 = rotateRight(a, 2) ^ rotateRight(a, 13) ^ rotateRight(a, 22)
-                    let majority = (a & b) ^ (a & c) ^ (b & c)
-                    let temp2 = sum0 &+ majority
-                    h = g
-                    g = f
-                    f = e
-                    e = d &+ temp1
-                    d = c
-                    c = b
-                    b = a
-                    a = temp1 &+ temp2
-                }
-                state &+= SIMD8(a, b, c, d, e, f, g, h)
+    /// Folds one 64-byte block into `state` (FIPS 180-4 section 6.2.2): the message schedule
+    /// on the stack, read through plain pointers, no allocation.
+    static func compressWithoutLibrary(_ block: UnsafeRawPointer, into state: inout SIMD8<UInt32>) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { buffer in
+            let schedule = buffer.baseAddress!
+            for index in 0..<16 {
+                schedule[index] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 4 &* index, as: UInt32.self))
             }
+            for index in 16..<64 {
+                let w15 = schedule[index &- 15], w2 = schedule[index &- 2]
+                let sigma0 = rotateRight(w15, 7) ^ rotateRight(w15, 18) ^ (w15 &>> 3)
+                let sigma1 = rotateRight(w2, 17) ^ rotateRight(w2, 19) ^ (w2 &>> 10)
+                schedule[index] = schedule[index &- 16] &+ sigma0 &+ schedule[index &- 7] &+ sigma1
+            }
+            var a = state[0], b = state[1], c = state[2], d = state[3]
+            var e = state[4], f = state[5], g = state[6], h = state[7]
+            // Eight rounds a turn, the working variables' roles rotated by the arguments rather
+            // than by moves (which the compiler otherwise shuffles through vector registers).
+            @inline(__always)
+            func round(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32, _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32, _ constant: UInt32, _ word: UInt32) {
+                let sum1 = rotateRight(e, 6) ^ rotateRight(e, 11) ^ rotateRight(e, 25)
+                let choose = (e & f) ^ (~e & g)
+                let temp1 = h &+ sum1 &+ choose &+ constant &+ word
+                let sum0 = rotateRight(a, 2) ^ rotateRight(a, 13) ^ rotateRight(a, 22)
+                let majority = (a & b) ^ (a & c) ^ (b & c)
+                d &+= temp1
+                h = temp1 &+ sum0 &+ majority
+            }
+            roundConstants.withUnsafeBufferPointer { constants in
+                let k = constants.baseAddress!
+                var index = 0
+                while index < 64 {
+                    round(a, b, c, &d, e, f, g, &h, k[index], schedule[index])
+                    round(h, a, b, &c, d, e, f, &g, k[index &+ 1], schedule[index &+ 1])
+                    round(g, h, a, &b, c, d, e, &f, k[index &+ 2], schedule[index &+ 2])
+                    round(f, g, h, &a, b, c, d, &e, k[index &+ 3], schedule[index &+ 3])
+                    round(e, f, g, &h, a, b, c, &d, k[index &+ 4], schedule[index &+ 4])
+                    round(d, e, f, &g, h, a, b, &c, k[index &+ 5], schedule[index &+ 5])
+                    round(c, d, e, &f, g, h, a, &b, k[index &+ 6], schedule[index &+ 6])
+                    round(b, c, d, &e, f, g, h, &a, k[index &+ 7], schedule[index &+ 7])
+                    index &+= 8
+                }
+            }
+            state &+= SIMD8(a, b, c, d, e, f, g, h)
         }
     }
 
     @inline(__always)
     private static func rotateRight(_ value: UInt32, _ count: UInt32) -> UInt32 {
-        (value >> count) | (value << (32 - count))
+        (value &>> count) | (value &<< (32 &- count))
     }
 }
 

@@ -115,6 +115,12 @@ struct KeyTable {
         }
     }
 
+    /// Calls `body` with the stored bytes of key `id`, copied only when they cross a chunk.
+    func withBytes<Result>(_ id: UInt32, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        guard id & KeyTable.otherBit == 0 else { return other.withBytes(id & ~KeyTable.otherBit, body) }
+        return keys.withBytes(at: Int(id) * KeyTable.width, count: KeyTable.width, body)
+    }
+
     /// The stored bytes of key `id`.
     func bytes(_ id: UInt32) -> ArraySlice<UInt8> {
         guard id & KeyTable.otherBit == 0 else { return other.bytes(id & ~KeyTable.otherBit) }

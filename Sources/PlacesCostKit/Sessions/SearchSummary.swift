@@ -56,16 +56,7 @@ package struct SearchSummary: Sendable {
         var searches: [WeightedSearch] = []
         for (index, key) in tally.shapes.enumerated() where tally.shapeCounts[index] > 0 {
             let time = Timestamp(microseconds: tally.periodTimes[key.period]!)
-            let selection = key.selectionAPI.map {
-                Selection(
-                    api: API(code: $0, otherName: "other"), time: time,
-                    fields: catalogs.fieldMasks.value(key.selectionFields), generation: key.selectionGeneration
-                )
-            }
-            let search = Search(
-                kind: key.kind, outcome: key.outcome, requestInputLengths: key.lengths.representativeLengths(clip: clip),
-                selection: selection, startedAt: time, endedAt: time, generation: key.generation
-            )
+            let search = SearchSummary.representative(of: key, at: time, catalogs: catalogs, clip: clip)
             searches.append(WeightedSearch(search: search, count: tally.shapeCounts[index]))
         }
         var callsByUnknownName: [String: Int] = [:]
@@ -99,6 +90,21 @@ package struct SearchSummary: Sendable {
             Alternative(timeout: $0, expired: $1.expired, searches: $1.tokenSearches + userSearches)
         }
         self.keptSearches = tally.kept.sorted { ($0.search.startedAt, $0.sequence) < ($1.search.startedAt, $1.sequence) }.map(\.search)
+    }
+
+    /// A search of shape `key`, started at `time` (any time of the shape's billing period):
+    /// it prices, counts and reads in `searches.csv` as every search of that shape does.
+    static func representative(of key: SearchTally.ShapeKey, at time: Timestamp, catalogs: CallCatalogs, clip: Int) -> Search {
+        let selection = key.selectionAPI.map {
+            Selection(
+                api: API(code: $0, otherName: "other"), time: time,
+                fields: catalogs.fieldMasks.value(key.selectionFields), generation: key.selectionGeneration
+            )
+        }
+        return Search(
+            kind: key.kind, outcome: key.outcome, requestInputLengths: key.lengths.representativeLengths(clip: clip),
+            selection: selection, startedAt: time, endedAt: time, generation: key.generation
+        )
     }
 
     /// `entries` in the order of their keys' bytes: for keys of ASCII text, the order of the

@@ -25,6 +25,22 @@ extension SessionStream {
         return id
     }
 
+    /// The id of a token call's user: its token's last user when the bytes match (a session's
+    /// calls share their user), else through the cache of recent keys.
+    mutating func internUserOfTokenCall(token: UInt32, project: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        if let known = tokenUsers.find(token: token, bytes) { return known }
+        let hash = ByteInterner.hash(bytes)
+        let id: UInt32
+        if let known = recentUsers.find(project: project, bytes, hash: hash) {
+            id = known
+        } else {
+            id = internUser(project: project, bytes)
+            recentUsers.store(project: project, bytes, hash: hash, id: id)
+        }
+        tokenUsers.store(token: token, bytes, id: id)
+        return id
+    }
+
     mutating func internUser(project: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
         SessionStream.intern(project: project, bytes, in: &users, scratch: &scratch).id
     }
@@ -73,6 +89,7 @@ extension SessionStream {
         }
         waitingKept = Dictionary(uniqueKeysWithValues: waitingKept.map { (renumber($0.key), $0.value) })
         recentTokens.removeAll()
+        tokenUsers.removeAll()
         // Tokens still held stay; waiting for as many new ones again keeps the work per token bounded.
         compactAt = max(options.compactAfter, 2 * tokens.packedCount)
     }

@@ -18,6 +18,7 @@ extension SessionStream {
             selectionAPI: selection?.api, selectionGeneration: selection?.generation
         )
         let index = tally.add(key, time: draft.startedAt)
+        if rows != nil { appendRow(draft, outcome, lengths: lengths, selection: selection, shape: index) }
         if options.keepSearches {
             let all = keptLengths.removeValue(forKey: draft.sequence) ?? lengths.representativeLengths(clip: options.clip)
             tally.kept.append((search(draft, outcome, lengths: all, selection: selection), draft.sequence))

@@ -60,7 +60,8 @@ extension SessionStream {
             // Every walk still waiting was past its timeout: this call shows the session expired.
             if shape != TokenState.mainSpentShape {
                 tally.anomalies.expired += 1
-                _ = tally.reclassify(Int(shape), as: .expired)
+                let expiredShape = tally.reclassify(Int(shape), as: .expired)
+                if rows != nil { reshapeRow(token: token, from: shape, to: expiredShape) }
                 if let kept = waitingKept.removeValue(forKey: token) { tally.kept[kept].search.outcome = .expired }
             }
             open = OpenToken(start: event.time, sessionOpen: false, hasRun: false, draft: Draft(kind: .spentToken, opener: event, clip: 0), shadows: ShadowPhases(repeating: .spent(runOpen: false), count: options.alternativeTimeouts.count))

@@ -27,8 +27,10 @@ struct SessionStream {
         var userGap: Duration64
         /// The largest priced delay (`LengthProfile`).
         var clip: Int
-        /// Keep every search for `searches.csv`.
+        /// Keep every search whole (`SearchSummary.keptSearches`), for the tests' comparisons.
         var keepSearches = false
+        /// Write every search as a `searches.csv` row (`SearchRowStore`), in bounded memory.
+        var rows: SearchRowOptions?
         /// How far out of time order calls may arrive, in microseconds; `nil` holds every call.
         var window: Int64?
         /// Drop exact duplicates (`--dedupe`); they are counted either way.
@@ -71,8 +73,13 @@ struct SessionStream {
     var freeOpenUsers: [Int] = []
     var userDeadlines = FIFO<(deadline: Int64, user: UInt32)>()
     var scratch: [UInt8] = []
+    /// `searches.csv`'s rows, when `options.rows` asks for them, and what making them reuses.
+    var rows: SearchRowStore?
+    var rowText: [UInt8] = []
+    var userPseudonyms = PseudonymCache()
     var recentTokens = RecentKeys()
     var recentUsers = RecentKeys()
+    var tokenUsers = TokenUsers()
 
     // The duplicate check's state (`SessionStream+Duplicates.swift`): stored properties stay in the type.
     /// The instant of the calls in `instantFingerprints`: calls come in time order, so an exact
@@ -94,6 +101,7 @@ struct SessionStream {
         self.tally = SearchTally(alternatives: options.alternativeTimeouts.count)
         self.buffer = ReorderBuffer(window: options.window)
         self.compactAt = max(1, options.compactAfter)
+        self.rows = options.rows.map { SearchRowStore(directory: $0.directory, runLength: $0.runLength) }
     }
 
     /// Whether a call arrived later than the window allows: the walk is then not exact.
@@ -121,8 +129,8 @@ struct SessionStream {
                 var user = UInt32.max
                 if !call.base {
                     key = internKey(of: call, arena: arena)
-                    if options.keepSearches, call.byToken, call.userCount >= 0 {
-                        user = internUser(project: call.project, UnsafeRawBufferPointer(rebasing: arena[Int(call.userStart) ..< Int(call.userStart + call.userCount)]))
+                    if options.keepSearches || options.rows != nil, call.byToken, call.userCount >= 0 {
+                        user = internUserOfTokenCall(token: key, project: call.project, UnsafeRawBufferPointer(rebasing: arena[Int(call.userStart) ..< Int(call.userStart + call.userCount)]))
                     }
                 }
                 let event = Event(

@@ -114,6 +114,39 @@ enum TokenKey {
         return invalid == 0
     }
 
+    /// Writes the token or user text of a stored key at the start of `text` (grown as needed),
+    /// as `decode` gives it, without a `String`; returns its length.
+    static func decode(_ stored: UnsafeRawBufferPointer, into text: inout [UInt8]) -> Int {
+        var index = 0
+        while stored[index] & 0x80 != 0 { index += 1 }
+        index += 1
+        let tag = stored[index]
+        let body = UnsafeRawBufferPointer(rebasing: stored[(index + 1)...])
+        let length = tag == dashedTag ? 36 : tag == hexTag ? 32 : body.count
+        if text.count < length { text = [UInt8](repeating: 0, count: max(length, 64)) }
+        text.withUnsafeMutableBufferPointer { text in
+            let out = text.baseAddress!
+            guard tag == dashedTag || tag == hexTag else {
+                if length > 0 { UnsafeMutableRawPointer(out).copyMemory(from: body.baseAddress!, byteCount: length) }
+                return
+            }
+            let digits: StaticString = "0123456789abcdef"
+            let hex = digits.utf8Start
+            var position = 0
+            for offset in 0..<16 {
+                if tag == dashedTag, offset == 4 || offset == 6 || offset == 8 || offset == 10 {
+                    out[position] = UInt8(ascii: "-")
+                    position += 1
+                }
+                let byte = body[offset]
+                out[position] = hex[Int(byte >> 4)]
+                out[position + 1] = hex[Int(byte & 0x0F)]
+                position += 2
+            }
+        }
+        return length
+    }
+
     /// The token or user text of a stored key.
     static func decode(_ stored: ArraySlice<UInt8>) -> String {
         var index = stored.startIndex

@@ -52,6 +52,12 @@ struct ByteInterner: Sendable {
         arena[starts[Int(id)] ..< starts[Int(id) + 1]]
     }
 
+    /// Calls `body` with the bytes stored under `id`, in place.
+    func withBytes<Result>(_ id: UInt32, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        let range = starts[Int(id)] ..< starts[Int(id) + 1]
+        return arena.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[range])) }
+    }
+
     private func equals(_ id: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
         let start = starts[id]
         let length = starts[id + 1] - start

@@ -179,6 +179,14 @@ struct ReportDirectoryWriterTests {
         #expect(FileManager.default.contents(atPath: live + "/new/report.md") == Data("being written\n".utf8))
 
         close(lock)
+        // A process another test forks at this moment holds a copy of the lock until it execs:
+        // wait until nobody does.
+        for _ in 0..<500 {
+            let probe = open(live, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            defer { close(probe) }
+            if flock(probe, LOCK_EX | LOCK_NB) == 0 { break }
+            usleep(10_000)
+        }
         try ReportDirectoryWriter(directory: out).write(files)
         #expect(ReportDirectoryWriterTests.listing(out).filter { !$0.contains("/") } == [".placescost-longer-name", ".placescost-notes", "report.md"])
     }

@@ -58,4 +58,26 @@ struct SHA256Tests {
             #expect(SHA256.digest(bytes) == fast)
         }
     }
+
+    @Test("libcrypto's block function, when the platform has it, compresses every block as SHA256's own does")
+    func libraryAgrees() throws {
+        #if canImport(Darwin)
+        let candidates: [String] = []
+        #else
+        let candidates = ["libcrypto.so.3", "libcrypto.so"]
+        #endif
+        guard let library = LibCrypto.load(candidates: candidates) else { return }
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            var state = SIMD8<UInt32>()
+            for index in 0..<8 { state[index] = random.next() }
+            let block = (0..<64).map { _ in UInt8.random(in: 0...255, using: &random) }
+            var own = state
+            var theirs = state
+            block.withUnsafeBytes { SHA256.compressWithoutLibrary($0.baseAddress!, into: &own) }
+            block.withUnsafeBytes { library.compress($0.baseAddress!, into: &theirs) }
+            #expect(own == theirs)
+        }
+        #expect(LibCrypto.load(candidates: ["libplacescost-no-such-library.so"]) == nil)
+    }
 }

@@ -1,13 +1,13 @@
-/// Renders `searches.csv` (`docs/cli.md`): one row per search, in start order.
+@testable import PlacesCostKit
+
+/// The oracle of `SearchesCSVWriter`: `searches.csv` made from whole searches, one `String` a cell,
+/// as the report wrote it before its rows were streamed. One row per search, in start order.
 ///
 /// Tokens and user ids are personal or secret: they appear only as keyed pseudonyms
 /// (`Pseudonymizer`), enough to group rows and join reports made with the same key. Typed text
 /// never reaches this stage (a `Call` keeps only its length).
 struct SearchesCSVRenderer: Sendable {
-    static let header = [
-        "search_id", "session_token_hash", "user_id_hash", "started_at", "ended_at", "requests",
-        "chars_at_selection", "completed", "needs_details", "anomaly", "current_cost_usd",
-    ]
+    static let header = SearchesCSVWriter.header
 
     private let pseudonymizer: Pseudonymizer
 

@@ -1,0 +1,41 @@
+/// Every search of an analysis as a `searches.csv` row, kept out of memory: the walks' row
+/// stores (sorted runs in unlinked spill files, and sorted buffers), merged in order each time
+/// they are read, with what each walk's shapes say of their searches. Owns the spill files.
+final class SearchRows: @unchecked Sendable {
+    /// What a search's shape says of it: the columns `searches.csv` takes from the shape.
+    struct ShapeFigures: Sendable, Equatable {
+        var completed: Bool
+        /// `DetailsNeed.needsDetails` of the search; `nil` without a masked details selection.
+        var needsDetails: Bool?
+        /// `Search.anomalyNames`.
+        var anomalies: [String]
+        /// The search as made (`current`, delay 0) at list prices.
+        var listCostUSD: Double
+    }
+
+    /// Rows in all.
+    let count: Int
+    private let stores: [SearchRowStore]
+    /// Works out `ShapeFigures` per walk (partition), per shape index of its tally: set once the
+    /// shapes can be priced, called by whoever writes the rows, on its own thread.
+    var describeShapes: @Sendable () -> [[ShapeFigures]] = { [] }
+
+    init(stores: [SearchRowStore]) {
+        self.stores = stores
+        self.count = stores.reduce(0) { $0 + $1.count }
+    }
+
+    /// Why rows could not be kept (a spill write failed): the directory and `errno`.
+    var failure: (directory: String, errno: Int32)? {
+        stores.first { $0.failure != nil }.map { ($0.directory, $0.failure!) }
+    }
+
+    /// The rows in order, read afresh.
+    func merged() -> SearchRowMerger {
+        SearchRowMerger(stores)
+    }
+
+    deinit {
+        for store in stores { store.close() }
+    }
+}

@@ -1,0 +1,28 @@
+/// One file of a report directory: its path inside the directory and how its bytes come, as
+/// text rendered when the file is written, or streamed through a writer in chunks
+/// (`searches.csv`, never held whole).
+struct ReportFile: Sendable {
+    enum Contents: Sendable {
+        case text(@Sendable () -> String)
+        /// Calls the given function with each chunk, in order; it throws when a write fails.
+        case stream(@Sendable (_ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Void)
+    }
+
+    var path: String
+    var contents: Contents
+
+    init(path: String, text: String) {
+        self.path = path
+        self.contents = .text { text }
+    }
+
+    init(path: String, render: @escaping @Sendable () -> String) {
+        self.path = path
+        self.contents = .text(render)
+    }
+
+    init(path: String, stream: @escaping @Sendable ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) {
+        self.path = path
+        self.contents = .stream(stream)
+    }
+}

@@ -1,0 +1,29 @@
+/// One search as `searches.csv` shows it, in 56 bytes with no reference: what the walk knows when
+/// the search ends. What depends only on the search's shape (outcome, whether it needs details,
+/// its anomalies, its cost) is the shape's, looked up by `shape` when the row is written.
+///
+/// Rows go out in start order, ties by the first call's position in the input (`precedes`):
+/// the order of `SearchSummary.keptSearches`, whatever the number of threads.
+struct SearchRow: Sendable, Equatable {
+    var startedAt: Int64
+    /// The first call's position in the input (`GroupCall.sequence`): unique.
+    var sequence: Int64
+    var endedAt: Int64
+    /// The pseudonyms (`Pseudonymizer.pseudonym64`) of the token and the user; meaningful only
+    /// when `hasToken` and `hasUser` say so.
+    var token: UInt64
+    var user: UInt64
+    var requests: Int32
+    /// The input length of the last autocomplete call of a completed search; -1 for none.
+    var charactersAtSelection: Int32
+    /// The search's shape among its walk's (`SearchTally.shapes` of its partition).
+    var shape: UInt32
+    var hasToken: Bool
+    var hasUser: Bool
+
+    /// Whether `self` is written before `other`.
+    @inline(__always)
+    func precedes(_ other: SearchRow) -> Bool {
+        startedAt != other.startedAt ? startedAt < other.startedAt : sequence < other.sequence
+    }
+}

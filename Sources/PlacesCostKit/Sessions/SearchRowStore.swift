@@ -1,0 +1,94 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One walk's `searches.csv` rows, held in bounded memory: rows gather in a buffer of
+/// `runLength`; a full buffer is sorted and spilled as a run to an unlinked temporary file, and
+/// the runs of every walk are merged in order when the file is written (`SearchRowMerger`).
+///
+/// A search can be emitted before its outcome is final (a session that waits past its timeout
+/// counts as abandoned until a later call on its token shows it expired): the shape it ends with
+/// is noted in `reshaped` under its token's pseudonym, with the shape it was emitted with (a
+/// token has one session, so the pair names one row), and applied when its row is read.
+struct SearchRowStore: Sendable {
+    /// Rows a buffer holds before it is spilled: 16 MiB of rows.
+    static let defaultRunLength = (16 << 20) / MemoryLayout<SearchRow>.stride
+
+    let directory: String
+    let runLength: Int
+    private(set) var buffer: [SearchRow] = []
+    /// Row ranges of the spill file, each sorted.
+    private(set) var runs: [Range<Int>] = []
+    private(set) var spillDescriptor: Int32 = -1
+    private var spilledRows = 0
+    /// The first write failure (`errno`); rows are then no longer kept.
+    private(set) var failure: Int32?
+    /// The final shape of sessions emitted before their outcome was known, by token pseudonym.
+    var reshaped: [UInt64: (from: UInt32, to: UInt32)] = [:]
+
+    /// - Parameter directory: where the spill file is made (and at once unlinked).
+    init(directory: String, runLength: Int = SearchRowStore.defaultRunLength) {
+        self.directory = directory
+        self.runLength = max(1, runLength)
+        buffer.reserveCapacity(min(self.runLength, 1 << 16))
+    }
+
+    var count: Int { spilledRows + buffer.count }
+
+    @inline(__always)
+    mutating func append(_ row: SearchRow) {
+        guard failure == nil else { return }
+        buffer.append(row)
+        if buffer.count >= runLength { spill() }
+    }
+
+    /// Sorts what is left in the buffer; call once the walk is done.
+    mutating func finish() {
+        buffer.sort { $0.precedes($1) }
+    }
+
+    /// Sorts the buffer and appends it to the spill file as a run.
+    private mutating func spill() {
+        buffer.sort { $0.precedes($1) }
+        if spillDescriptor < 0 {
+            var template = Array((directory + "/placescost-rows-XXXXXX").utf8CString)
+            spillDescriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard spillDescriptor >= 0 else {
+                failure = errno
+                buffer = []
+                return
+            }
+            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        }
+        let written = buffer.withUnsafeBytes { bytes in
+            SearchRowStore.writeAll(spillDescriptor, bytes, at: off_t(spilledRows * MemoryLayout<SearchRow>.stride))
+        }
+        if let written {
+            failure = written
+            buffer = []
+            return
+        }
+        runs.append(spilledRows ..< spilledRows + buffer.count)
+        spilledRows += buffer.count
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes every byte at `offset`; the `errno` of a failure, or `nil`.
+    private static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: off_t) -> Int32? {
+        var done = 0
+        while done < bytes.count {
+            let written = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, offset + off_t(done))
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { return written < 0 ? errno : ENOSPC }
+            done += written
+        }
+        return nil
+    }
+
+    /// Closes the spill file; the rows are gone.
+    func close() {
+        if spillDescriptor >= 0 { _ = SystemCall.close(spillDescriptor) }
+    }
+}
