@@ -66,7 +66,10 @@ struct AnalysisOptionsParser {
     /// Progress on standard error for long reads, when it is a terminal and not turned off.
     func progressReporter(_ parsed: ArgumentScanner.Parsed, paths: [String], context: CommandContext) -> ProgressReporter? {
         guard !parsed.has("no-progress"), !parsed.has("quiet"), context.standardError.isTerminal else { return nil }
-        return ProgressReporter(sink: context.standardError, totalBytes: ProgressReporter.totalBytes(of: paths))
+        return ProgressReporter(
+            sink: context.standardError, totalBytes: ProgressReporter.totalBytes(of: paths),
+            writingShare: parsed["out"] != nil ? ProgressReporter.outWritingShare : 0
+        )
     }
 
     /// The log paths to read: the positionals, or the bundled `SampleLogs/` (with a note) when none.

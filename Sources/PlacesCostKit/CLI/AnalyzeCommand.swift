@@ -139,8 +139,10 @@ struct AnalyzeCommand {
         shared.reportDiagnostics(read, parsed: parsed, context: context)
         let bundle = ReportBundle()
         if let out {
-            let files = bundle.files(analysis)
+            progress?.beginWriting(rows: analysis.searchRows?.count ?? 0)
+            let files = bundle.files(analysis) { rows, bytes in progress?.wrote(rows: rows, bytes: bytes) }
             try ReportDirectoryWriter(directory: out.path).write(files)
+            progress?.finish()
             if !quiet { context.note("wrote \(files.map(\.path).joined(separator: ", ")) to \(out.shown).") }
         }
         if let report {

@@ -22,10 +22,10 @@ struct SearchesCSVWriter {
 
     /// - Parameters:
     ///   - flush: called with each chunk, in order; it may throw to stop.
-    ///   - progress: called with the rows written so far, after each chunk.
+    ///   - progress: called with the rows and bytes written so far, after each chunk.
     /// - Returns: the rows written.
     @discardableResult
-    func write(_ rows: SearchRows, flush: (UnsafeRawBufferPointer) throws -> Void, progress: ((Int) -> Void)? = nil) throws -> Int {
+    func write(_ rows: SearchRows, flush: (UnsafeRawBufferPointer) throws -> Void, progress: ((_ rows: Int, _ bytes: Int) -> Void)? = nil) throws -> Int {
         // Every shape's tail in one array, found by (walk, shape) through `tailRanges`.
         var tails: [UInt8] = []
         var tailRanges: [[(start: Int, count: Int)]] = []
@@ -42,6 +42,7 @@ struct SearchesCSVWriter {
         var buffer = [UInt8](repeating: 0, count: SearchesCSVWriter.chunkSize + rowLimit)
         var merged = rows.merged()
         var written = 0
+        var bytesWritten = 0
         var times = RFC3339Writer()
         try tails.withUnsafeBufferPointer { tails in
             try buffer.withUnsafeMutableBufferPointer { buffer in
@@ -77,17 +78,19 @@ struct SearchesCSVWriter {
                     cursor = base.distance(to: out + tail.count)
                     if cursor >= SearchesCSVWriter.chunkSize {
                         try flush(UnsafeRawBufferPointer(start: base, count: cursor))
+                        bytesWritten += cursor
                         cursor = 0
-                        progress?(written)
+                        progress?(written, bytesWritten)
                     }
                 }
                 if let failure = merged.failure {
                     throw SearchRowsError.unreadable(reason: String(cString: strerror(failure)))
                 }
                 try flush(UnsafeRawBufferPointer(start: base, count: cursor))
+                bytesWritten += cursor
             }
         }
-        progress?(written)
+        progress?(written, bytesWritten)
         return written
     }
 

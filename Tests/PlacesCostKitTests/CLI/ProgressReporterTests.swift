@@ -33,6 +33,26 @@ struct ProgressReporterTests {
     }
 }
 
+extension ProgressReporterTests {
+    @Test("While reading for --out, the time left counts the writing to come; then the rows written show")
+    func writingPhase() {
+        // 400 MB of 1 GB in 1 s: 1.5 s of reading left, and a fifth of the whole read's 2.5 s to write.
+        #expect(ProgressReporter.line(bytesRead: 400_000_000, totalBytes: 1_000_000_000, elapsedSeconds: 1)
+            == "placescost: read 400 MB of 1.00 GB (40%), 400 MB/s, 1.5 s left")
+        #expect(ProgressReporter.line(bytesRead: 400_000_000, totalBytes: 1_000_000_000, elapsedSeconds: 1, writingShare: 0.2)
+            == "placescost: read 400 MB of 1.00 GB (40%), 400 MB/s, 2.0 s left")
+        #expect(ProgressReporter.line(bytesRead: 1_000_000_000, totalBytes: 1_000_000_000, elapsedSeconds: 2.5, writingShare: 0.2)
+            == "placescost: read 1.00 GB of 1.00 GB (100%), 400 MB/s, 0.5 s left")
+        #expect(ProgressReporter.writingLine(rows: 312_000, totalRows: 537_335, bytes: 41_000_000, elapsedSeconds: 0.5)
+            == "placescost: wrote 312,000 of 537,335 rows of searches.csv (58%), 41 MB at 82 MB/s, 0.4 s left")
+        let terminal = TerminalSink()
+        let reporter = ProgressReporter(sink: terminal, totalBytes: 100, writingShare: 0.2)
+        reporter.beginWriting(rows: 10)
+        reporter.wrote(rows: 5, bytes: 500)
+        #expect(terminal.text.isEmpty, "nothing within the first second")
+    }
+}
+
 /// A sink that says it is a terminal.
 final class TerminalSink: OutputSink, @unchecked Sendable {
     private(set) var text = ""

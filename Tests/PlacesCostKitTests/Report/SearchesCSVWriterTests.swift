@@ -26,7 +26,10 @@ struct SearchesCSVWriterTests {
         let rows = try #require(analysis.searchRows)
         var bytes: [UInt8] = []
         var reported = 0
-        let written = try SearchesCSVWriter().write(rows, flush: { bytes += $0 }, progress: { reported = $0 })
+        let written = try SearchesCSVWriter().write(rows, flush: { bytes += $0 }, progress: { rows, bytesSoFar in
+            reported = rows
+            #expect(bytesSoFar <= bytes.count)
+        })
         #expect(written == rows.count && reported == written)
         #expect(rows.failure == nil)
         return bytes
