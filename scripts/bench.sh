@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Benchmark: `placescost analyze` against DuckDB's group-by on the same canonical JSON Lines log.
+# Benchmark: `placescost analyze` against DuckDB's group-by on the same canonical JSON Lines log,
+# both ways a user runs it: `--report json` (the report on standard output) and `--out DIR` (every
+# file: report.md, report.json, searches.csv, costs.csv, the charts).
 #
 #   scripts/bench.sh [--searches N] [--seed S] [--runs R]     (defaults: 1000000, 1, 3)
 #
 # Generates the log once with `placescost generate` (1 M searches is about 1.4 GB) into
 # $BENCH_DIR (default /tmp/placescost-bench), makes a Python virtual environment there with
-# DuckDB from pip, then runs the two alternately R times and prints, for each, the median wall
+# DuckDB from pip, then runs the three alternately R times and prints, for each, the median wall
 # time, MB/s, the median peak resident memory (GNU time) and the median CPU time (user +
-# system), and the ratios. Not part of CI.
+# system), and the ratios to DuckDB. Not part of CI.
 #
 # On a shared virtual machine the wall times of both tools drift together by 10-20% from one
 # minute to the next: compare the ratios within one run of this script, not across runs.
@@ -59,17 +61,24 @@ measure() {  # prints "seconds peak_kb cpu_seconds"
 }
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-: > "$dir/tool.txt"; : > "$dir/duck.txt"
+: > "$dir/json.txt"; : > "$dir/out.txt"; : > "$dir/duck.txt"
 for ((run = 1; run <= runs; run++)); do
-    measure "$tool" analyze "$log" --json --quiet >> "$dir/tool.txt"
+    measure "$tool" analyze "$log" --json --quiet >> "$dir/json.txt"
+    rm -rf "$dir/out"
+    measure "$tool" analyze "$log" --out "$dir/out" --quiet >> "$dir/out.txt"
     measure "$dir/venv/bin/python" "$dir/duckdb_groupby.py" "$log" >> "$dir/duck.txt"
 done
-tool_s=$(cut -d' ' -f1 "$dir/tool.txt" | median); tool_kb=$(cut -d' ' -f2 "$dir/tool.txt" | median); tool_cpu=$(cut -d' ' -f3 "$dir/tool.txt" | median)
-duck_s=$(cut -d' ' -f1 "$dir/duck.txt" | median); duck_kb=$(cut -d' ' -f2 "$dir/duck.txt" | median); duck_cpu=$(cut -d' ' -f3 "$dir/duck.txt" | median)
-awk -v b="$bytes" -v ts="$tool_s" -v tk="$tool_kb" -v tc="$tool_cpu" -v ds="$duck_s" -v dk="$duck_kb" -v dc="$duck_cpu" -v r="$runs" 'BEGIN {
+rows=$(($(wc -l < "$dir/out/searches.csv") - 1))
+column() { cut -d' ' -f"$2" "$dir/$1.txt" | median; }
+awk -v b="$bytes" -v r="$runs" -v rows="$rows" \
+    -v js="$(column json 1)" -v jk="$(column json 2)" -v jc="$(column json 3)" \
+    -v os="$(column out 1)" -v ok="$(column out 2)" -v oc="$(column out 3)" \
+    -v ds="$(column duck 1)" -v dk="$(column duck 2)" -v dc="$(column duck 3)" 'BEGIN {
     mb = b / 1048576
-    printf "log: %.0f MB; median of %d alternating runs\n", mb, r
-    printf "placescost analyze: %6.2f s  %7.1f MB/s  peak %6.0f MB  cpu %6.2f s\n", ts, mb / ts, tk / 1024, tc
-    printf "duckdb group-by:    %6.2f s  %7.1f MB/s  peak %6.0f MB  cpu %6.2f s\n", ds, mb / ds, dk / 1024, dc
-    printf "time ratio (placescost / duckdb): %.2f; memory ratio: %.2f; cpu ratio: %.2f\n", ts / ds, tk / dk, tc / dc
+    printf "log: %.0f MB, %d searches; median of %d alternating runs\n", mb, rows, r
+    printf "placescost analyze --json:    %6.2f s  %7.1f MB/s  peak %6.0f MB  cpu %6.2f s\n", js, mb / js, jk / 1024, jc
+    printf "placescost analyze --out DIR: %6.2f s  %7.1f MB/s  peak %6.0f MB  cpu %6.2f s\n", os, mb / os, ok / 1024, oc
+    printf "duckdb group-by:              %6.2f s  %7.1f MB/s  peak %6.0f MB  cpu %6.2f s\n", ds, mb / ds, dk / 1024, dc
+    printf "--json against duckdb: time %.2f, memory %.2f, cpu %.2f\n", js / ds, jk / dk, jc / dc
+    printf "--out  against duckdb: time %.2f, memory %.2f, cpu %.2f\n", os / ds, ok / dk, oc / dc
 }'

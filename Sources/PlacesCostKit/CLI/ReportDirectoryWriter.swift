@@ -275,8 +275,19 @@ struct ReportDirectoryWriter {
             var text = render()
             try text.withUTF8 { try writeAll(UnsafeRawBufferPointer($0)) }
         case .stream(let produce):
+            // Each 16 MiB goes to disk as the rest is written, so the `fsync` below waits for
+            // little of a large file.
+            var written = 0
+            var handedToDisk = 0
             do {
-                try produce(writeAll)
+                try produce { chunk in
+                    try writeAll(chunk)
+                    written += chunk.count
+                    if written - handedToDisk >= 16 << 20 {
+                        SystemCall.startWriteback(descriptor, offset: handedToDisk, count: written - handedToDisk)
+                        handedToDisk = written
+                    }
+                }
             } catch let error as SearchRowsError {
                 throw CLIError.cannotWriteReport(path: shownAs, reason: "\(error)")
             }

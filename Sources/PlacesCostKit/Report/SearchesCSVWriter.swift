@@ -1,3 +1,4 @@
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -39,14 +40,18 @@ struct SearchesCSVWriter {
         let longestTail = tailRanges.joined().map(\.count).max() ?? 0
         // A row's own columns take at most 20 + 16 + 16 + 27 + 27 + 11 + 11 bytes and 7 commas.
         let rowLimit = 160 + longestTail
-        var buffer = [UInt8](repeating: 0, count: SearchesCSVWriter.chunkSize + rowLimit)
         var merged = rows.merged()
         var written = 0
         var bytesWritten = 0
         var times = RFC3339Writer()
-        try tails.withUnsafeBufferPointer { tails in
-            try buffer.withUnsafeMutableBufferPointer { buffer in
-                let base = buffer.baseAddress!
+        // Rows are formatted into one buffer while the other is written, on a thread of its own.
+        let flusher = ChunkFlusher(capacity: SearchesCSVWriter.chunkSize + rowLimit)
+        defer { flusher.close() }
+        try withoutActuallyEscaping(flush) { flush in
+            // Every write has ended and let go of `flush` before this block returns, thrown or not.
+            defer { flusher.drain() }
+            try tails.withUnsafeBufferPointer { tails in
+                var base = flusher.buffer()
                 var cursor = CSVText.line(SearchesCSVWriter.header).utf8.reduce(0) { offset, byte in
                     base[offset] = byte
                     return offset + 1
@@ -77,7 +82,7 @@ struct SearchesCSVWriter {
                     out.update(from: tails.baseAddress! + tail.start, count: tail.count)
                     cursor = base.distance(to: out + tail.count)
                     if cursor >= SearchesCSVWriter.chunkSize {
-                        try flush(UnsafeRawBufferPointer(start: base, count: cursor))
+                        base = try flusher.hand(cursor, to: flush)
                         bytesWritten += cursor
                         cursor = 0
                         progress?(written, bytesWritten)
@@ -86,7 +91,8 @@ struct SearchesCSVWriter {
                 if let failure = merged.failure {
                     throw SearchRowsError.unreadable(reason: String(cString: strerror(failure)))
                 }
-                try flush(UnsafeRawBufferPointer(start: base, count: cursor))
+                _ = try flusher.hand(cursor, to: flush)
+                try flusher.finish()
                 bytesWritten += cursor
             }
         }
@@ -192,5 +198,69 @@ struct RFC3339Writer {
             rest /= 10
         }
         position += count
+    }
+}
+
+/// Two buffers: one is filled by the caller while the other is written by a serial queue, so
+/// formatting and the write system calls overlap. The first write failure is thrown to the
+/// caller at its next hand-over, and no later chunk is written.
+private final class ChunkFlusher: @unchecked Sendable {
+    private let buffers: [UnsafeMutablePointer<UInt8>]
+    private var current = 0
+    private let queue = DispatchQueue(label: "searches.csv writer")
+    private let idle = DispatchSemaphore(value: 1)
+    private var failure: Error?
+
+    init(capacity: Int) {
+        buffers = [.allocate(capacity: capacity), .allocate(capacity: capacity)]
+    }
+
+    /// The buffer to fill.
+    func buffer() -> UnsafeMutablePointer<UInt8> { buffers[current] }
+
+    /// Writes the first `count` bytes of the buffer being filled, on the queue; returns the
+    /// buffer to fill next, once the write before has ended.
+    func hand(_ count: Int, to flush: @escaping (UnsafeRawBufferPointer) throws -> Void) throws -> UnsafeMutablePointer<UInt8> {
+        idle.wait()
+        if let failure {
+            idle.signal()
+            throw failure
+        }
+        // The buffer is this object's and the caller fills the other one meanwhile; `idle` orders
+        // every access to `failure`.
+        let job = Job(flush: flush, chunk: UnsafeRawBufferPointer(start: buffers[current], count: count))
+        queue.async { [self] in
+            do {
+                try job.flush(job.chunk)
+            } catch {
+                failure = error
+            }
+            idle.signal()
+        }
+        current = 1 - current
+        return buffers[current]
+    }
+
+    /// Waits for the last write; throws its failure.
+    func finish() throws {
+        drain()
+        if let failure { throw failure }
+    }
+
+    /// Waits until no write is running or queued (and the queue has let go of each).
+    func drain() {
+        idle.wait()
+        idle.signal()
+        queue.sync {}
+    }
+
+    func close() {
+        drain()
+        for buffer in buffers { buffer.deallocate() }
+    }
+
+    private struct Job: @unchecked Sendable {
+        let flush: (UnsafeRawBufferPointer) throws -> Void
+        let chunk: UnsafeRawBufferPointer
     }
 }

@@ -32,7 +32,9 @@ struct SearchRowStore: Sendable {
     init(directory: String, runLength: Int = SearchRowStore.defaultRunLength) {
         self.directory = directory
         self.runLength = max(1, runLength)
-        buffer.reserveCapacity(min(self.runLength, 1 << 16))
+        // The whole run at once: growing by doubling would copy the rows four or five times. The
+        // pages are the system's to give as rows are written, so a short log touches few.
+        buffer.reserveCapacity(self.runLength)
     }
 
     var count: Int { spilledRows + buffer.count }

@@ -10,7 +10,9 @@ extension SessionStream {
             hasToken: draft.kind != .inferred, hasUser: draft.user != UInt32.max
         )
         if row.hasToken { row.token = tokenPseudonym(draft.key, pseudonymizer) }
-        if row.hasUser {
+        if row.hasUser, tokenUsersArePseudonyms, draft.kind != .inferred {
+            row.user = tokenUserPseudonyms[Int(draft.user)]
+        } else if row.hasUser {
             if let known = userPseudonyms[draft.user] {
                 row.user = known
             } else {
@@ -23,6 +25,18 @@ extension SessionStream {
             }
         }
         rows!.append(row)
+    }
+
+    /// The index in `tokenUserPseudonyms` of a token call's user: its token's last user's when the
+    /// bytes match (a session's calls share their user), else a new pseudonym, computed here.
+    mutating func tokenUserPseudonym(token: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        if let known = tokenUsers.find(token: token, bytes) { return known }
+        guard let pseudonymizer = options.rows?.pseudonymizer else { return .max }
+        // The user's text as logged: what `TokenKey` gives back of the stored key, too.
+        let index = UInt32(tokenUserPseudonyms.count)
+        tokenUserPseudonyms.append(pseudonymizer.pseudonym64(bytes))
+        tokenUsers.store(token: token, bytes, id: index)
+        return index
     }
 
     /// Notes that the session of `token`, emitted with shape `from`, ends with shape `to`.

@@ -80,6 +80,11 @@ struct SessionStream {
     var recentTokens = RecentKeys()
     var recentUsers = RecentKeys()
     var tokenUsers = TokenUsers()
+    /// With rows but not whole searches, a token call's `Event.user` is an index here, into the
+    /// pseudonyms of the users token calls carried (`SessionStream+Rows`), not a `users` id:
+    /// such users are never looked up in the table of every user.
+    let tokenUsersArePseudonyms: Bool
+    var tokenUserPseudonyms: [UInt64] = []
 
     // The duplicate check's state (`SessionStream+Duplicates.swift`): stored properties stay in the type.
     /// The instant of the calls in `instantFingerprints`: calls come in time order, so an exact
@@ -102,6 +107,7 @@ struct SessionStream {
         self.buffer = ReorderBuffer(window: options.window)
         self.compactAt = max(1, options.compactAfter)
         self.rows = options.rows.map { SearchRowStore(directory: $0.directory, runLength: $0.runLength) }
+        self.tokenUsersArePseudonyms = options.rows != nil && !options.keepSearches
     }
 
     /// Whether a call arrived later than the window allows: the walk is then not exact.
@@ -130,7 +136,10 @@ struct SessionStream {
                 if !call.base {
                     key = internKey(of: call, arena: arena)
                     if options.keepSearches || options.rows != nil, call.byToken, call.userCount >= 0 {
-                        user = internUserOfTokenCall(token: key, project: call.project, UnsafeRawBufferPointer(rebasing: arena[Int(call.userStart) ..< Int(call.userStart + call.userCount)]))
+                        let bytes = UnsafeRawBufferPointer(rebasing: arena[Int(call.userStart) ..< Int(call.userStart + call.userCount)])
+                        user = tokenUsersArePseudonyms
+                            ? tokenUserPseudonym(token: key, bytes)
+                            : internUserOfTokenCall(token: key, project: call.project, bytes)
                     }
                 }
                 let event = Event(
