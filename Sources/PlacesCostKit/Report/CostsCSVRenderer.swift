@@ -2,9 +2,11 @@
 /// that order (months by date, strategy ids and SKU names as text, delays as numbers).
 ///
 /// A month billed under the 2018 legacy prices gets a `Monthly credit` row with a negative
-/// `cost_usd`, so each strategy's rows add up to its `cost_usd` in `report.json`.
+/// `cost_usd`, so each strategy's rows add up to its `cost_usd` in `report.json`. `count` is the
+/// log's; `billed_count` the events the money is for, `count` times `--scale`, so that
+/// `billed_count` at the SKU's prices gives the row's cost.
 struct CostsCSVRenderer: Sendable {
-    static let header = ["month", "strategy", "delay", "sku", "count", "list_cost_usd", "cost_usd"]
+    static let header = ["month", "strategy", "delay", "sku", "count", "billed_count", "list_cost_usd", "cost_usd"]
     static let creditRow = "Monthly credit"
 
     init() {}
@@ -36,7 +38,7 @@ struct CostsCSVRenderer: Sendable {
                     rows.append(Row(
                         month: monthOrder[month.month]!, strategy: cost.strategy.rawValue, delay: cost.delay, sku: sku,
                         cells: [month.month, cost.strategy.rawValue, String(cost.delay), sku, String(sum.count),
-                                JSONValue.format(sum.list), JSONValue.format(sum.billed)]
+                                JSONValue.format(Double(sum.count) * pricing.scale), JSONValue.format(sum.list), JSONValue.format(sum.billed)]
                     ))
                 }
             }

@@ -60,7 +60,7 @@ struct JSONReportRenderer: Sendable {
                 ("share", .number(analysis.detailsNeed.share)),
             ])),
             ("anomalies", .object(analysis.sessions.anomalies.named.map { ($0.name, .int($0.count)) })),
-            ("anomaly_costs", anomalyCosts(analysis.recommendation.anomalies)),
+            ("anomaly_costs", anomalyCosts(analysis.recommendation.anomalies, scale: analysis.pricing.scale)),
             ("strategies", strategies(analysis.pricing)),
             ("break_even_requests", .number(analysis.pricing.breakEvenRequests)),
             ("recommendation", recommendation(analysis.recommendation)),
@@ -99,6 +99,7 @@ struct JSONReportRenderer: Sendable {
                 ("cost_usd", .number(cost.costUSD)),
                 ("valid", .bool(cost.valid)),
                 ("skus", .object(cost.skus.map { ($0.sku, .int($0.count)) })),
+                ("billed_skus", .object(cost.skus.map { ($0.sku, .number(Double($0.count) * pricing.scale)) })),
                 ("months", .array(cost.months.map { month in
                     .object([
                         ("month", .string(month.month)),
@@ -190,12 +191,15 @@ struct JSONReportRenderer: Sendable {
         ])
     }
 
-    func anomalyCosts(_ anomalies: [AnomalyAdvice]) -> JSONValue {
+    /// Each anomaly's count in the log and, beside its money, the count that money is for
+    /// (`count` times `--scale`).
+    func anomalyCosts(_ anomalies: [AnomalyAdvice], scale: Double) -> JSONValue {
         .array(anomalies.map { advice in
             let cost = advice.cost
             return .object([
                 ("name", .string(cost.name)),
                 ("count", .int(cost.count)),
+                ("billed_count", .number(Double(cost.count) * scale)),
                 ("billed_list_usd", .number(cost.billedListUSD)),
                 ("alternative", cost.alternative.map { .string($0) } ?? .null),
                 ("alternative_list_usd", cost.alternativeListUSD.map { .number($0) } ?? .null),

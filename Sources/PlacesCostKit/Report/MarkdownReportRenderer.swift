@@ -95,16 +95,20 @@ struct MarkdownReportRenderer: Sendable {
     }
 
     private func anomalyLines(_ analysis: Analysis) -> [String] {
+        // Under --scale the money is for the scaled volume: the billed count stands beside it.
+        let scale = analysis.pricing.scale
+        let scaled = scale != 1
         var lines = [
             "## Anomalies and fixes", "",
             "What each mistake cost in this period at list prices (the free caps cannot be split between calls), and the same calls made the right way.", "",
-            "| anomaly | count | cost | done right | fix |",
-            "|---|---:|---:|---:|---|",
+            scaled ? "| anomaly | count in the log | billed (× \(Money.plain(scale, digits: 6))) | cost | done right | fix |" : "| anomaly | count | cost | done right | fix |",
+            scaled ? "|---|---:|---:|---:|---:|---|" : "|---|---:|---:|---:|---|",
         ]
         for advice in analysis.recommendation.anomalies {
             let cost = advice.cost
             let right = cost.alternativeListUSD.map { "\(Money.usd($0)) (\(cost.alternative ?? ""))" + (cost.alternativeCostsMoreBecause.map { " **costs more:** \($0)" } ?? "") } ?? "n/a"
-            lines.append("| `\(cost.name)` | \(Money.count(cost.count)) | \(Money.usd(cost.billedListUSD)) | \(right) | \(cost.count == 0 ? "None seen." : advice.fix) |")
+            let counts = Money.count(cost.count) + (scaled ? " | " + Money.count(Double(cost.count) * scale) : "")
+            lines.append("| `\(cost.name)` | \(counts) | \(Money.usd(cost.billedListUSD)) | \(right) | \(cost.count == 0 ? "None seen." : advice.fix) |")
         }
         lines.append("")
         return lines

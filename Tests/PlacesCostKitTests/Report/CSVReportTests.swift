@@ -4,11 +4,12 @@ import Testing
 
 @Suite("CSV reports")
 struct CSVReportTests {
-    func analyze(_ records: [TestRecord], pricing: String? = nil) throws -> Analysis {
+    func analyze(_ records: [TestRecord], pricing: String? = nil, scale: Double = 1) throws -> Analysis {
         let directory = TemporaryDirectory()
         let file = directory.write("log.jsonl", records.map(\.jsonLine).joined(separator: "\n") + "\n")
         var options = Analyzer.Options()
         options.pricing = pricing
+        options.costs.scale = scale
         options.keepSearches = true
         return try Analyzer(options: options).analyze(paths: [file]).0
     }
@@ -89,13 +90,28 @@ struct CSVReportTests {
         for cost in analysis.pricing.strategies {
             for month in cost.months {
                 let lines = body.filter { $0[0] == month.month && $0[1] == cost.strategy.rawValue && Int($0[2]) == cost.delay }
-                #expect(abs(lines.reduce(0.0) { $0 + Double($1[6])! } - month.costUSD) < 1e-5)
-                #expect(abs(lines.reduce(0.0) { $0 + Double($1[5])! } - month.listCostUSD) < 1e-5)
+                #expect(abs(lines.reduce(0.0) { $0 + Double($1[7])! } - month.costUSD) < 1e-5)
+                #expect(abs(lines.reduce(0.0) { $0 + Double($1[6])! } - month.listCostUSD) < 1e-5)
             }
         }
         // The 2018 table's $200 credit covers this small bill: a negative credit row balances it.
         let credit = try #require(body.first { $0[1] == "current" && $0[2] == "0" && $0[3] == CostsCSVRenderer.creditRow })
-        #expect(Double(credit[6])! < 0)
+        #expect(Double(credit[7])! < 0)
         #expect(Set(body.map(\.[0])) == ["2026-10", "2026-11"])
+    }
+
+    @Test("costs.csv under --scale: billed_count is the log's count times the scale, and at the list price gives the list cost")
+    func scaledCounts() throws {
+        let analysis = try analyze(log, pricing: "legacy-2025", scale: 300)
+        let body = rows(CostsCSVRenderer().render(analysis.pricing)).dropFirst()
+        let table = try #require(analysis.pricing.tables["legacy-2025"])
+        #expect(!body.isEmpty)
+        for row in body where row[3] != CostsCSVRenderer.creditRow {
+            let count = try #require(Double(row[4])), billed = try #require(Double(row[5]))
+            #expect(billed == count * 300, "\(row)")
+            // Inside the first tier, billed_count events at the SKU's list price are the list cost.
+            let sku = try #require(table.skus.first { $0.name == row[3] })
+            #expect(abs(billed * sku.tiers[0].usdPer1000 / 1000 - Double(row[6])!) < 1e-9, "\(row)")
+        }
     }
 }

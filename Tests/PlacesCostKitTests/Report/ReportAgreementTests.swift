@@ -86,7 +86,12 @@ struct ReportAgreementTests {
             let name = try #require(anomaly["name"] as? String)
             let count = try #require(anomaly["count"] as? Int)
             #expect((json["anomalies"] as? [String: Int])?[name] == count)
-            expectContains(md, "| `\(name)` | \(Money.count(count)) | \(Money.usd(try #require(anomaly["billed_list_usd"] as? Double))) |", "anomaly \(name)")
+            // Under --scale the billed count stands beside the log's, as the money is the billed volume's.
+            let scale = try #require((json["assumptions"] as? [String: Any])?["scale"] as? Double)
+            let billedCount = try #require(anomaly["billed_count"] as? Double)
+            #expect(billedCount == Double(count) * scale)
+            let billed = scale == 1 ? "" : " | " + Money.count(billedCount)
+            expectContains(md, "| `\(name)` | \(Money.count(count))\(billed) | \(Money.usd(try #require(anomaly["billed_list_usd"] as? Double))) |", "anomaly \(name)")
             if let alternative = anomaly["alternative_list_usd"] as? Double {
                 expectContains(md, "| \(Money.usd(alternative)) (", "anomaly \(name) done right")
             }
