@@ -91,12 +91,16 @@ struct AnalysisOptionsParser {
             context.note("\(copy.name) is \(copy.kind), which cannot be read twice: it was spooled to a temporary file (\(copy.bytes < 1_000_000 ? "\(copy.bytes) bytes" : ProgressReporter.size(copy.bytes))) and read from there, so a log out of time order still gives the exact answer.")
         }
         for diagnostic in read.diagnostics {
-            context.standardError.write("\(diagnostic)\n")
+            context.writeError("\(diagnostic)")
         }
         if read.duplicatesDropped > 0 {
-            context.note("--dedupe dropped \(read.duplicatesDropped) records that repeated an earlier record exactly (same time, same content).")
+            context.note(read.duplicatesDropped == 1
+                ? "--dedupe dropped 1 record that repeated an earlier record exactly (same time, same content)."
+                : "--dedupe dropped \(read.duplicatesDropped) records that repeated an earlier record exactly (same time, same content).")
         } else if read.duplicates > 0 {
-            context.note("\(read.duplicates) records repeat an earlier record exactly (same time, same content), as exporters that retry write them; they are counted as calls. --dedupe drops them.")
+            context.note(read.duplicates == 1
+                ? "1 record repeats an earlier record exactly (same time, same content), as exporters that retry write them; it is counted as a call. --dedupe drops it."
+                : "\(read.duplicates) records repeat an earlier record exactly (same time, same content), as exporters that retry write them; they are counted as calls. --dedupe drops them.")
         }
         if !read.hosts.proxies.isEmpty {
             let hosts = RequestHosts.most(read.hosts.proxies, 5).map { "\($0.host) (\(Money.count($0.requests)))" }
@@ -108,7 +112,7 @@ struct AnalysisOptionsParser {
         }
         let unshown = read.diagnosticCount - read.diagnostics.count
         if unshown > 0 {
-            context.standardError.write("placescost: warning: \(unshown) more malformed records or problems not shown (\(read.diagnosticCount) in all).\n")
+            context.writeError("placescost: warning: \(unshown) more malformed records or problems not shown (\(read.diagnosticCount) in all).")
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// `placescost analyze [PATH|-]... [options]`: logs -> sessions -> searches -> report.
 struct AnalyzeCommand {
-    static let usage = "placescost analyze [PATH|-]... [--format auto|jsonl|csv|access-log|har] [--log-format STRING] [--route PATH=API]... [--strip-prefix PATH]... [--user-header NAME] [--report md|csv|json] [--json] [--out DIR] [--session-timeout SECONDS] [--user-gap SECONDS] [--needs-details auto|yes|no] [--pricing ID|FILE] [--delays K,...] [--max-delay K] [--since DATE] [--until DATE] [--timezone TZ] [--scale X] [--strict] [--dedupe] [--timestamp] [--quiet] [--threads N] [--no-progress] [--reorder-window SECONDS]"
+    static let usage = "placescost analyze [PATH|-]... [--format auto|jsonl|csv|access-log|har] [--log-format STRING] [--route PATH=API]... [--strip-prefix PATH]... [--user-header NAME] [--report md|csv|json] [--json] [--out DIR] [--session-timeout SECONDS] [--user-gap SECONDS] [--needs-details auto|yes|no] [--pricing ID|FILE] [--delays K,...] [--max-delay K] [--since DATE] [--until DATE] [--timezone TZ] [--scale X] [--strict] [--dedupe] [--timestamp] [--color auto|always|never] [--quiet] [--threads N] [--no-progress] [--reorder-window SECONDS]"
 
     static let help = """
     placescost analyze: read request logs, group the calls into searches, price every strategy and
@@ -37,7 +37,9 @@ struct AnalyzeCommand {
                                in HAR captures and as $http_NAME in an access log.
       --report md|csv|json     What to print on standard output: the Markdown report (default),
                                costs.csv, or report.json. With --out, nothing is printed unless
-                               --report or --json is given.
+                               --report or --json is given. On a terminal, without --report, a
+                               summary that fits the screen is printed instead (with --out too).
+      --color auto|always|never  Colour on a terminal (default auto: off with NO_COLOR set).
       --json                   Same as --report json.
       --out DIR                Write report.md, report.json, searches.csv, costs.csv and the
                                charts/ the Markdown links to into DIR (created if needed).
@@ -79,7 +81,7 @@ struct AnalyzeCommand {
         .init("report", value: "md|csv|json"), .init("json"), .init("out", value: "DIR"),
         .init("session-timeout", value: "SECONDS"), .init("user-gap", value: "SECONDS"),
         .init("needs-details", value: "auto|yes|no"), .init("delays", value: "K,..."), .init("max-delay", value: "K"),
-        .init("timestamp"),
+        .init("timestamp"), .init("color", value: "auto|always|never"),
         .init("help"),
     ], usage: usage)
 
@@ -118,6 +120,9 @@ struct AnalyzeCommand {
         } else {
             report = parsed["out"] == nil ? .md : nil
         }
+        let terminal = try TerminalOutput(context: context, color: parsed["color"], usage: AnalyzeCommand.usage)
+        // On a terminal, without --report or --json: the summary that fits the screen.
+        let summary = terminal.isTerminal && !parsed.has("json") && parsed["report"] == nil
         let out = try shared.outDirectory(parsed, context: context)
         let quiet = parsed.has("quiet")
         let (paths, usedSampleLogs) = try shared.inputPaths(parsed, context: context, verb: "analyzing")
@@ -145,7 +150,9 @@ struct AnalyzeCommand {
             progress?.finish()
             if !quiet { context.note("wrote \(files.map(\.path).joined(separator: ", ")) to \(out.shown).") }
         }
-        if let report {
+        if summary {
+            context.standardOutput.write(TerminalSummaryRenderer(text: terminal.text, outDirectory: out?.shown).render(analysis))
+        } else if let report {
             context.standardOutput.write(bundle.render(analysis, as: report))
         }
         return .success

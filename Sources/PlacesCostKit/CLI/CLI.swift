@@ -61,7 +61,7 @@ public struct CLI {
         } catch CLIError.standardOutputClosed {
             return .ioError
         } catch {
-            context.standardError.write("placescost: error: \(error)\n")
+            context.writeError("placescost: error: \(error)")
             return ExitCode(for: error)
         }
     }

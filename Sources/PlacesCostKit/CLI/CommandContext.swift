@@ -36,6 +36,20 @@ public struct CommandContext {
 
     /// Writes `placescost: note: ...` to standard error.
     func note(_ message: String) {
-        standardError.write("placescost: note: \(message)\n")
+        writeError("placescost: note: \(message)")
+    }
+
+    /// Writes a message and a line break to standard error. On a terminal each line wider than the
+    /// screen is wrapped at spaces, its continuation indented 4 columns past the line's own
+    /// indentation, so no message runs past the screen's edge; lines that fit are left as they are.
+    func writeError(_ message: String) {
+        guard standardError.isTerminal else { return standardError.write(message + "\n") }
+        let text = TerminalText(width: TerminalOutput.width(of: standardError, environment: environment), color: false)
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line -> [String] in
+            guard line.unicodeScalars.count > text.width else { return [String(line)] }
+            let indentation = line.prefix { $0 == " " }.count
+            return text.wrapped(String(line), indent: indentation + 4, firstIndent: indentation)
+        }
+        standardError.write(lines.joined(separator: "\n") + "\n")
     }
 }

@@ -17,6 +17,8 @@ public protocol OutputSink: AnyObject {
     func write(bytes: UnsafeRawBufferPointer)
     /// Whether this is an interactive terminal (progress output is shown only then).
     var isTerminal: Bool { get }
+    /// How many columns the terminal has, when this is a terminal that says so.
+    var terminalColumns: Int? { get }
     /// The `errno` of the first write that failed (`ENOSPC`, `EPIPE`, `EIO`, ...), or nil while
     /// every write has succeeded. Once set it stays set, and later writes do nothing.
     var failure: Int32? { get }
@@ -29,6 +31,8 @@ extension OutputSink {
 
     /// Sinks that cannot fail (memory) never have a failure.
     var failure: Int32? { nil }
+
+    var terminalColumns: Int? { nil }
 }
 
 /// Writes to a file descriptor (standard output or standard error).
@@ -74,6 +78,12 @@ public final class FileDescriptorSink: OutputSink {
     }
 
     public var isTerminal: Bool { isatty(descriptor) != 0 }
+
+    public var terminalColumns: Int? {
+        var size = winsize()
+        guard isTerminal, ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
 }
 
 /// Collects text in memory, for tests that run commands in-process.

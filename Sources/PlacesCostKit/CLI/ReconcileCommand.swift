@@ -39,7 +39,8 @@ struct ReconcileCommand {
     """
 
     static let scanner = ArgumentScanner(options: AnalysisOptionsParser.options + [
-        .init("billing", value: "FILE"), .init("report", value: "md|json"), .init("json"), .init("out", value: "DIR"), .init("help"),
+        .init("billing", value: "FILE"), .init("report", value: "md|json"), .init("json"), .init("out", value: "DIR"),
+        .init("color", value: "auto|always|never"), .init("help"),
     ], usage: usage)
 
     let arguments: [String]
@@ -75,7 +76,7 @@ struct ReconcileCommand {
         let billingPath = billing.hasPrefix("/") ? billing : context.workingDirectory + "/" + billing
         let bill = try BillingExportReader().read(path: billingPath, shownAs: billing)
         if !parsed.has("quiet") {
-            for warning in bill.warnings { context.standardError.write("\(warning)\n") }
+            for warning in bill.warnings { context.writeError("\(warning)") }
             if bill.skippedRows > 0 {
                 let shown = bill.skippedRows > bill.warnings.count ? " (the first \(bill.warnings.count) are shown above)" : ""
                 context.note(bill.skippedRows == 1
@@ -94,7 +95,10 @@ struct ReconcileCommand {
             try ReportDirectoryWriter(directory: out.path).write(files)
             if !parsed.has("quiet") { context.note("wrote \(files.map(\.path).joined(separator: ", ")) to \(out.shown).") }
         }
-        if let report {
+        let terminal = try TerminalOutput(context: context, color: parsed["color"], usage: ReconcileCommand.usage)
+        if terminal.isTerminal, !parsed.has("json"), parsed["report"] == nil {
+            context.standardOutput.write(terminal.text.document(renderer.render(reconciliation, as: .md)))
+        } else if let report {
             context.standardOutput.write(renderer.render(reconciliation, as: report))
         }
         return .success

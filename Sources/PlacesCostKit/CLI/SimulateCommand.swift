@@ -26,7 +26,9 @@ struct SimulateCommand {
                                and tiers, and cost_usd is the total.
       --delays K,...           Delays to price (default 1,2,3,4,5,6).
       --max-delay K            The largest delay the recommendation may choose (default 4).
-      --report md|json         Output format (default md); --json = --report json.
+      --report md|json         Output format (default md); --json = --report json. On a terminal,
+                               without --report, the Markdown is shown wrapped and aligned.
+      --color auto|always|never  Colour on a terminal (default auto: off with NO_COLOR set).
 
     EXAMPLE
       placescost simulate --pricing legacy-list --chars 7 --delay 3 --completion-rate 1
@@ -38,7 +40,8 @@ struct SimulateCommand {
         .init("searches", value: "N"), .init("requests", value: "R"), .init("chars", value: "C"), .init("delay", value: "K"),
         .init("completion-rate", value: "P"), .init("fields", value: "LIST"), .init("needs-details", value: "yes|no"),
         .init("pricing", value: "ID|FILE"), .init("months", value: "M"), .init("delays", value: "K,..."),
-        .init("max-delay", value: "K"), .init("report", value: "md|json"), .init("json"), .init("help"),
+        .init("max-delay", value: "K"), .init("report", value: "md|json"), .init("json"),
+        .init("color", value: "auto|always|never"), .init("help"),
     ], usage: usage)
 
     static let defaultTable = "places-new-2025"
@@ -106,8 +109,11 @@ struct SimulateCommand {
         for notice in result.pricing.unconfirmedPrices {
             context.note("unconfirmed price used: \(notice)")
         }
+        let terminal = try TerminalOutput(context: context, color: parsed["color"], usage: SimulateCommand.usage)
         if json {
             context.standardOutput.write(SimulationRenderer().json(result, recommendation: recommendation).rendered())
+        } else if terminal.isTerminal, parsed["report"] == nil {
+            context.standardOutput.write(terminal.text.document(SimulationRenderer().markdown(result, recommendation: recommendation, brief: true)))
         } else {
             context.standardOutput.write(SimulationRenderer().markdown(result, recommendation: recommendation))
         }

@@ -11,7 +11,9 @@ package enum IngestError: Error, Equatable, CustomStringConvertible {
     /// `--strict` met a malformed record.
     case malformedRecord(Diagnostic)
     /// No input yielded a single record.
-    case noRecords(inputs: [String])
+    /// `problems`: what was skipped and why (the first warnings, and the entries of a directory
+    /// that are not log files), each a phrase with its file.
+    case noRecords(inputs: [String], problems: [String] = [])
     /// Calls were read, but none falls in the period `--since`/`--until` asked for; `span` is when
     /// the calls were made.
     case noCallInPeriod(inputs: [String], calls: Int, span: TimeSpan, period: TimeWindow)
@@ -19,7 +21,8 @@ package enum IngestError: Error, Equatable, CustomStringConvertible {
     /// `hostsSeen`: the hosts requested most, each with its count (`example.com (812)`).
     case noPlacesCall(inputs: [String], requests: Int, rejected: Int, hostsSeen: [String])
     /// The format of a file could not be told from its content.
-    case unknownFormat(path: String)
+    /// `hint`: what the first line looks like and what to pass, when it looks like something.
+    case unknownFormat(path: String, hint: String? = nil)
     /// An input named on the command line is gzip-compressed and zlib could not be loaded.
     case compressedWithoutZLib(path: String)
     /// The billing export file does not exist or cannot be opened.
@@ -56,8 +59,10 @@ package enum IngestError: Error, Equatable, CustomStringConvertible {
             "cannot copy \(path) to a temporary file in \(directory): \(reason). \(path) is not a regular file and may have to be read twice; free space there, set TMPDIR to a directory with room, or save the input to a file and pass its path."
         case .malformedRecord(let diagnostic):
             "\(diagnostic.location): malformed record: \(diagnostic.printableReason) (--strict stops at the first one; drop --strict to skip and count such records)."
-        case .noRecords(let inputs):
-            "no record could be read from \(inputs.joined(separator: ", ")). Check that the input is a request log (canonical JSON Lines or CSV, an access log or a HAR capture), or pass --format."
+        case .noRecords(let inputs, let problems):
+            "no record could be read from \(inputs.joined(separator: ", "))"
+                + (problems.isEmpty ? "" : ": " + problems.joined(separator: "; "))
+                + ". Check that the input is a request log (canonical JSON Lines or CSV, an access log or a HAR capture), or pass --format."
         case .noCallInPeriod(let inputs, let calls, let span, let period):
             "no call to analyze in the period asked for (\(period.described)): \(inputs.joined(separator: ", ")) hold\(inputs.count == 1 ? "s" : "") \(Money.count(calls)) call\(calls == 1 ? "" : "s")" + (span.first.map { first in " from \(first.rfc3339) to \(span.last!.rfc3339)" } ?? "") + ". Pass --since and --until dates inside that period, or drop them."
         case .noPlacesCall(let inputs, let requests, let rejected, let hostsSeen):
@@ -65,8 +70,8 @@ package enum IngestError: Error, Equatable, CustomStringConvertible {
                 + (rejected > 0 ? " (\(Money.count(rejected)) more could not be read)" : "")
                 + (hostsSeen.isEmpty ? "; the requests name no host" : "; the hosts requested most: \(hostsSeen.joined(separator: ", "))")
                 + ". Check that the capture was made while the app searched for a place, or map your proxy's paths with --route."
-        case .unknownFormat(let path):
-            "cannot tell the format of \(path) from its content. Pass --format jsonl, csv, access-log or har."
+        case .unknownFormat(let path, let hint):
+            "cannot tell the format of \(path) from its content" + (hint.map { ": \($0)" } ?? ". Pass --format jsonl, csv, access-log or har.")
         case .compressedWithoutZLib(let path):
             "cannot read \(path): it is gzip-compressed, and zlib (\(ZLib.platformCandidates[0])) could not be loaded to decompress it. Decompress it first: " + IngestError.decompressCommand(for: path)
         case .unreadableBillingExport(let path, let reason):

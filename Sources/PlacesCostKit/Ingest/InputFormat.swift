@@ -23,6 +23,42 @@ package enum InputFormat: String, Sendable, CaseIterable {
         let cells = firstLine.split(separator: ",").map { $0.trimmingCharacters(in: " \t\r\"") }
         if cells.contains("timestamp"), cells.contains("api") { return .csv }
         if AccessLogParser.sniff(head) { return .accessLog }
+        // A header of names that spells some column of the log, or another name logs give a
+        // required one, but not both required columns: a CSV, whose reader then says which
+        // column is missing.
+        if cells.count >= 2, cells.allSatisfy(isColumnName),
+           cells.contains(where: { cell in RawRecord.Key(name: cell) != nil || CSVRecordParser.likelyNames.values.contains { $0.contains(cell) } }) {
+            return .csv
+        }
+        return nil
+    }
+
+    /// A header cell: a name of letters, digits and `_ - . @` (no value a record would hold).
+    static func isColumnName(_ cell: String) -> Bool {
+        !cell.isEmpty && cell.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || "_-.@ ".unicodeScalars.contains($0) }
+    }
+
+    /// What the first line of a file no format takes looks like, and what to pass; `nil` when
+    /// it looks like nothing this tool knows. Never quotes the line.
+    package static func hint(_ head: [UInt8]) -> String? {
+        let lineEnd = head.firstIndex(of: 0x0A) ?? head.count
+        let firstLine = String(decoding: head[..<lineEnd], as: UTF8.self)
+        let lowered = firstLine.lowercased()
+        // The console's and the reports page's exports open with an invoice preamble or their
+        // header; the BigQuery export names `sku.description`.
+        let exportWords = ["sku description", "sku_description", "sku.description", "sku id"]
+        let preamble = ["invoice", "billing account", "billing period"]
+        if exportWords.contains(where: lowered.contains) || preamble.contains(where: lowered.drop(while: { "\" \u{FEFF}".contains($0) }).hasPrefix) {
+            return "it looks like a Google Cloud billing export, not a request log. Compare it with the estimate from a log: placescost reconcile LOG --billing FILE."
+        }
+        let words = firstLine.split { " \t\"=[]".contains($0) }
+        let method = words.contains { ["GET", "POST", "PUT", "HEAD", "OPTIONS", "PATCH", "DELETE"].contains($0) }
+        if firstLine.contains("HTTP/1.") || firstLine.contains("HTTP/2") || (method && words.contains { $0.hasPrefix("/") }) {
+            return "its first line looks like a web server's access log in a layout other than nginx/Apache combined or common. Pass --log-format with your nginx log_format (it needs $time_local, $time_iso8601 or $msec, and $request, or $request_method and $request_uri), for example --log-format '$remote_addr - $remote_user [$time_local] \"$request\" $status'."
+        }
+        if firstLine.contains(","), !firstLine.hasPrefix("{") {
+            return "its first line is not a CSV header with `timestamp` and `api` columns. Name the columns as docs/formats.md section 1 does (timestamp, api, session_token, input, ...), or pass --format."
+        }
         return nil
     }
 }

@@ -264,8 +264,8 @@ package struct LogReader {
         let holdsNothing = head.allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
         let format = holdsNothing ? nil : options.format ?? (options.logFormat != nil ? .accessLog : nil) ?? InputFormat.sniff(head)
         if !holdsNothing, format == nil {
-            guard listedInDirectory else { throw IngestError.unknownFormat(path: displayName) }
-            try report(Diagnostic(location: SourceLocation(file: displayName, line: 0), reason: "not a request log this version reads (JSON Lines, a CSV with timestamp and api columns, an access log or a HAR capture); skipped"), countAsRejected: false, into: &output)
+            guard listedInDirectory else { throw IngestError.unknownFormat(path: displayName, hint: InputFormat.hint(head)) }
+            try report(Diagnostic(location: SourceLocation(file: displayName, line: 0), reason: InputFormat.hint(head).map { "skipped: \($0)" } ?? "not a request log this version reads (JSON Lines, a CSV with timestamp and api columns, an access log or a HAR capture); skipped"), countAsRejected: false, into: &output)
             output.files.removeLast()
             return nil
         }

@@ -97,7 +97,7 @@ struct Analyzer: Sendable {
                 let hosts = RequestHosts.most(read.hosts.skipped, 5).map { "\($0.host) (\(Money.count($0.requests)))" }
                 throw IngestError.noPlacesCall(inputs: inputs, requests: read.skippedRequests, rejected: read.rejected, hostsSeen: hosts)
             }
-            throw IngestError.noRecords(inputs: inputs)
+            throw IngestError.noRecords(inputs: inputs, problems: Analyzer.whyNothingWasRead(paths, read))
         }
         read.calls = []
         let sessions = SearchSummary(tally: streamed.tally, catalogs: catalogs, clip: clip, alternativeTimeouts: alternatives)
@@ -165,5 +165,25 @@ struct Analyzer: Sendable {
             }
         }
         return (analysis, read)
+    }
+
+    /// What was skipped when no record was read: the first warnings (file and reason) and the
+    /// entries of the directories given that are not log files by their names.
+    static func whyNothingWasRead(_ paths: [String], _ read: LogReader.Output) -> [String] {
+        var problems = read.diagnostics.prefix(3).map { "\($0.location.file): \($0.reason)" }
+        for path in paths where path != "-" {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
+                  let names = try? FileManager.default.contentsOfDirectory(atPath: path)
+            else { continue }
+            let skipped = names.filter { !$0.hasPrefix(".") && LogReader.rotatedLogName($0) == nil }.sorted()
+            if skipped.isEmpty {
+                if names.allSatisfy({ $0.hasPrefix(".") }) { problems.append("\(path) holds no file") }
+                continue
+            }
+            let shown = skipped.prefix(5).joined(separator: ", ") + (skipped.count > 5 ? " and \(skipped.count - 5) more" : "")
+            problems.append("in \(path), \(shown) \(skipped.count == 1 ? "was" : "were") skipped: not a log file's name (.jsonl, .ndjson, .json, .csv, .log, .txt or .har, maybe rotated or .gz)")
+        }
+        return problems
     }
 }

@@ -2,8 +2,21 @@
 /// what it saves, the saving without a delay, the calls as made with the same delay, and why the
 /// advice is not the tree's literal answer. Every figure is also in `report.json`.
 enum AdviceSentences {
+    /// The option that sets the volume the advice changes at: `--scale` on a log, `--searches`
+    /// in a scenario.
+    enum VolumeOption {
+        case scale, searches
+
+        func argument(_ change: Recommendation.ScaleChange) -> String {
+            switch self {
+            case .scale: "--scale \(Money.plain(change.scale, digits: 4))"
+            case .searches: "--searches \(Int(change.searchesPerMonth.rounded()))"
+            }
+        }
+    }
+
     /// `(label, text)` rows, in the order a product manager reads them.
-    static func rows(_ advice: Recommendation, pricing: PricingResult) -> [(String, String)] {
+    static func rows(_ advice: Recommendation, pricing: PricingResult, volume: VolumeOption = .scale) -> [(String, String)] {
         var rows: [(String, String)] = []
         let perMonth = { (usd: Double) in Money.usd(usd / Double(advice.months)) }
         if advice.keepsCurrent {
@@ -17,7 +30,7 @@ enum AdviceSentences {
                 rows.append(("Adding a delay only", "keeping the calls as made and waiting for the \(DecisionTree.ordinal(delayed.delay + 1)) character bills **\(Money.usd(delayed.savingsUSDPerMonth)) a month less** (\(Money.plain(delayed.savingsPercent))%)"))
             }
             if let change = advice.adviceChanges {
-                rows.append(("When this changes", "from about \(Money.count(change.searchesPerMonth)) searches a month (`--scale \(Money.plain(change.scale, digits: 4))`), `\(change.strategy.rawValue)` with delay \(change.delay) bills less than the calls as made"))
+                rows.append(("When this changes", "from about \(Money.count(change.searchesPerMonth)) searches a month (`\(volume.argument(change))`), `\(change.strategy.rawValue)` with delay \(change.delay) bills less than the calls as made"))
             } else if advice.cheapestAlternative != nil {
                 rows.append(("When this changes", "no volume from a millionth to a million times this one makes another option bill less"))
             }

@@ -38,7 +38,10 @@ struct SimulationRenderer: Sendable {
         ])
     }
 
-    func markdown(_ result: Simulation.Result, recommendation: Recommendation) -> String {
+    /// The what-if in Markdown. `brief` (a terminal's summary) keeps the scenario, the bill per
+    /// month, the free caps' effect and the advice, and leaves the per-search list prices, the
+    /// break-even and the decision path to the full form (`--report md`).
+    func markdown(_ result: Simulation.Result, recommendation: Recommendation, brief: Bool = false) -> String {
         let simulator = result.simulator
         let table = result.pricing.primaryTable
         var lines: [String] = []
@@ -55,17 +58,19 @@ struct SimulationRenderer: Sendable {
         let searches = Double(max(result.totalSearches, 1))
         let header = "| | " + delays.map { "delay \($0)" }.joined(separator: " | ") + " |"
         let rule = "|---|" + delays.map { _ in "---:|" }.joined()
-        lines.append("Per search, at list prices:")
-        lines.append("")
-        lines.append(header)
-        lines.append(rule)
-        lines.append("| requests per search | " + delays.map { Money.plain(result.meanRequests[$0] ?? 0) }.joined(separator: " | ") + " |")
-        for strategy in StrategyID.allCases {
-            let cells = delays.map { delay in result.pricing.cost(strategy, delay: delay).map { Money.usd($0.listCostUSD / searches, digits: 5) } ?? "" }
-            let valid = result.pricing.cost(strategy, delay: 0)?.valid ?? true
-            lines.append("| `\(strategy.rawValue)`\(valid ? "" : " (not valid: the app needs details)") | " + cells.joined(separator: " | ") + " |")
+        if !brief {
+            lines.append("Per search, at list prices:")
+            lines.append("")
+            lines.append(header)
+            lines.append(rule)
+            lines.append("| requests per search | " + delays.map { Money.plain(result.meanRequests[$0] ?? 0) }.joined(separator: " | ") + " |")
+            for strategy in StrategyID.allCases {
+                let cells = delays.map { delay in result.pricing.cost(strategy, delay: delay).map { Money.usd($0.listCostUSD / searches, digits: 5) } ?? "" }
+                let valid = result.pricing.cost(strategy, delay: 0)?.valid ?? true
+                lines.append("| `\(strategy.rawValue)`\(valid ? "" : " (not valid: the app needs details)") | " + cells.joined(separator: " | ") + " |")
+            }
+            lines.append("")
         }
-        lines.append("")
         lines.append("Bill per month (free caps, tiers and credit applied):")
         lines.append("")
         lines.append(header)
@@ -75,6 +80,20 @@ struct SimulationRenderer: Sendable {
             lines.append("| `\(strategy.rawValue)` | " + cells.joined(separator: " | ") + " |")
         }
         lines.append("")
+        if result.pricing.strategies.allSatisfy({ Advisor.micros($0.costUSD) == 0 }) {
+            lines.append("Every bill is $0.00: \(Money.count(simulator.searchesPerMonth)) searches a month stay inside \(Advisor.volumeEffects(result.pricing)). " + (brief ? "`--searches` sets a larger volume." : "The list prices above are what each search costs once past them; `--searches` sets a larger volume."))
+            lines.append("")
+        }
+        if brief {
+            lines.append("| | |")
+            lines.append("|---|---|")
+            for (label, text) in AdviceSentences.rows(recommendation, pricing: result.pricing, volume: .searches) {
+                lines.append("| \(label) | \(text) |")
+            }
+            lines.append("")
+            lines.append("The list price per search, the break-even and the decision path: `--report md`.")
+            return lines.joined(separator: "\n") + "\n"
+        }
         lines.append("Break-even: per-request autocomplete plus one Geocoding call costs no more than a session while a search makes at most **\(Money.plain(result.pricing.breakEvenRequests))** autocomplete calls (from the table's first-tier prices).")
         lines.append("")
         lines.append("")
@@ -86,7 +105,7 @@ struct SimulationRenderer: Sendable {
         }
         lines.append("| | |")
         lines.append("|---|---|")
-        for (label, text) in AdviceSentences.rows(recommendation, pricing: result.pricing) {
+        for (label, text) in AdviceSentences.rows(recommendation, pricing: result.pricing, volume: .searches) {
             lines.append("| \(label) | \(text) |")
         }
         lines.append("")

@@ -56,6 +56,13 @@ extension ProgressReporterTests {
 /// A sink that says it is a terminal.
 final class TerminalSink: OutputSink, @unchecked Sendable {
     private(set) var text = ""
+    /// The width the terminal reports, if any.
+    let terminalColumns: Int?
+
+    init(columns: Int? = nil) {
+        terminalColumns = columns
+    }
+
     func write(_ text: String) { self.text += text }
     var isTerminal: Bool { true }
 }

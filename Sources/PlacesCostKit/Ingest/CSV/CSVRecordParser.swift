@@ -124,6 +124,13 @@ package struct CSVRecordParser {
     /// What a header row holds, quoting only cells that spell a known column in any case: a
     /// file without a header has a record in its first row, whose cells may be a token, typed
     /// text or a user id.
+    /// Other names logs give the required columns: a header cell with one of them is named in the
+    /// message (the list is fixed, so no cell's own text is ever quoted).
+    static let likelyNames: [RawRecord.Key: [String]] = [
+        .timestamp: ["ts", "time", "date", "datetime", "date_time", "created_at", "created", "event_time", "time_stamp", "@timestamp"],
+        .api: ["endpoint", "method", "service", "call", "api_name", "operation"],
+    ]
+
     static func describeHeader(_ names: [String]) -> String {
         let known = names.filter { RawRecord.Key(name: $0) != nil || RawRecord.Key(name: $0.lowercased()) != nil }
         let others = names.count - known.count
@@ -138,7 +145,10 @@ package struct CSVRecordParser {
             let names = cells.map { String(decoding: $0, as: UTF8.self).trimmingSpaces() }
             let keys = names.map { RawRecord.Key(name: $0) }
             for required in [RawRecord.Key.timestamp, .api] where !keys.contains(required) {
-                throw HeaderFailure(reason: "the CSV header has no `\(required.name)` column (\(Self.describeHeader(names)))", line: line)
+                let lowered = names.map { $0.lowercased() }
+                let likely = (CSVRecordParser.likelyNames[required] ?? []).first { lowered.contains($0) }
+                let suggestion = likely.map { "; the `\($0)` column may be it: rename it `\(required.name)`" } ?? ""
+                throw HeaderFailure(reason: "the CSV header has no `\(required.name)` column (\(Self.describeHeader(names))\(suggestion))", line: line)
             }
             self.columns = keys
             try emit(.header)

@@ -1,0 +1,185 @@
+import Foundation
+import Testing
+@testable import PlacesCostKit
+
+/// What a user sees running the tool in a terminal, and that a pipe still gets the report's bytes.
+@Suite("Terminal summary")
+struct TerminalSummaryTests {
+    /// The environment of a terminal session: no `COLUMNS` (shells do not export it) and no
+    /// `NO_COLOR` unless a test sets them.
+    static func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        var environment = testEnvironment
+        for name in ["COLUMNS", "LINES", "NO_COLOR"] { environment[name] = nil }
+        return environment.merging(extra) { $1 }
+    }
+
+    func terminal(_ arguments: [String], columns: UInt16 = 100, environment: [String: String] = [:]) throws -> String {
+        let executable = try #require(EndToEndTests.executable, "placescost was not built beside the tests")
+        return try Pseudoterminal(columns: columns).run(executable, arguments, environment: Self.environment(environment), directory: packageRoot)
+    }
+
+    func check(_ screen: String, columns: Int, maxLines: Int = 45, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        let lines = Pseudoterminal.plain(screen).split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count <= maxLines, "\(lines.count) lines", sourceLocation: sourceLocation)
+        for line in lines where line.unicodeScalars.count > columns {
+            Issue.record("a line of \(line.unicodeScalars.count) columns: \(line)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Logs of every kind the tool reads, from a handful of searches to thousands with every anomaly.
+    static let inputs: [[String]] = [
+        [],  // the bundled sample logs
+        ["SampleLogs/ios-app.jsonl", "--scale", "300"],
+        ["SampleLogs/har/web-app.har"],
+        ["SampleLogs/har/maps-javascript-page.har", "--pricing", "places-new-2025"],
+        ["SampleLogs/proxy/access.log", "--scale", "0.5"],
+        ["SampleLogs/ios-app.jsonl", "--pricing", "legacy-list", "--max-delay", "6"],
+    ]
+
+    @Test("Under a pseudo-terminal, analyze prints the bill and the recommendation in at most 45 lines of 100 columns", arguments: inputs)
+    func summaryFits(_ arguments: [String]) throws {
+        let screen = try terminal(["analyze"] + arguments)
+        check(screen, columns: 100)
+        let plain = Pseudoterminal.plain(screen)
+        #expect(plain.contains("Estimated bill now") && plain.contains("a month"))
+        #expect(plain.contains("Recommended"))
+        #expect(plain.contains("--out DIR"), "says where the full report is")
+        #expect(screen.contains("\u{1B}["), "colour on a terminal")
+        #expect(!plain.contains("| "), "no Markdown table syntax")
+    }
+
+    @Test("A narrower terminal gets narrower lines, notes on standard error included", arguments: [60, 72, 80] as [UInt16])
+    func narrowTerminal(_ columns: UInt16) throws {
+        check(try terminal(["analyze"], columns: columns), columns: Int(columns), maxLines: 60)
+        check(try terminal(["simulate"], columns: columns), columns: Int(columns), maxLines: 60)
+    }
+
+    @Test("NO_COLOR and --color never leave no escape sequence; --color always colours a pipe")
+    func colourSwitches() throws {
+        for screen in [try terminal(["analyze"], environment: ["NO_COLOR": "1"]), try terminal(["analyze", "--color", "never"]),
+                       try terminal(["simulate"], environment: ["NO_COLOR": "1"])] {
+            #expect(!screen.contains("\u{1B}"))
+            #expect(screen.contains("Recommended"))
+        }
+        let piped = runCLI(["simulate", "--color", "always", "--searches", "200000"])
+        #expect(piped.code == .success)
+        #expect(!piped.stdout.contains("\u{1B}"), "--color changes the terminal form only; a pipe gets the report's bytes")
+        #expect(runCLI(["analyze", "--color", "sometimes"]).code == .usage)
+    }
+
+    @Test("Piped or redirected, analyze writes the Markdown report byte for byte as --report md")
+    func pipedIsTheReport() throws {
+        let endToEnd = EndToEndTests()
+        let piped = try endToEnd.run(["analyze"])
+        let report = try endToEnd.run(["analyze", "--report", "md"])
+        #expect(piped.status == 0 && report.status == 0)
+        #expect(piped.stdout == report.stdout)
+        #expect(piped.stdout.hasPrefix("# Places Autocomplete cost report"))
+        // --report md on a terminal is the Markdown too.
+        let screen = try terminal(["analyze", "--report", "md", "--color", "always"])
+        #expect(Pseudoterminal.plain(screen).contains("# Places Autocomplete cost report"))
+        #expect(Pseudoterminal.plain(screen).contains(report.stdout.split(separator: "\n")[4]))
+    }
+
+    @Test("simulate and reconcile on a terminal fit the screen too")
+    func otherCommands() throws {
+        let simulate = try terminal(["simulate", "--searches", "250000", "--chars", "9"])
+        check(simulate, columns: 100)
+        #expect(Pseudoterminal.plain(simulate).contains("Bill per month"))
+        #expect(Pseudoterminal.plain(simulate).contains("--report md"), "says where the full what-if is")
+        let reconcile = try terminal(["reconcile", "SampleLogs/ios-app.jsonl", "--billing", "SampleLogs/billing/cost-table-2026-10.csv"])
+        check(reconcile, columns: 100)
+        #expect(Pseudoterminal.plain(reconcile).contains("Estimate vs bill"))
+    }
+
+    @Test("The summary in-process: --out names the directory; anomalies under --scale show the billed count")
+    func summaryContent() throws {
+        let out = TemporaryDirectory()
+        let sink = TerminalSink()
+        let context = CommandContext(standardOutput: sink, standardError: StringSink(), workingDirectory: packageRoot,
+                                     environment: Self.environment(["NO_COLOR": "1"]))
+        let code = CLI(arguments: ["analyze", "SampleLogs/ios-app.jsonl", "--scale", "300", "--out", out.path], context: context).run()
+        #expect(code == .success)
+        #expect(sink.text.contains("Full report in \(out.path)/"))
+        #expect(sink.text.contains("billed"))
+        #expect(sink.text.contains("10,800"), "36 reused tokens in the log, 10,800 at --scale 300")
+        #expect(!sink.text.contains("\u{1B}"))
+    }
+}
+
+@Suite("Errors that say what to do")
+struct ErrorAdviceTests {
+    @Test("A CSV without a required column names it, lists the columns found and the likely one", arguments: [
+        ("ts,api,session_token\n2026-10-01T09:00:00Z,autocomplete,t\n", "timestamp", "`ts`"),
+        ("created_at,endpoint\n2026-10-01T09:00:00Z,autocomplete\n", "timestamp", "`created_at`"),
+        ("timestamp,method,input\n2026-10-01T09:00:00Z,autocomplete,a\n", "api", "`method`"),
+        ("when,api\n2026-10-01T09:00:00Z,autocomplete\n", "timestamp", nil),
+    ] as [(String, String, String?)])
+    func missingColumn(_ content: String, _ column: String, _ likely: String?) {
+        let directory = TemporaryDirectory()
+        let file = directory.write("log.csv", content)
+        for arguments in [["analyze", file], ["analyze", file, "--format", "csv"]] {
+            let result = runCLI(arguments)
+            #expect(result.code == .dataError)
+            #expect(result.stderr.contains("no `\(column)` column"), "\(result.stderr)")
+            #expect(result.stderr.contains("found:"))
+            if let likely { #expect(result.stderr.contains("\(likely) column may be it")) }
+            #expect(!result.stderr.contains("autocomplete,"), "no record's content is quoted")
+        }
+    }
+
+    @Test("An access log in another layout is answered with --log-format and the variables it needs", arguments: [
+        "10.0.0.1 [01/Oct/2026:09:00:00 +0000] \"GET /maps/api/place/autocomplete/json?input=a HTTP/1.1\" 200 rt=0.1\n",
+        "2026-10-01T09:00:00+00:00 host=api.example.com \"POST /v1/places:autocomplete HTTP/2.0\" 200\n",
+        "time=1790845200.123 method=GET uri=/maps/api/geocode/json?place_id=x status=200 proto=HTTP/1.1\n",
+    ])
+    func accessLogHint(_ line: String) {
+        let directory = TemporaryDirectory()
+        let file = directory.write("access.log", line + line)
+        let result = runCLI(["analyze", file])
+        #expect(result.code == .dataError)
+        #expect(result.stderr.contains("--log-format"), "\(result.stderr)")
+        #expect(result.stderr.contains("$request"))
+        #expect(!result.stderr.contains("input=a") && !result.stderr.contains("place_id=x"), "the line itself is not quoted")
+    }
+
+    @Test("A directory with nothing readable lists what it skipped and why")
+    func directorySkipped() {
+        let directory = TemporaryDirectory()
+        directory.write("cost-table-2026-10.csv", "Billing account name,SKU description,Cost (USD)\nacct,Autocomplete,1.00\n")
+        directory.write("NOTES.md", "# notes\n")
+        directory.write("screenshot.png", "\u{89}PNG")
+        let result = runCLI(["analyze", directory.path])
+        #expect(result.code == .dataError)
+        #expect(result.stderr.contains("no record could be read"))
+        #expect(result.stderr.contains("cost-table-2026-10.csv"), "\(result.stderr)")
+        #expect(result.stderr.contains("skipped: it looks like a Google Cloud billing export"))
+        #expect(result.stderr.contains("reconcile LOG --billing FILE"))
+        #expect(result.stderr.contains("NOTES.md, screenshot.png were skipped: not a log file's name"))
+    }
+
+    @Test("simulate says when a scenario sits inside the free caps, and which volume changes the advice")
+    func freeCaps() {
+        let result = runCLI(["simulate", "--report", "md"])
+        #expect(result.code == .success)
+        #expect(result.stdout.contains("Every bill is $0.00: 1,000 searches a month stay inside the monthly free caps"))
+        #expect(result.stdout.contains("`--searches 1300`"))
+        #expect(!result.stdout.contains("--scale"), "simulate has no --scale")
+        let large = runCLI(["simulate", "--searches", "2000000", "--report", "md"])
+        #expect(!large.stdout.contains("Every bill is $0.00"))
+    }
+
+    @Test("A warning on a terminal wraps to its width; to a pipe it stays one line")
+    func wrappedNotes() {
+        let long = "placescost: note: " + Array(repeating: "word", count: 60).joined(separator: " ")
+        let terminal = TerminalSink(columns: 70)
+        CommandContext(standardOutput: StringSink(), standardError: terminal, workingDirectory: "/", environment: [:]).writeError(long)
+        let lines = terminal.text.split(separator: "\n")
+        #expect(lines.count > 1 && lines.allSatisfy { $0.count <= 70 })
+        #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("    word") })
+        #expect(lines.joined(separator: " ").split(separator: " ").joined(separator: " ") == long)
+        let pipe = StringSink()
+        CommandContext(standardOutput: StringSink(), standardError: pipe, workingDirectory: "/", environment: [:]).writeError(long)
+        #expect(pipe.text == long + "\n")
+    }
+}
