@@ -1,5 +1,7 @@
 /// The `placescost` command line: dispatches to a command and maps errors to exit codes.
 public struct CLI {
+    /// The one place the version is written: `--version` and the header of `placescost sql`
+    /// print it; the golden SQL files are compared with it substituted (`SessionSQLWriterTests`).
     static let version = "0.1.0"
 
     var arguments: [String]

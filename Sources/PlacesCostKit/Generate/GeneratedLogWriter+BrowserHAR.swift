@@ -6,6 +6,9 @@
 /// each selection shows the place on a map, whose tile request is skipped by `analyze`. A
 /// browser sends no user id, so none is written.
 extension GeneratedLogWriter {
+    /// `creator.version` is the generated format's, not `CLI.version`: the same seed writes the
+    /// same bytes in every release (`SampleLogs/har/maps-javascript-page.har` is compared with
+    /// `generate`'s output byte for byte).
     static let harHeader: StaticString = "{\"log\":{\"version\":\"1.2\",\"creator\":{\"name\":\"PlacesCost generate\",\"version\":\"1\"},\"pages\":[],\"entries\":[\n"
     static let harFooter: StaticString = "\n]}}\n"
 

@@ -1,5 +1,6 @@
 /// Renders an `Analysis` as `report.json` (schema `placescost.report/1`, `docs/cli.md`).
 struct JSONReportRenderer: Sendable {
+    /// The `schema` of `report.json` (`docs/schema/report.schema.json`).
     static let schema = "placescost.report/1"
 
     init() {}

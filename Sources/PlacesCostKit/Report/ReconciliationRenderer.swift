@@ -1,5 +1,8 @@
 /// Renders a `Reconciliation` as `reconciliation.json` (for machines) or `reconciliation.md`.
 struct ReconciliationRenderer: Sendable {
+    /// The `schema` of `reconciliation.json` (`docs/schema/reconciliation.schema.json`).
+    static let schema = "placescost.reconciliation/1"
+
     enum Format: String, Sendable, CaseIterable {
         case md, json
 
@@ -30,6 +33,7 @@ struct ReconciliationRenderer: Sendable {
         let bill = reconciliation.bill
         let period = bill.period
         return .object([
+            ("schema", .string(ReconciliationRenderer.schema)),
             ("skus", .array(reconciliation.rows.map { row in
                 .object([
                     ("sku", .string(row.sku)),

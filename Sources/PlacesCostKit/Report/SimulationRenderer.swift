@@ -2,6 +2,12 @@ import Foundation
 
 /// Renders a `Simulation.Result` as JSON (the `analyze` keys for pricing) or as a table for people.
 struct SimulationRenderer: Sendable {
+    /// The `schema` of `simulate --json`, its own because the document is not `report.json`: it
+    /// shares `pricing`, `break_even_requests` and `recommendation` with it, but has `simulation`,
+    /// two more keys per strategy and months named `month N`
+    /// (`docs/schema/simulation.schema.json`, `docs/report-schema.md`).
+    static let schema = "placescost.simulation/1"
+
     init() {}
 
     func json(_ result: Simulation.Result, recommendation: Recommendation) -> JSONValue {
@@ -21,7 +27,7 @@ struct SimulationRenderer: Sendable {
             ])
         }
         return .object([
-            ("schema", .string(JSONReportRenderer.schema)),
+            ("schema", .string(SimulationRenderer.schema)),
             ("pricing", jsonRenderer.pricingObject(result.pricing, choice: "`\(result.pricing.primaryTable.id)`")),
             ("simulation", .object([
                 ("searches_per_month", .int(simulator.searchesPerMonth)),
