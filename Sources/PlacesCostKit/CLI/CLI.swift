@@ -31,6 +31,9 @@ public struct CLI {
         Subcommand(table: SQLCommand.table, summary: "the same analysis as SQL for a warehouse", help: SQLCommand.help) {
             try SQLCommand(arguments: $0, context: $1).run()
         },
+        Subcommand(table: CompletionCommand.table, summary: "a completion script for bash, zsh or fish", help: CompletionCommand.help) {
+            try CompletionCommand(arguments: $0, context: $1).run()
+        },
     ]
 
     static let usage = "placescost \(commands.map(\.name).joined(separator: "|")) ... | placescost --help | placescost --version"
@@ -45,6 +48,7 @@ public struct CLI {
       placescost pricing list | pricing show ID  the bundled price tables
       placescost generate --searches N [options] a realistic made-up log, for tests and benchmarks
       placescost sql --dialect bigquery|duckdb   the same analysis as SQL for a warehouse
+      placescost completion bash|zsh|fish        a completion script for your shell
       placescost --help | --version | COMMAND --help
 
     COMMANDS
@@ -63,6 +67,9 @@ public struct CLI {
       sql       Print one SQL statement (BigQuery or DuckDB) that applies the same session rules
                 to a warehouse table of calls with window functions and returns the searches,
                 anomalies and every strategy's list cost, for logs too big for one machine.
+      completion
+                Print a completion script for bash, zsh or fish: commands, options, their values
+                and file names complete with Tab (`source <(placescost completion bash)`).
 
     Run `placescost COMMAND --help` for a command's options. The common ones have a short form:
     -o (--out), -j (--json), -q (--quiet), -f (--format), -p (--pricing), -h (--help),

@@ -179,6 +179,7 @@ struct OptionTableTests {
         (["frobnicate"], "unknown command `frobnicate`."),
         (["--verison"], "unknown option --verison. Did you mean --version?"),
         (["--json", "analyze"], "unknown option --json: options go after the command (placescost analyze --json)."),
+        (["completion", "bsh"], "completion takes bash, zsh or fish, not `bsh`. Did you mean bash?"),
     ])
     func didYouMean(arguments: [String], message: String) {
         let result = runCLI(arguments)
