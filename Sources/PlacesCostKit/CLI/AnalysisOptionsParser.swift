@@ -1,17 +1,66 @@
 /// The input and pricing options `analyze` and `reconcile` share, parsed in one place so the two
 /// commands read the same logs the same way (`reconcile` must price exactly what `analyze` prices).
 struct AnalysisOptionsParser {
+    /// The options both commands take, each declared once; `analyze` and `reconcile` put them
+    /// in their tables whole.
+    enum Key {
+        static let format = CommandOption(
+            "format", short: "f", choices: ["auto"] + InputFormat.allCases.map(\.rawValue),
+            help: "auto (default: told from each file's content), jsonl, csv, access-log (nginx/Apache combined or common) or har."
+        )
+        static let logFormat = CommandOption(
+            "log-format", value: "STRING",
+            help: """
+            The nginx log_format of an access log, e.g.
+            '$remote_addr - $remote_user [$time_local] "$request" $status'.
+            $http_x_goog_fieldmask, $request_body and any $http_NAME are read.
+            """
+        )
+        static let route = CommandOption(
+            "route", value: "PATH=API", repeats: true,
+            help: "Requests at a proxy's own PATH are calls of API (autocomplete, place_details, geocoding, ...; API:new for Places API (New)), e.g. --route /geo/suggest=autocomplete."
+        )
+        static let stripPrefix = CommandOption(
+            "strip-prefix", value: "PATH", repeats: true,
+            help: "A prefix a proxy puts before Google's paths (/google). Google's paths are read under any host without it."
+        )
+        static let userHeader = CommandOption(
+            "user-header", value: "NAME",
+            help: "The request header that carries a user id (default X-User-Id), in HAR captures and as $http_NAME in an access log."
+        )
+        static let pricing = CommandOption(
+            "pricing", short: "p", value: "ID|FILE", completion: .wordsOrFiles(BundledPriceTables.files.map(\.id)),
+            help: "A bundled price table (see `placescost pricing list`) or your own JSON table of the same schema. Default: per month, the table in force for the calls' API generation."
+        )
+        static let since = CommandOption("since", value: "DATE", help: "Only calls at or after DATE (YYYY-MM-DD, UTC, or RFC 3339).")
+        static let until = CommandOption(
+            "until", value: "DATE", help: "Only calls before the end of DATE (YYYY-MM-DD, inclusive) or before an RFC 3339 time."
+        )
+        static let timezone = CommandOption("timezone", value: "TZ", help: "Calendar months for the bill are taken in this zone (default UTC).")
+        static let scale = CommandOption("scale", value: "X", help: "Multiply volumes by X (a 10% sample: --scale 10).")
+        static let strict = CommandOption("strict", help: "Stop at the first malformed record (exit 65) instead of skipping it.")
+        static let dedupe = CommandOption(
+            "dedupe", help: "Drop records that repeat an earlier record exactly (same time, same content); without it they are counted, and reported."
+        )
+        static let quiet = CommandOption("quiet", short: "q", help: "Print no warnings or notes on standard error (errors still).")
+        static let threads = CommandOption(
+            "threads", value: "N", help: "Parse and build sessions on N threads (default: the cores). The report is the same for any N."
+        )
+        static let noProgress = CommandOption(
+            "no-progress", help: "No progress line on standard error (shown only on a terminal, for reads longer than a second)."
+        )
+        static let reorderWindow = CommandOption(
+            "reorder-window", value: "SECONDS",
+            help: "How far out of time order calls may be and still be walked as they stream by (default 600). A log more out of order is read a second time with a window that covers it: exact either way."
+        )
+    }
+
     /// `--format`, `--log-format`, `--route`, `--strip-prefix`, `--user-header`, `--pricing`,
     /// `--since`, `--until`, `--timezone`, `--scale`, `--strict`, `--dedupe`, `--quiet`,
-    /// `--threads`, `--no-progress`, `--reorder-window`.
-    static let options: [ArgumentScanner.Option] = [
-        .init("format", value: "FORMAT"), .init("log-format", value: "STRING"),
-        .init("route", value: "PATH=API"), .init("strip-prefix", value: "PATH"), .init("user-header", value: "NAME"),
-        .init("pricing", value: "ID|FILE"),
-        .init("since", value: "DATE"), .init("until", value: "DATE"),
-        .init("timezone", value: "TZ"), .init("scale", value: "X"),
-        .init("strict"), .init("dedupe"), .init("quiet"), .init("threads", value: "N"), .init("no-progress"),
-        .init("reorder-window", value: "SECONDS"),
+    /// `--threads`, `--no-progress`, `--reorder-window`, in the order of the help.
+    static let options: [CommandOption] = [
+        Key.format, Key.logFormat, Key.route, Key.stripPrefix, Key.userHeader, Key.pricing, Key.since, Key.until,
+        Key.timezone, Key.scale, Key.strict, Key.dedupe, Key.quiet, Key.threads, Key.noProgress, Key.reorderWindow,
     ]
 
     /// The command's usage line, shown with usage errors.
@@ -25,10 +74,10 @@ struct AnalysisOptionsParser {
 
     /// Sets the reader, pricing, time zone and scale options from `parsed`.
     func apply(_ parsed: ArgumentScanner.Parsed, to options: inout Analyzer.Options) throws {
-        options.reader.strict = parsed.has("strict")
-        options.reader.dedupe = parsed.has("dedupe")
-        options.reader.format = try parseFormat(parsed["format"])
-        if let logFormat = parsed["log-format"] {
+        options.reader.strict = parsed.has(Key.strict)
+        options.reader.dedupe = parsed.has(Key.dedupe)
+        options.reader.format = try parseFormat(parsed[Key.format])
+        if let logFormat = parsed[Key.logFormat] {
             do {
                 options.reader.logFormat = try AccessLogFormat(logFormat)
             } catch {
@@ -36,12 +85,12 @@ struct AnalysisOptionsParser {
             }
         }
         do {
-            for route in parsed.all("route") { try options.reader.routes.addRoute(route) }
-            for prefix in parsed.all("strip-prefix") { try options.reader.routes.addStrippedPrefix(prefix) }
+            for route in parsed.all(Key.route) { try options.reader.routes.addRoute(route) }
+            for prefix in parsed.all(Key.stripPrefix) { try options.reader.routes.addStrippedPrefix(prefix) }
         } catch {
             throw usageError("\(error)")
         }
-        if let header = parsed["user-header"] {
+        if let header = parsed[Key.userHeader] {
             let name = header.trimmingSpaces().lowercased()
             guard !name.isEmpty, name.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ":") }) else {
                 throw usageError("--user-header takes a request header's name, such as X-User-Id, not `\(header)`.")
@@ -49,26 +98,27 @@ struct AnalysisOptionsParser {
             options.reader.userHeader = name
         }
         let window = TimeWindow(
-            start: try parsed["since"].map { try parseDate($0, option: "--since", endOfDay: false) },
-            end: try parsed["until"].map { try parseDate($0, option: "--until", endOfDay: true) }
+            start: try parsed[Key.since].map { try parseDate($0, option: "--since", endOfDay: false) },
+            end: try parsed[Key.until].map { try parseDate($0, option: "--until", endOfDay: true) }
         )
         if let start = window.start, let end = window.end, start >= end {
-            throw usageError("--since \(parsed["since"]!) is not before --until \(parsed["until"]!): the period would hold no call.")
+            throw usageError("--since \(parsed[Key.since]!) is not before --until \(parsed[Key.until]!): the period would hold no call.")
         }
         options.reader.window = window
-        options.pricing = parsed["pricing"]
-        options.costs.timeZone = try values.timeZone(parsed["timezone"]) ?? options.costs.timeZone
-        options.costs.scale = try values.number(parsed["scale"], option: "--scale", range: CostCalculator.Options.scaleRange, meaning: "a factor") ?? 1
-        options.threads = try values.wholeNumber(parsed["threads"], option: "--threads", range: 1...256) ?? options.threads
-        options.reorderWindowSeconds = try values.seconds(parsed["reorder-window"], option: "--reorder-window") ?? options.reorderWindowSeconds
+        options.pricing = parsed[Key.pricing]
+        options.costs.timeZone = try values.timeZone(parsed[Key.timezone]) ?? options.costs.timeZone
+        options.costs.scale = try values.number(parsed[Key.scale], option: "--scale", range: CostCalculator.Options.scaleRange, meaning: "a factor") ?? 1
+        options.threads = try values.wholeNumber(parsed[Key.threads], option: "--threads", range: 1...256) ?? options.threads
+        options.reorderWindowSeconds = try values.seconds(parsed[Key.reorderWindow], option: "--reorder-window") ?? options.reorderWindowSeconds
     }
 
-    /// Progress on standard error for long reads, when it is a terminal and not turned off.
-    func progressReporter(_ parsed: ArgumentScanner.Parsed, paths: [String], context: CommandContext) -> ProgressReporter? {
-        guard !parsed.has("no-progress"), !parsed.has("quiet"), context.standardError.isTerminal else { return nil }
+    /// Progress on standard error for long reads, when it is a terminal and not turned off;
+    /// `writingOut` when `--out` will write the report after the read.
+    func progressReporter(_ parsed: ArgumentScanner.Parsed, paths: [String], writingOut: Bool, context: CommandContext) -> ProgressReporter? {
+        guard !parsed.has(Key.noProgress), !parsed.has(Key.quiet), context.standardError.isTerminal else { return nil }
         return ProgressReporter(
             sink: context.standardError, totalBytes: ProgressReporter.totalBytes(of: paths),
-            writingShare: parsed["out"] != nil ? ProgressReporter.outWritingShare : 0
+            writingShare: writingOut ? ProgressReporter.outWritingShare : 0
         )
     }
 
@@ -78,7 +128,7 @@ struct AnalysisOptionsParser {
         guard let sample = SampleLogsLocator().locate(workingDirectory: context.workingDirectory, executablePath: context.executablePath) else {
             throw CLIError.sampleLogsNotFound
         }
-        if !parsed.has("quiet") {
+        if !parsed.has(Key.quiet) {
             context.note("no input given: \(verb) the bundled sample logs in \(sample) (pass a path to \(verb == "analyzing" ? "analyze" : "use") your own).")
         }
         return ([sample], true)
@@ -86,7 +136,7 @@ struct AnalysisOptionsParser {
 
     /// Writes the reader's warnings to standard error (the first 20, then a count) unless `--quiet`.
     func reportDiagnostics(_ read: LogReader.Output, parsed: ArgumentScanner.Parsed, context: CommandContext) {
-        guard !parsed.has("quiet") else { return }
+        guard !parsed.has(Key.quiet) else { return }
         for copy in read.spooled {
             context.note("\(copy.name) is \(copy.kind), which cannot be read twice: it was spooled to a temporary file (\(copy.bytes < 1_000_000 ? "\(copy.bytes) bytes" : ProgressReporter.size(copy.bytes))) and read from there, so a log out of time order still gives the exact answer.")
         }
@@ -117,8 +167,8 @@ struct AnalysisOptionsParser {
     }
 
     /// `--out DIR` as given (for messages) and resolved against the working directory.
-    func outDirectory(_ parsed: ArgumentScanner.Parsed, context: CommandContext) throws -> (shown: String, path: String)? {
-        guard let out = parsed["out"] else { return nil }
+    func outDirectory(_ out: String?, context: CommandContext) throws -> (shown: String, path: String)? {
+        guard let out else { return nil }
         if out.isEmpty { throw usageError("--out takes a directory.") }
         return (out, out.hasPrefix("/") ? out : context.workingDirectory + "/" + out)
     }

@@ -13,7 +13,32 @@ public struct CLI {
         self.context = context
     }
 
-    static let usage = "placescost analyze|simulate|reconcile|pricing|generate|sql ... | placescost --help | placescost --version"
+    /// Every command, in the order of the help; the completion scripts are made from this list.
+    static let commands: [Subcommand] = [
+        Subcommand(table: AnalyzeCommand.table, summary: "logs -> sessions -> searches -> costs -> advice", help: AnalyzeCommand.help) {
+            try AnalyzeCommand(arguments: $0, context: $1).run()
+        },
+        Subcommand(table: SimulateCommand.table, summary: "what-if pricing without logs", help: SimulateCommand.help) {
+            try SimulateCommand(arguments: $0, context: $1).run()
+        },
+        Subcommand(table: ReconcileCommand.table, summary: "the estimate against the real bill, SKU by SKU", help: ReconcileCommand.help) {
+            try ReconcileCommand(arguments: $0, context: $1).run()
+        },
+        Subcommand(table: PricingCommand.table, summary: "the bundled price tables", help: PricingCommand.help) {
+            try PricingCommand(arguments: $0, context: $1).run()
+        },
+        Subcommand(table: GenerateCommand.table, summary: "a realistic made-up log, for tests and benchmarks", help: GenerateCommand.help) {
+            try GenerateCommand(arguments: $0, context: $1).run()
+        },
+        Subcommand(table: SQLCommand.table, summary: "the same analysis as SQL for a warehouse", help: SQLCommand.help) {
+            try SQLCommand(arguments: $0, context: $1).run()
+        },
+        Subcommand(table: CompletionCommand.table, summary: "a completion script for bash, zsh or fish", help: CompletionCommand.help) {
+            try CompletionCommand(arguments: $0, context: $1).run()
+        },
+    ]
+
+    static let usage = "placescost \(commands.map(\.name).joined(separator: "|")) ... | placescost --help | placescost --version"
 
     static let help = """
     placescost: what your Google Places Autocomplete traffic costs, and how to pay less.
@@ -25,6 +50,7 @@ public struct CLI {
       placescost pricing list | pricing show ID  the bundled price tables
       placescost generate --searches N [options] a realistic made-up log, for tests and benchmarks
       placescost sql --dialect bigquery|duckdb   the same analysis as SQL for a warehouse
+      placescost completion bash|zsh|fish        a completion script for your shell
       placescost --help | --version | COMMAND --help
 
     COMMANDS
@@ -43,8 +69,13 @@ public struct CLI {
       sql       Print one SQL statement (BigQuery or DuckDB) that applies the same session rules
                 to a warehouse table of calls with window functions and returns the searches,
                 anomalies and every strategy's list cost, for logs too big for one machine.
+      completion
+                Print a completion script for bash, zsh or fish: commands, options, their values
+                and file names complete with Tab (`source <(placescost completion bash)`).
 
-    Run `placescost COMMAND --help` for a command's options.
+    Run `placescost COMMAND --help` for a command's options. The common ones have a short form:
+    -o (--out), -j (--json), -q (--quiet), -f (--format), -p (--pricing), -h (--help),
+    -V (--version).
 
     """
 
@@ -62,6 +93,11 @@ public struct CLI {
             return code
         } catch CLIError.standardOutputClosed {
             return .ioError
+        } catch CLIError.usage(let message, let usage) {
+            // The usage line fitted to the terminal: it runs to hundreds of characters.
+            let line = HelpFormatter(width: context.terminalWidth).usage(usage, prefix: "usage: ")
+            context.standardError.write("placescost: error: \(message)\n\(line)\n")
+            return .usage
         } catch {
             context.writeError("placescost: error: \(error)")
             return ExitCode(for: error)
@@ -75,26 +111,57 @@ public struct CLI {
         }
         let rest = Array(arguments.dropFirst())
         switch command {
-        case "--help", "-h", "help":
+        case "--help", "-h":
             context.standardOutput.write(CLI.help)
             return .success
-        case "--version":
-            context.standardOutput.write("placescost \(CLI.version)\n")
+        case "help":
+            // `placescost help analyze` is `placescost analyze --help`.
+            guard let name = rest.first else {
+                context.standardOutput.write(CLI.help)
+                return .success
+            }
+            return try dispatch(name, [CommandOption.help.longFlag])
+        case "--version", "-V":
+            context.standardOutput.write(CLI.versionLine)
             return .success
-        case "analyze":
-            return try AnalyzeCommand(arguments: rest, context: context).run()
-        case "simulate":
-            return try SimulateCommand(arguments: rest, context: context).run()
-        case "reconcile":
-            return try ReconcileCommand(arguments: rest, context: context).run()
-        case "pricing":
-            return try PricingCommand(arguments: rest, context: context).run()
-        case "generate":
-            return try GenerateCommand(arguments: rest, context: context).run()
-        case "sql":
-            return try SQLCommand(arguments: rest, context: context).run()
         default:
-            throw CLIError.usage(message: "unknown command `\(command)`.", usage: CLI.usage)
+            return try dispatch(command, rest)
         }
+    }
+
+    /// Runs the command `name` with `arguments`, or answers its `--help` or `--version`.
+    private func dispatch(_ name: String, _ arguments: [String]) throws -> ExitCode {
+        guard let command = CLI.commands.first(where: { $0.name == name }) else {
+            throw CLIError.usage(message: CLI.unknownCommand(name), usage: CLI.usage)
+        }
+        switch command.table.request(in: arguments) {
+        case CommandOption.help?:
+            context.standardOutput.write(HelpFormatter(width: context.terminalWidth).page(command.help, table: command.table))
+            return .success
+        case CommandOption.version?:
+            context.standardOutput.write(CLI.versionLine)
+            return .success
+        default:
+            return try command.run(arguments, context)
+        }
+    }
+
+    static var versionLine: String { "placescost \(version)\n" }
+
+    /// The message for a first argument that is no command, with the one likely meant.
+    static func unknownCommand(_ name: String) -> String {
+        guard name.hasPrefix("-") else {
+            let meant = NameSuggester.nearest(to: name, among: commands.map(\.name) + ["help"])
+            return "unknown command `\(name)`." + (meant.map { " Did you mean `\($0)`?" } ?? "")
+        }
+        let long = name.hasPrefix("--") ? String(name.dropFirst(2).prefix { $0 != "=" }) : nil
+        if let long, let meant = NameSuggester.nearest(to: long, among: [CommandOption.help.name, CommandOption.version.name]) {
+            return "unknown option \(name). Did you mean --\(meant)?"
+        }
+        // `placescost --json analyze`: a command's option before the command.
+        if let long, let command = commands.first(where: { $0.table.option(named: long) != nil }) {
+            return "unknown option \(name): options go after the command (placescost \(command.name) \(name))."
+        }
+        return "unknown option \(name): give a command first."
     }
 }

@@ -34,6 +34,15 @@ public struct CommandContext {
         environment["PLACESCOST_ZLIB"]
     }
 
+    /// The width usage lines and help are laid out for: `COLUMNS` when it holds a width (at
+    /// least 40 is used), else 100.
+    var terminalWidth: Int {
+        guard let text = environment["COLUMNS"], let columns = Int(text.trimmingCharacters(in: .whitespaces)), columns > 0 else {
+            return 100
+        }
+        return max(columns, 40)
+    }
+
     /// Writes `placescost: note: ...` to standard error.
     func note(_ message: String) {
         writeError("placescost: note: \(message)")

@@ -6,73 +6,67 @@ import Darwin
 
 /// `placescost generate`: a deterministic, realistic request log for tests, benchmarks and simulations.
 struct GenerateCommand {
-    static let usage = "placescost generate --searches N [--seed S] [--format jsonl|csv|access-log|har] [--start DATE] [--days D] [--out FILE]"
+    enum Key {
+        static let searches = CommandOption(
+            "searches", value: "N", required: true,
+            help: "User actions to generate (required); `analyze` counts about N searches. 1 M writes about 1.4 GB of JSON Lines."
+        )
+        static let seed = CommandOption("seed", value: "S", help: "Random seed, a whole number (default 1).")
+        static let format = CommandOption(
+            "format", short: "f", choices: GeneratedLogWriter.Format.allCases.map(\.rawValue),
+            help: "jsonl: canonical JSON Lines (default); csv: the same columns; access-log: an nginx combined access log of legacy web-service URLs (the user id in $remote_user, a fake key=AIzaSyGENERATED-not-a-key); har: a browser's HAR capture of web pages on the Maps JavaScript API, half the users on the legacy Places library, half on the Places library (New), with map tiles between (no user ids: a browser sends none)."
+        )
+        static let start = CommandOption(
+            "start", value: "DATE", help: "Period start, 2026-10-01 or an RFC 3339 time (default 2026-10-01T00:00:00Z)."
+        )
+        static let days = CommandOption("days", value: "D", help: "Period length in days (default 30).")
+        static let out = CommandOption("out", short: "o", value: "FILE", completion: .files, help: "Write to FILE instead of standard output.")
+    }
 
-    static let help = """
-    placescost generate: write a realistic, made-up log of Places calls.
+    static let table = OptionTable(
+        command: "generate", options: [Key.searches, Key.seed, Key.format, Key.start, Key.days, Key.out]
+    )
 
-    USAGE
-      \(usage)
+    static let usage = table.usage
 
-    The log holds N user actions spread over the period by the daily rhythm of users in 13 time
-    zones: typing runs of autocomplete calls on growing prefixes of place names (non-ASCII and
-    the odd emoji included), about 80% ending in a Place Details call with a field mask, the
-    rest abandoned, and small shares of every token anomaly `analyze` reports (reused token,
-    expired session, token-less calls ending in Geocoding, details without autocomplete or
-    without a token, a new token per keystroke, details without a field mask). Records come
-    in time order, with about 1% of neighbouring records of different users swapped (under
-    2 s apart) as in merged server logs; the access log is in strict order with whole-second
-    times. The same seed writes the same bytes. Nothing in the log comes from real users.
-
-    OPTIONS
-      --searches N                  User actions to generate (required); `analyze` counts about
-                                    N searches. 1 M writes about 1.4 GB of JSON Lines.
-      --seed S                      Random seed, a whole number (default 1).
-      --format FORMAT               jsonl: canonical JSON Lines (default); csv: the same columns;
-                                    access-log: an nginx combined access log of legacy
-                                    web-service URLs (the user id in $remote_user, a fake
-                                    key=AIzaSyGENERATED-not-a-key); har: a browser's HAR capture of
-                                    web pages on the Maps JavaScript API, half the users on the
-                                    legacy Places library, half on the Places library (New), with
-                                    map tiles between (no user ids: a browser sends none).
-      --start DATE                  Period start, 2026-10-01 or an RFC 3339 time (default
-                                    2026-10-01T00:00:00Z).
-      --days D                      Period length in days (default 30).
-      --out FILE                    Write to FILE instead of standard output.
-
-    EXAMPLE
-      placescost generate --searches 10000 --seed 7 | placescost analyze -
-
-    """
-
-    static let scanner = ArgumentScanner(options: [
-        .init("searches", value: "N"), .init("seed", value: "S"), .init("format", value: "jsonl|csv|access-log|har"),
-        .init("start", value: "DATE"), .init("days", value: "D"), .init("out", value: "FILE"), .init("help"),
-    ], usage: usage)
+    static let help = HelpPage(
+        intro: "placescost generate: write a realistic, made-up log of Places calls.",
+        description: """
+        The log holds N user actions spread over the period by the daily rhythm of users in 13 time
+        zones: typing runs of autocomplete calls on growing prefixes of place names (non-ASCII and
+        the odd emoji included), about 80% ending in a Place Details call with a field mask, the
+        rest abandoned, and small shares of every token anomaly `analyze` reports (reused token,
+        expired session, token-less calls ending in Geocoding, details without autocomplete or
+        without a token, a new token per keystroke, details without a field mask). Records come
+        in time order, with about 1% of neighbouring records of different users swapped (under
+        2 s apart) as in merged server logs; the access log is in strict order with whole-second
+        times. The same seed writes the same bytes. Nothing in the log comes from real users.
+        """,
+        epilogue: """
+        EXAMPLE
+          placescost generate --searches 10000 --seed 7 | placescost analyze -
+        """
+    )
 
     let arguments: [String]
     let context: CommandContext
 
     func run() throws -> ExitCode {
-        if arguments.contains("-h") || arguments.contains("--help") {
-            context.standardOutput.write(GenerateCommand.help)
-            return .success
-        }
-        let parsed = try GenerateCommand.scanner.scan(arguments)
+        let parsed = try ArgumentScanner(GenerateCommand.table).scan(arguments)
         let values = OptionValues(usage: GenerateCommand.usage)
         guard parsed.positionals.isEmpty else {
             throw values.error("generate takes no file arguments (found `\(parsed.positionals[0])`); use --out FILE.")
         }
-        guard let searches = try values.wholeNumber(parsed["searches"], option: "--searches", range: 1...1_000_000_000) else {
+        guard let searches = try values.wholeNumber(parsed[Key.searches], option: "--searches", range: 1...1_000_000_000) else {
             throw values.error("give the number of searches to generate with --searches N.")
         }
         var options = TrafficGenerator.Options(searches: searches)
-        if let seed = parsed["seed"] {
+        if let seed = parsed[Key.seed] {
             guard let value = UInt64(seed) else { throw values.error("--seed takes a whole number from 0 to \(UInt64.max), not `\(seed)`.") }
             options.seed = value
         }
         let format: GeneratedLogWriter.Format
-        if let name = parsed["format"] {
+        if let name = parsed[Key.format] {
             guard let known = GeneratedLogWriter.Format(rawValue: name) else {
                 throw values.error("--format takes jsonl, csv, access-log or har, not `\(name)`.")
             }
@@ -80,8 +74,8 @@ struct GenerateCommand {
         } else {
             format = .jsonl
         }
-        options.days = try values.wholeNumber(parsed["days"], option: "--days", range: 1...3660) ?? 30
-        if let start = parsed["start"] {
+        options.days = try values.wholeNumber(parsed[Key.days], option: "--days", range: 1...3660) ?? 30
+        if let start = parsed[Key.start] {
             let text = start.count == 10 ? start + "T00:00:00Z" : start
             let bounds = GenerateCommand.startRange(days: options.days)
             let range = "from 1970-01-01T00:00:00.000Z to \(Timestamp(epochMilliseconds: bounds.upperBound).rfc3339) (with --days \(options.days), so that every time generated is one analyze reads: none before 1970 or past year 9999)"
@@ -104,7 +98,7 @@ struct GenerateCommand {
         let sink: OutputSink
         var descriptor: Int32 = -1
         var partial: (path: String, final: String)?
-        if let out = parsed["out"] {
+        if let out = parsed[Key.out] {
             let path = out.hasPrefix("/") ? out : context.workingDirectory + "/" + out
             var status = stat()
             if stat(path, &status) == 0, (status.st_mode & S_IFMT) != S_IFREG {
@@ -136,7 +130,7 @@ struct GenerateCommand {
         // disk must not cost the rest of a gigabyte log in CPU time.
         let stopIfFailed = {
             guard let failure = sink.failure else { return }
-            guard let out = parsed["out"] else { throw CLIError.standardOutput(failure: failure) }
+            guard let out = parsed[Key.out] else { throw CLIError.standardOutput(failure: failure) }
             throw CLIError.cannotWrite(path: out, reason: String(cString: strerror(failure)))
         }
         let generator = TrafficGenerator(options: options)
@@ -147,7 +141,7 @@ struct GenerateCommand {
         }
         writer.finish()
         try stopIfFailed()
-        if let partial, let out = parsed["out"] {
+        if let partial, let out = parsed[Key.out] {
             guard fsync(descriptor) == 0 else { throw CLIError.cannotWrite(path: out, reason: String(cString: strerror(errno))) }
             guard rename(partial.path, partial.final) == 0 else { throw CLIError.cannotCreate(path: out, reason: String(cString: strerror(errno))) }
         }

@@ -1,32 +1,31 @@
 /// `placescost pricing list | pricing show ID|FILE [--json]`: the price tables and their sources.
 struct PricingCommand {
-    static let usage = "placescost pricing list | placescost pricing show ID|FILE [--json]"
+    enum Key {
+        static let json = CommandOption("json", short: "j", help: "With show: print the table as JSON.")
+    }
 
-    static let help = """
-    placescost pricing: the price tables PlacesCost bills with.
+    static let table = OptionTable(
+        command: "pricing", arguments: .init("list | show ID|FILE", completion: .words(["list", "show"])), options: [Key.json]
+    )
 
-    USAGE
-      \(usage)
+    static let usage = table.usage
 
-      list          One line per bundled table: id, API generation, period, title.
-      show ID|FILE  Every SKU of a table with its free monthly cap, tiers (USD per 1,000) and
-                    where each price comes from; unconfirmed prices are marked. --json prints
-                    the table as JSON. A FILE is checked against the schema, so this also
-                    validates your own table.
-
-    """
-
-    static let scanner = ArgumentScanner(options: [.init("json"), .init("help")], usage: usage)
+    static let help = HelpPage(
+        intro: "placescost pricing: the price tables PlacesCost bills with.",
+        arguments: [
+            ("list", "One line per bundled table: id, API generation, period, title."),
+            (
+                "show ID|FILE",
+                "Every SKU of a table with its free monthly cap, tiers (USD per 1,000) and where each price comes from; unconfirmed prices are marked. --json prints the table as JSON. A FILE is checked against the schema, so this also validates your own table."
+            ),
+        ]
+    )
 
     let arguments: [String]
     let context: CommandContext
 
     func run() throws -> ExitCode {
-        if arguments.contains("-h") || arguments.contains("--help") {
-            context.standardOutput.write(PricingCommand.help)
-            return .success
-        }
-        let parsed = try PricingCommand.scanner.scan(arguments)
+        let parsed = try ArgumentScanner(PricingCommand.table).scan(arguments)
         let loader = PriceTableLoader()
         switch parsed.positionals.first {
         case "list" where parsed.positionals.count == 1:
@@ -37,7 +36,7 @@ struct PricingCommand {
             context.standardOutput.write(lines.joined(separator: "\n") + "\n")
         case "show" where parsed.positionals.count == 2:
             let table = try loader.load(parsed.positionals[1])
-            if parsed.has("json") {
+            if parsed.has(Key.json) {
                 let encoder = JSONEncoderForTables.make()
                 context.standardOutput.write(String(decoding: try encoder.encode(table), as: UTF8.self) + "\n")
             } else {

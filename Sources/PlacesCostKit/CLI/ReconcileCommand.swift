@@ -1,81 +1,70 @@
 /// `placescost reconcile [PATH]... --billing FILE`: the estimate against the real bill.
 struct ReconcileCommand {
-    static let usage = "placescost reconcile [PATH|-]... --billing FILE [--format auto|jsonl|csv|access-log|har] [--log-format STRING] [--route PATH=API]... [--strip-prefix PATH]... [--user-header NAME] [--pricing ID|FILE] [--since DATE] [--until DATE] [--timezone TZ] [--scale X] [--report md|json] [--json] [--out DIR] [--strict] [--dedupe] [--quiet]"
+    /// The options only `reconcile` takes; the rest are `AnalysisOptionsParser`'s.
+    enum Key {
+        static let billing = CommandOption(
+            "billing", value: "FILE", completion: .files, required: true,
+            help: "The billing export: a console cost-table CSV, a reports-page CSV, or a BigQuery billing export as CSV or JSON Lines (required)."
+        )
+        static let report = CommandOption(
+            "report", choices: ReconciliationRenderer.Format.allCases.map(\.rawValue),
+            help: "What to print on standard output (default md; with --out, nothing unless asked)."
+        )
+        static let json = CommandOption("json", short: "j", help: "Same as --report json.")
+        static let out = CommandOption(
+            "out", short: "o", value: "DIR", completion: .directories, help: "Write reconciliation.md and reconciliation.json into DIR."
+        )
+    }
 
-    static let help = """
-    placescost reconcile: set the estimate for your logs against a Cloud Billing export, SKU by
-    SKU, and flag the SKUs whose counts differ by more than 2%.
+    /// The bill, what it writes, then the options it shares with `analyze`.
+    static let table = OptionTable(
+        command: "reconcile", arguments: .init("[PATH|-]...", completion: .files),
+        options: [Key.billing, Key.report, Key.json, Key.out, TerminalOutput.option] + AnalysisOptionsParser.options
+    )
 
-    USAGE
-      \(usage)
+    static let usage = table.usage
 
-    ARGUMENTS
-      PATH                     Request logs, as for `analyze`. With none, the bundled
-                               SampleLogs/ are used.
-
-    OPTIONS
-      --billing FILE           The billing export: a console cost-table CSV, a reports-page CSV,
-                               or a BigQuery billing export as CSV or JSON Lines (required).
-      --format FORMAT          auto (default), jsonl, csv, access-log or har: the logs' format.
-      --log-format, --route, --strip-prefix, --user-header
-                               As for `analyze`: how access logs and captures are read.
-      --pricing ID|FILE        The price table for the estimate, as for `analyze`.
-      --since DATE, --until DATE
-                               Only calls in this period; match them to the bill's dates.
-      --timezone TZ            Calendar months for the estimate (default UTC).
-      --scale X                Multiply logged volumes by X (a 10% sample: --scale 10).
-      --report md|json         What to print on standard output (default md; with --out, nothing
-                               unless asked).
-      --json                   Same as --report json.
-      --out DIR                Write reconciliation.md and reconciliation.json into DIR.
-      --strict                 Stop at the first malformed log record (exit 65).
-      --dedupe                 Drop log records that repeat an earlier record exactly.
-      --quiet                  Print no warnings or notes on standard error (errors still).
-      -h, --help               Show this help.
-
-    The estimate is the app's current billing (delay 0). SKU costs are before credits; credits
-    are totals of their own. Rows of other services in the export are counted and left out.
-
-    """
-
-    static let scanner = ArgumentScanner(options: AnalysisOptionsParser.options + [
-        .init("billing", value: "FILE"), .init("report", value: "md|json"), .init("json"), .init("out", value: "DIR"),
-        .init("color", value: "auto|always|never"), .init("help"),
-    ], usage: usage)
+    static let help = HelpPage(
+        intro: """
+        placescost reconcile: set the estimate for your logs against a Cloud Billing export, SKU by
+        SKU, and flag the SKUs whose counts differ by more than 2%.
+        """,
+        arguments: [("PATH", "Request logs, as for `analyze`. With none, the bundled SampleLogs/ are used.")],
+        epilogue: """
+        The estimate is the app's current billing (delay 0). SKU costs are before credits; credits
+        are totals of their own. Rows of other services in the export are counted and left out.
+        """
+    )
 
     let arguments: [String]
     let context: CommandContext
 
     func run() throws -> ExitCode {
-        if arguments.contains("-h") || arguments.contains("--help") {
-            context.standardOutput.write(ReconcileCommand.help)
-            return .success
-        }
-        let parsed = try ReconcileCommand.scanner.scan(arguments)
+        let parsed = try ArgumentScanner(ReconcileCommand.table).scan(arguments)
         let shared = AnalysisOptionsParser(usage: ReconcileCommand.usage)
         var options = Analyzer.Options()
         try shared.apply(parsed, to: &options)
         options.temporaryDirectory = context.temporaryDirectory
         options.reader.zlibLibrary = context.zlibLibrary
-        guard let billing = parsed["billing"], !billing.isEmpty else {
+        guard let billing = parsed[Key.billing], !billing.isEmpty else {
             throw CLIError.usage(message: "reconcile needs the billing export: --billing FILE.", usage: ReconcileCommand.usage)
         }
         let report: ReconciliationRenderer.Format?
-        if parsed.has("json") {
+        if parsed.has(Key.json) {
             report = .json
-        } else if let value = parsed["report"] {
+        } else if let value = parsed[Key.report] {
             guard let format = ReconciliationRenderer.Format(rawValue: value) else {
                 throw CLIError.usage(message: "--report takes md or json, not `\(value)`.", usage: ReconcileCommand.usage)
             }
             report = format
         } else {
-            report = parsed["out"] == nil ? .md : nil
+            report = parsed[Key.out] == nil ? .md : nil
         }
-        let out = try shared.outDirectory(parsed, context: context)
+        let out = try shared.outDirectory(parsed[Key.out], context: context)
         // The bill is read first: a wrong --billing path should fail before a long log read.
         let billingPath = billing.hasPrefix("/") ? billing : context.workingDirectory + "/" + billing
         let bill = try BillingExportReader().read(path: billingPath, shownAs: billing)
-        if !parsed.has("quiet") {
+        if !parsed.has(AnalysisOptionsParser.Key.quiet) {
             for warning in bill.warnings { context.writeError("\(warning)") }
             if bill.skippedRows > 0 {
                 let shown = bill.skippedRows > bill.warnings.count ? " (the first \(bill.warnings.count) are shown above)" : ""
@@ -93,10 +82,10 @@ struct ReconcileCommand {
         if let out {
             let files = renderer.files(reconciliation)
             try ReportDirectoryWriter(directory: out.path).write(files)
-            if !parsed.has("quiet") { context.note("wrote \(files.map(\.path).joined(separator: ", ")) to \(out.shown).") }
+            if !parsed.has(AnalysisOptionsParser.Key.quiet) { context.note("wrote \(files.map(\.path).joined(separator: ", ")) to \(out.shown).") }
         }
-        let terminal = try TerminalOutput(context: context, color: parsed["color"], usage: ReconcileCommand.usage)
-        if terminal.isTerminal, !parsed.has("json"), parsed["report"] == nil {
+        let terminal = TerminalOutput(context: context, color: parsed[TerminalOutput.option])
+        if terminal.isTerminal, !parsed.has(Key.json), parsed[Key.report] == nil {
             context.standardOutput.write(terminal.text.document(renderer.render(reconciliation, as: .md)))
         } else if let report {
             context.standardOutput.write(renderer.render(reconciliation, as: report))

@@ -1,48 +1,63 @@
 /// `placescost simulate`: what a scenario would cost under each strategy, without logs.
 struct SimulateCommand {
-    static let usage = "placescost simulate [--searches N] (--requests R | --chars C) [--delay K] [--completion-rate P] [--fields LIST | --needs-details yes|no] [--pricing ID|FILE] [--months M] [--delays K,...] [--max-delay K] [--report md|json]"
+    enum Key {
+        static let searches = CommandOption("searches", value: "N", help: "Searches a month (default 1000).")
+        static let requests = CommandOption("requests", value: "R", help: "Mean autocomplete calls per search the app makes now (1 or more).")
+        static let chars = CommandOption(
+            "chars", value: "C",
+            help: "Characters typed before selecting: one request per character past the delay. Give --requests or --chars (default --chars 8)."
+        )
+        static let delay = CommandOption(
+            "delay", value: "K", help: "The app sends no request until more than K characters are typed (default 0)."
+        )
+        static let completionRate = CommandOption(
+            "completion-rate", value: "P", help: "Share of searches that end with a selected place, 0..1 (default 1)."
+        )
+        static let fields = CommandOption(
+            "fields", value: "LIST", help: "Comma-separated fields of the Place Details call (default: address and location only)."
+        )
+        // Shown as yes|no, but `auto` (address and location, as `no`) is taken too, as `analyze` takes it.
+        static let needsDetails = CommandOption(
+            "needs-details", value: "yes|no", completion: .words(["yes", "no"]),
+            help: "Instead of --fields: yes asks for the place's name, address and location (the name is a Pro field in Places API (New)); no for address and location only."
+        )
+        static let pricing = CommandOption(
+            "pricing", short: "p", value: "ID|FILE", completion: .wordsOrFiles(BundledPriceTables.files.map(\.id)),
+            help: "Price table (default \(SimulateCommand.defaultTable); see `placescost pricing list`)."
+        )
+        static let months = CommandOption(
+            "months", value: "M",
+            help: "Months simulated (default 1); each month has its own free caps and tiers, and cost_usd is the total."
+        )
+        static let delays = CommandOption("delays", value: "K,...", help: "Delays to price (default 1,2,3,4,5,6).")
+        static let maxDelay = CommandOption("max-delay", value: "K", help: "The largest delay the recommendation may choose (default 4).")
+        static let report = CommandOption(
+            "report", choices: ["md", "json"],
+            help: "Output format (default md). On a terminal, without --report, the Markdown is shown wrapped and aligned."
+        )
+        static let json = CommandOption("json", short: "j", help: "Same as --report json.")
+        static let quiet = CommandOption("quiet", short: "q", help: "Print no notes on standard error (unconfirmed prices).")
+    }
 
-    static let help = """
-    placescost simulate: what-if pricing of autocomplete searches, without logs.
+    static let table = OptionTable(
+        command: "simulate",
+        options: [
+            Key.searches, Key.requests, Key.chars, Key.delay, Key.completionRate, Key.fields, Key.needsDetails,
+            Key.pricing, Key.months, Key.delays, Key.maxDelay, Key.report, Key.json, TerminalOutput.option, Key.quiet,
+        ],
+        alternatives: [[Key.requests, Key.chars], [Key.fields, Key.needsDetails]]
+    )
 
-    USAGE
-      \(usage)
+    static let usage = table.usage
 
-    OPTIONS
-      --searches N             Searches a month (default 1000).
-      --requests R             Mean autocomplete calls per search the app makes now (1 or more).
-      --chars C                Characters typed before selecting: one request per character
-                               past the delay. Give --requests or --chars (default --chars 8).
-      --delay K                The app sends no request until more than K characters are typed
-                               (default 0).
-      --completion-rate P      Share of searches that end with a selected place, 0..1 (default 1).
-      --fields LIST            Comma-separated fields of the Place Details call
-                               (default: address and location only).
-      --needs-details yes|no   Instead of --fields: yes asks for the place's name, address and
-                               location (the name is a Pro field in Places API (New)); no for
-                               address and location only.
-      --pricing ID|FILE        Price table (default places-new-2025; see `placescost pricing list`).
-      --months M               Months simulated (default 1); each month has its own free caps
-                               and tiers, and cost_usd is the total.
-      --delays K,...           Delays to price (default 1,2,3,4,5,6).
-      --max-delay K            The largest delay the recommendation may choose (default 4).
-      --report md|json         Output format (default md); --json = --report json. On a terminal,
-                               without --report, the Markdown is shown wrapped and aligned.
-      --color auto|always|never  Colour on a terminal (default auto: off with NO_COLOR set).
-
-    EXAMPLE
-      placescost simulate --pricing legacy-list --chars 7 --delay 3 --completion-rate 1
-        4 requests: per-request + Geocoding $0.01632 per search, per session $0.017.
-
-    """
-
-    static let scanner = ArgumentScanner(options: [
-        .init("searches", value: "N"), .init("requests", value: "R"), .init("chars", value: "C"), .init("delay", value: "K"),
-        .init("completion-rate", value: "P"), .init("fields", value: "LIST"), .init("needs-details", value: "yes|no"),
-        .init("pricing", value: "ID|FILE"), .init("months", value: "M"), .init("delays", value: "K,..."),
-        .init("max-delay", value: "K"), .init("report", value: "md|json"), .init("json"),
-        .init("color", value: "auto|always|never"), .init("help"),
-    ], usage: usage)
+    static let help = HelpPage(
+        intro: "placescost simulate: what-if pricing of autocomplete searches, without logs.",
+        epilogue: """
+        EXAMPLE
+          placescost simulate --pricing legacy-list --chars 7 --delay 3 --completion-rate 1
+            4 requests: per-request + Geocoding $0.01632 per search, per session $0.017.
+        """
+    )
 
     static let defaultTable = "places-new-2025"
     /// Fields a selection asks for when `--needs-details yes` is given without `--fields`: the
@@ -60,59 +75,48 @@ struct SimulateCommand {
     let context: CommandContext
 
     func run() throws -> ExitCode {
-        if arguments.contains("-h") || arguments.contains("--help") {
-            context.standardOutput.write(SimulateCommand.help)
-            return .success
-        }
-        let parsed = try SimulateCommand.scanner.scan(arguments)
+        let parsed = try ArgumentScanner(SimulateCommand.table).scan(arguments)
         let values = OptionValues(usage: SimulateCommand.usage)
         guard parsed.positionals.isEmpty else {
             throw values.error("simulate takes no file arguments (found `\(parsed.positionals[0])`); use `placescost analyze` for logs.")
         }
-        guard parsed["requests"] == nil || parsed["chars"] == nil else {
-            throw values.error("give --requests or --chars, not both.")
-        }
-        guard parsed["fields"] == nil || parsed["needs-details"] == nil else {
-            throw values.error("give --fields or --needs-details, not both.")
-        }
-        let searches = try values.wholeNumber(parsed["searches"], option: "--searches", range: 1...1_000_000_000_000) ?? 1000
+        let searches = try values.wholeNumber(parsed[Key.searches], option: "--searches", range: 1...1_000_000_000_000) ?? 1000
         let typing: SearchSimulator.Typing
-        if let requests = try values.number(parsed["requests"], option: "--requests", range: 1...10_000) {
+        if let requests = try values.number(parsed[Key.requests], option: "--requests", range: 1...10_000) {
             typing = .requests(requests)
         } else {
-            typing = .characters(try values.wholeNumber(parsed["chars"], option: "--chars", range: 1...10_000) ?? 8)
+            typing = .characters(try values.wholeNumber(parsed[Key.chars], option: "--chars", range: 1...10_000) ?? 8)
         }
-        let delay = try values.wholeNumber(parsed["delay"], option: "--delay", range: 0...1000) ?? 0
-        let completion = try values.number(parsed["completion-rate"], option: "--completion-rate", range: 0...1) ?? 1
-        let plan = try PricingPlan.load(parsed["pricing"] ?? SimulateCommand.defaultTable)
+        let delay = try values.wholeNumber(parsed[Key.delay], option: "--delay", range: 0...1000) ?? 0
+        let completion = try values.number(parsed[Key.completionRate], option: "--completion-rate", range: 0...1) ?? 1
+        let plan = try PricingPlan.load(parsed[Key.pricing] ?? SimulateCommand.defaultTable)
         let fields: [String]
-        if let list = parsed["fields"] {
+        if let list = parsed[Key.fields] {
             fields = list.split(separator: ",").map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
             guard !fields.isEmpty else { throw values.error("--fields takes a comma-separated list of field names.") }
         } else {
-            let needs = try values.yesNoAuto(parsed["needs-details"], option: "--needs-details") ?? false
+            let needs = try values.yesNoAuto(parsed[Key.needsDetails], option: "--needs-details") ?? false
             fields = needs ? SimulateCommand.detailsFields(Simulation.table(of: plan).apiVersion) : FieldCatalog.basicMask
         }
-        let months = try values.wholeNumber(parsed["months"], option: "--months", range: 1...120) ?? 1
-        let maxDelay = try values.wholeNumber(parsed["max-delay"], option: "--max-delay", range: 0...100) ?? 4
-        let delays = try values.delays(parsed["delays"]) ?? Array(1...6)
-        let json = parsed.has("json") || parsed["report"] == "json"
-        if let report = parsed["report"], !["md", "json"].contains(report) {
-            throw values.error("--report takes md or json, not `\(report)`.")
-        }
+        let months = try values.wholeNumber(parsed[Key.months], option: "--months", range: 1...120) ?? 1
+        let maxDelay = try values.wholeNumber(parsed[Key.maxDelay], option: "--max-delay", range: 0...100) ?? 4
+        let delays = try values.delays(parsed[Key.delays]) ?? Array(1...6)
+        let json = parsed.has(Key.json) || parsed[Key.report] == "json"
 
         let simulator = SearchSimulator(searchesPerMonth: searches, typing: typing, currentDelay: delay, completionRate: completion, fields: fields)
         let simulation = Simulation(simulator: simulator, months: months, plan: plan, delays: Array(Set(delays + [delay] + Array(0...maxDelay))).sorted())
         let result = simulation.run()
         let recommendation = SimulateCommand.recommend(result, maxDelay: maxDelay)
 
-        for notice in result.pricing.unconfirmedPrices {
-            context.note("unconfirmed price used: \(notice)")
+        if !parsed.has(Key.quiet) {
+            for notice in result.pricing.unconfirmedPrices {
+                context.note("unconfirmed price used: \(notice)")
+            }
         }
-        let terminal = try TerminalOutput(context: context, color: parsed["color"], usage: SimulateCommand.usage)
+        let terminal = TerminalOutput(context: context, color: parsed[TerminalOutput.option])
         if json {
             context.standardOutput.write(SimulationRenderer().json(result, recommendation: recommendation).rendered())
-        } else if terminal.isTerminal, parsed["report"] == nil {
+        } else if terminal.isTerminal, parsed[Key.report] == nil {
             context.standardOutput.write(terminal.text.document(SimulationRenderer().markdown(result, recommendation: recommendation, brief: true)))
         } else {
             context.standardOutput.write(SimulationRenderer().markdown(result, recommendation: recommendation))

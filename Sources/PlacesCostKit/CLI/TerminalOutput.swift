@@ -17,10 +17,15 @@ struct TerminalOutput {
     /// The widest terminal form: 100 columns.
     static let maxWidth = 100
 
-    init(context: CommandContext, color: String?, usage: String) throws {
-        guard let choice = ColorChoice(rawValue: color ?? "auto") else {
-            throw CLIError.usage(message: "--color takes auto, always or never, not `\(color!)`.", usage: usage)
-        }
+    /// `--color`, taken by every command that has a terminal form.
+    static let option = CommandOption(
+        "color", choices: ColorChoice.allCases.map(\.rawValue),
+        help: "Colour on a terminal (default auto: off when NO_COLOR is set or output is not a terminal)."
+    )
+
+    /// `color` is `--color`'s value, which the scanner has checked; nil is `auto`.
+    init(context: CommandContext, color: String?) {
+        let choice = color.flatMap(ColorChoice.init(rawValue:)) ?? .auto
         isTerminal = context.standardOutput.isTerminal
         let noColor = !(context.environment["NO_COLOR"] ?? "").isEmpty
         let colored = choice == .always || (choice == .auto && isTerminal && !noColor)

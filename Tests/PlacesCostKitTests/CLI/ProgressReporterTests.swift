@@ -15,12 +15,13 @@ struct ProgressReporterTests {
         let err = StringSink()
         let context = CommandContext(standardOutput: StringSink(), standardError: err, workingDirectory: "/")
         let parser = AnalysisOptionsParser(usage: "")
-        let parsed = try! AnalyzeCommand.scanner.scan([])
-        #expect(parser.progressReporter(parsed, paths: [], context: context) == nil)
+        let scanner = ArgumentScanner(AnalyzeCommand.table)
+        let parsed = try! scanner.scan([])
+        #expect(parser.progressReporter(parsed, paths: [], writingOut: false, context: context) == nil)
         let terminal = TerminalSink()
         let onTerminal = CommandContext(standardOutput: StringSink(), standardError: terminal, workingDirectory: "/")
-        #expect(parser.progressReporter(parsed, paths: [], context: onTerminal) != nil)
-        #expect(parser.progressReporter(try! AnalyzeCommand.scanner.scan(["--no-progress"]), paths: [], context: onTerminal) == nil)
+        #expect(parser.progressReporter(parsed, paths: [], writingOut: false, context: onTerminal) != nil)
+        #expect(parser.progressReporter(try! scanner.scan(["--no-progress"]), paths: [], writingOut: false, context: onTerminal) == nil)
     }
 
     @Test("A read shorter than a second shows nothing; finish clears a shown line")

@@ -122,6 +122,8 @@ let testEnvironment: [String: String] = {
     var environment = ProcessInfo.processInfo.environment
     environment[Pseudonymizer.keyVariable] = nil
     environment["XDG_CONFIG_HOME"] = NSTemporaryDirectory() + "placescost-tests-config-\(getpid())"
+    // Help and usage lines are laid out for 100 columns unless a test sets COLUMNS.
+    environment["COLUMNS"] = nil
     return environment
 }()
 
