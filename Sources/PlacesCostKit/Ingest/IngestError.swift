@@ -60,9 +60,10 @@ package enum IngestError: Error, Equatable, CustomStringConvertible {
         case .malformedRecord(let diagnostic):
             "\(diagnostic.location): malformed record: \(diagnostic.printableReason) (--strict stops at the first one; drop --strict to skip and count such records)."
         case .noRecords(let inputs, let problems):
-            "no record could be read from \(inputs.joined(separator: ", "))"
-                + (problems.isEmpty ? "" : ": " + problems.joined(separator: "; "))
-                + ". Check that the input is a request log (canonical JSON Lines or CSV, an access log or a HAR capture), or pass --format."
+            // The problems say what to do; without them, say what the reader takes.
+            problems.isEmpty
+                ? "no record could be read from \(inputs.joined(separator: ", ")). Check that the input is a request log (canonical JSON Lines or CSV, an access log or a HAR capture), or pass --format."
+                : "no record could be read: \(problems.joined(separator: "; "))."
         case .noCallInPeriod(let inputs, let calls, let span, let period):
             "no call to analyze in the period asked for (\(period.described)): \(inputs.joined(separator: ", ")) hold\(inputs.count == 1 ? "s" : "") \(Money.count(calls)) call\(calls == 1 ? "" : "s")" + (span.first.map { first in " from \(first.rfc3339) to \(span.last!.rfc3339)" } ?? "") + ". Pass --since and --until dates inside that period, or drop them."
         case .noPlacesCall(let inputs, let requests, let rejected, let hostsSeen):

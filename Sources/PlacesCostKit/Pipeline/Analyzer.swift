@@ -170,7 +170,7 @@ struct Analyzer: Sendable {
     /// What was skipped when no record was read: the first warnings (file and reason) and the
     /// entries of the directories given that are not log files by their names.
     static func whyNothingWasRead(_ paths: [String], _ read: LogReader.Output) -> [String] {
-        var problems = read.diagnostics.prefix(3).map { "\($0.location.file): \($0.reason)" }
+        var problems = read.diagnostics.prefix(3).map { "\($0.location): \($0.reason)" }
         for path in paths where path != "-" {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,

@@ -110,19 +110,21 @@ struct TerminalSummaryTests {
 @Suite("Errors that say what to do")
 struct ErrorAdviceTests {
     @Test("A CSV without a required column names it, lists the columns found and the likely one", arguments: [
-        ("ts,api,session_token\n2026-10-01T09:00:00Z,autocomplete,t\n", "timestamp", "`ts`"),
-        ("created_at,endpoint\n2026-10-01T09:00:00Z,autocomplete\n", "timestamp", "`created_at`"),
-        ("timestamp,method,input\n2026-10-01T09:00:00Z,autocomplete,a\n", "api", "`method`"),
-        ("when,api\n2026-10-01T09:00:00Z,autocomplete\n", "timestamp", nil),
-    ] as [(String, String, String?)])
-    func missingColumn(_ content: String, _ column: String, _ likely: String?) {
+        ("ts,api,session_token\n2026-10-01T09:00:00Z,autocomplete,t\n", "timestamp", "`ts`", "found: ts, api and session_token;"),
+        ("created_at,endpoint\n2026-10-01T09:00:00Z,autocomplete\n", "timestamp", "`created_at`", "found: created_at and endpoint;"),
+        ("timestamp,method,input\n2026-10-01T09:00:00Z,autocomplete,a\n", "api", "`method`", "found: timestamp, method and input;"),
+        // A cell that is no known column name may be a record's data: counted, never shown.
+        ("when,api,pizza hut\n2026-10-01T09:00:00Z,autocomplete\n", "timestamp", nil, "found: api and 2 other cells, not shown as they may be data)"),
+    ] as [(String, String, String?, String)])
+    func missingColumn(_ content: String, _ column: String, _ likely: String?, _ found: String) {
         let directory = TemporaryDirectory()
         let file = directory.write("log.csv", content)
         for arguments in [["analyze", file], ["analyze", file, "--format", "csv"]] {
             let result = runCLI(arguments)
             #expect(result.code == .dataError)
             #expect(result.stderr.contains("no `\(column)` column"), "\(result.stderr)")
-            #expect(result.stderr.contains("found:"))
+            #expect(result.stderr.contains(found), "\(result.stderr)")
+            #expect(!result.stderr.contains("pizza"))
             if let likely { #expect(result.stderr.contains("\(likely) column may be it")) }
             #expect(!result.stderr.contains("autocomplete,"), "no record's content is quoted")
         }

@@ -131,10 +131,14 @@ package struct CSVRecordParser {
         .api: ["endpoint", "method", "service", "call", "api_name", "operation"],
     ]
 
+    /// The header's cells that are column names this reader knows (its keys and their likely
+    /// other names), then a count of the rest: a cell that is no known name may be data (a
+    /// headerless file's first record), so it is never shown.
     static func describeHeader(_ names: [String]) -> String {
-        let known = names.filter { RawRecord.Key(name: $0) != nil || RawRecord.Key(name: $0.lowercased()) != nil }
+        let aliases = Set(likelyNames.values.joined())
+        let known = names.filter { RawRecord.Key(name: $0) != nil || RawRecord.Key(name: $0.lowercased()) != nil || aliases.contains($0.lowercased()) }
         let others = names.count - known.count
-        let othersText = others == 0 ? nil : "\(others) other \(others == 1 ? "cell" : "cells")"
+        let othersText = others == 0 ? nil : "\(others) other \(others == 1 ? "cell" : "cells"), not shown as \(others == 1 ? "it" : "they") may be data"
         let parts = known + [othersText].compactMap { $0 }
         let listed = parts.count <= 1 ? parts.joined() : parts.dropLast().joined(separator: ", ") + " and " + parts.last!
         return "found: \(listed)"
