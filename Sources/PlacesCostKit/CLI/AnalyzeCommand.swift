@@ -29,6 +29,10 @@ struct AnalyzeCommand {
             help: "Delays to price, in characters typed before the first request (default 1,2,3,4,5,6; 1..--max-delay are always included)."
         )
         static let maxDelay = CommandOption("max-delay", value: "K", help: "The largest delay the recommendation may choose (default 4).")
+        static let by = CommandOption(
+            "by", choices: GroupDimension.allCases.map(\.rawValue),
+            help: "Add a table of calls, searches, anomalies and bill per project, platform, API generation or day (in --timezone) to the reports; groups add up exactly to the totals. With day, charts of calls and cost per search per day too."
+        )
         static let timestamp = CommandOption(
             "timestamp", help: "Put the time the report was made in it (reports otherwise hold no wall-clock time: the same input gives the same bytes)."
         )
@@ -38,7 +42,7 @@ struct AnalyzeCommand {
     static let table = OptionTable(
         command: "analyze", arguments: .init("[PATH|-]...", completion: .files),
         options: [Key.report, Key.json, Key.out, TerminalOutput.option] + AnalysisOptionsParser.options
-            + [Key.sessionTimeout, Key.userGap, Key.needsDetails, Key.delays, Key.maxDelay, Key.timestamp]
+            + [Key.sessionTimeout, Key.userGap, Key.needsDetails, Key.delays, Key.maxDelay, Key.by, Key.timestamp]
     )
 
     static let usage = table.usage
@@ -81,6 +85,7 @@ struct AnalyzeCommand {
         let delays = try values.delays(parsed[Key.delays]) ?? Array(1...6)
         options.costs.delays = delays
         options.maxDelay = maxDelay
+        options.groupBy = parsed[Key.by].flatMap(GroupDimension.init(rawValue:))
         let report: ReportBundle.Format?
         if parsed.has(Key.json) {
             report = .json

@@ -45,6 +45,8 @@ struct Analysis: Sendable {
     /// Every search as a `searches.csv` row, when asked for (`Analyzer.Options.searchRows`).
     var searchRows: SearchRows?
     var recommendation: Recommendation
+    /// The figures per group of `--by`; `nil` without it.
+    var groups: GroupBreakdown? = nil
     /// When the report was made, only when `--timestamp` asks: otherwise reports hold no
     /// wall-clock time, and the same input gives the same bytes.
     var generatedAt: Timestamp? = nil

@@ -24,6 +24,8 @@ package struct BillingCalendar: Sendable {
     package let ruleStartDays: [Int]
     private var cachedMinute: Int64 = .min
     private var cachedMonth: Int32 = 0
+    private var cachedDayMinute: Int64 = .min
+    private var cachedOffset: Int64 = 0
 
     package init(timeZone: TimeZone = TimeZone(identifier: "UTC")!, ruleStartDays: [Int] = []) {
         self.timeZone = timeZone
@@ -44,6 +46,18 @@ package struct BillingCalendar: Sendable {
         cachedMinute = minute
         cachedMonth = month
         return month
+    }
+
+    /// The calendar day of `time` in the time zone, as days since 1970-01-01 (`--by day`).
+    package mutating func day(of time: Timestamp) -> Int32 {
+        let seconds = time.microseconds / 1_000_000 - (time.microseconds % 1_000_000 < 0 ? 1 : 0)
+        let minute = seconds >= 0 ? seconds / 60 : (seconds - 59) / 60
+        if minute != cachedDayMinute {
+            cachedOffset = Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds))))
+            cachedDayMinute = minute
+        }
+        let local = seconds + cachedOffset
+        return Int32(local >= 0 ? local / 86_400 : (local - 86_399) / 86_400)
     }
 
     /// The day rule applies per search by its UTC day (`SearchPricer`), as days since the epoch.

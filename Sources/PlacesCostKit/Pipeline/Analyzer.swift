@@ -36,6 +36,8 @@ struct Analyzer: Sendable {
         var readsCSVByLines = false
         /// Where inputs that cannot be read twice (standard input, pipes) are copied (`TMPDIR`).
         var temporaryDirectory = "/tmp"
+        /// `--by`: the figures per group too (`Analysis.groups`); `nil` counts no group.
+        var groupBy: GroupDimension?
 
         init() {}
     }
@@ -68,7 +70,7 @@ struct Analyzer: Sendable {
                 timeout: options.sessions.timeout, alternativeTimeouts: alternatives, userGap: options.sessions.userGap,
                 clip: clip, keepSearches: options.keepSearches, rows: options.searchRows,
                 window: Duration64(seconds: options.reorderWindowSeconds).microseconds,
-                dedupe: options.reader.dedupe, compactAfter: options.compactAfter
+                dedupe: options.reader.dedupe, compactAfter: options.compactAfter, groupBy: options.groupBy
             ),
             calendar: BillingCalendar(timeZone: costOptions.timeZone, ruleStartDays: plan.ruleStartDays),
             progress: options.progress, blockSize: options.blockSize, maxLineLength: options.maxLineLength,
@@ -100,7 +102,14 @@ struct Analyzer: Sendable {
             throw IngestError.noRecords(inputs: inputs, problems: Analyzer.whyNothingWasRead(paths, read))
         }
         read.calls = []
-        let sessions = SearchSummary(tally: streamed.tally, catalogs: catalogs, clip: clip, alternativeTimeouts: alternatives)
+        // With --by the tally's shapes carry groups: the totals read them folded together.
+        var tally = streamed.tally
+        var groups: [String?: SearchTally.Group] = [:]
+        let groupBuilder = options.groupBy.map {
+            GroupBreakdownBuilder(dimension: $0, plan: plan, costOptions: costOptions, catalogs: catalogs, clip: clip)
+        }
+        if let groupBuilder { (tally, groups) = streamed.tally.separatingGroups(groupBuilder.name(of:)) }
+        let sessions = SearchSummary(tally: tally, catalogs: catalogs, clip: clip, alternativeTimeouts: alternatives)
         var byPlatform: [PlatformKey: Int] = [:]
         for (key, count) in streamed.tally.calls.byPlatform {
             let platform = ClientPlatform(logValue: catalogs.labels.value(key.platform))
@@ -126,7 +135,10 @@ struct Analyzer: Sendable {
         let recommendation = Advisor().recommend(
             evidence: evidence, pricing: pricing, anomalies: AnomalyPricer(calculator: calculator).price(sessions), platforms: platforms
         )
-        let analysis = Analysis(
+        var builder = groupBuilder
+        builder?.costOptions = costOptions
+        let breakdown = builder?.build(groups: groups, pricing: pricing, strategy: recommendation.strategy, delay: recommendation.delay)
+        var analysis = Analysis(
             input: .init(
                 files: read.files, records: streamed.tally.calls.records, rejected: read.rejected, outsideWindow: read.outsideWindow,
                 skippedRequests: read.skippedRequests, bodiesUnknown: read.bodiesUnknown,
@@ -146,6 +158,7 @@ struct Analyzer: Sendable {
             searchRows: searchRows,
             recommendation: recommendation
         )
+        analysis.groups = breakdown
         // Priced when the rows are written, on the writer's thread: a calculator of its own (its
         // pricers' cache is not shared between threads).
         let walkShapes = streamed.rows.map(\.shapes)

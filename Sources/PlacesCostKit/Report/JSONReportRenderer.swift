@@ -62,10 +62,11 @@ struct JSONReportRenderer: Sendable {
             ])),
             ("anomalies", .object(analysis.sessions.anomalies.named.map { ($0.name, .int($0.count)) })),
             ("anomaly_costs", anomalyCosts(analysis.recommendation.anomalies, scale: analysis.pricing.scale)),
+        ] + (analysis.groups.map { [("by", byObject($0))] } ?? []) + [
             ("strategies", strategies(analysis.pricing)),
             ("break_even_requests", .number(analysis.pricing.breakEvenRequests)),
             ("recommendation", recommendation(analysis.recommendation)),
-            ("charts", .array(ReportCharts.files.map { .string($0) })),
+            ("charts", .array(ReportCharts.files(analysis).map { .string($0) })),
             ("timeout_sensitivity", .array(analysis.timeoutSensitivity.map { alternative in
                 .object([
                     ("session_timeout_seconds", .number(alternative.timeoutSeconds)),

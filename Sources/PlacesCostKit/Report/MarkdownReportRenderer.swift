@@ -13,6 +13,7 @@ struct MarkdownReportRenderer: Sendable {
         lines += rankingLines(analysis.recommendation)
         lines += nextStepLines(analysis.recommendation)
         lines += anomalyLines(analysis)
+        lines += groupLines(analysis)
         lines += searchLines(analysis)
         lines += costLines(analysis)
         lines += assumptionLines(analysis)

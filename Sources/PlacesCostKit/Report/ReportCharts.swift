@@ -3,8 +3,32 @@ enum ReportCharts {
     static let requestsPerSearch = "charts/requests-per-search.svg"
     static let charactersAtSelection = "charts/chars-at-selection.svg"
     static let strategyCosts = "charts/strategy-costs.svg"
-    /// Every chart file, in the order `report.json` lists them.
+    static let dailyCalls = "charts/daily-calls.svg"
+    static let dailyCostPerSearch = "charts/daily-cost-per-search.svg"
+    /// The chart files of every report, in the order `report.json` lists them.
     static let files = [requestsPerSearch, charactersAtSelection, strategyCosts]
+
+    /// The chart files of this report: with `--by day` over two days or more, the daily charts too.
+    static func files(_ analysis: Analysis) -> [String] {
+        files + (dailyDays(analysis) == nil ? [] : [dailyCalls, dailyCostPerSearch])
+    }
+
+    /// The days from the first day group to the last, when `--by day` found two days or more.
+    static func dailyDays(_ analysis: Analysis) -> ClosedRange<Int>? {
+        guard let breakdown = analysis.groups, breakdown.dimension == .day else { return nil }
+        let days = breakdown.groups.compactMap(\.day)
+        guard let first = days.min(), let last = days.max(), last > first else { return nil }
+        return first...last
+    }
+
+    /// Whether the daily cost chart shows list prices: when the period's current bill is $0.
+    static func dailyListPrices(_ analysis: Analysis) -> Bool {
+        (analysis.groups?.total.current.billedMicros ?? 0) == 0
+    }
+
+    static func dailyCostTitle(_ analysis: Analysis) -> String {
+        dailyListPrices(analysis) ? "Cost per search by day, at list prices (the bill is $0 at this volume)" : "Bill per search by day"
+    }
 
     static func charts(_ analysis: Analysis) -> [(path: String, chart: BarChart)] {
         let stats = analysis.statistics
@@ -23,7 +47,39 @@ enum ReportCharts {
                 category: "characters typed when the place was chosen"
             )),
             (strategyCosts, strategyChart(advice)),
-        ]
+        ] + dailyCharts(analysis)
+    }
+
+    /// Calls per day and the current cost per search per day, every day of the period (days
+    /// without a call at 0), from the `--by day` groups.
+    static func dailyCharts(_ analysis: Analysis) -> [(path: String, chart: BarChart)] {
+        guard let days = dailyDays(analysis), let breakdown = analysis.groups else { return [] }
+        let byDay = Dictionary(breakdown.groups.compactMap { group in group.day.map { ($0, group) } }, uniquingKeysWith: { first, _ in first })
+        let list = dailyListPrices(analysis)
+        func label(_ day: Int) -> String {
+            let date = CivilDate(daysSinceEpoch: day)
+            return String(format: "%02d-%02d", date.month, date.day)
+        }
+        let zone = analysis.pricing.scale == 1 ? "" : "; money at --scale \(Money.plain(analysis.pricing.scale, digits: 6))"
+        let calls = BarChart(
+            title: "Calls by day", caption: "\(Money.count(breakdown.total.calls)) calls over \(days.count) days; each call on its own day",
+            valueAxisLabel: "calls", categoryAxisLabel: "day (MM-DD)", orientation: .vertical,
+            bars: days.map { day in
+                let count = byDay[day]?.calls ?? 0
+                return BarChart.Bar(label: label(day), value: Double(count), valueLabel: Money.count(count))
+            }
+        )
+        let cost = BarChart(
+            title: dailyCostTitle(analysis),
+            caption: "the calls as made (current); each search on the day of its first call" + zone,
+            valueAxisLabel: "USD per search", categoryAxisLabel: "day (MM-DD)", orientation: .vertical,
+            bars: days.map { day in
+                let group = byDay[day]
+                let value = group.flatMap { list ? $0.current.listCostPerSearchUSD($0.searches) : $0.current.costPerSearchUSD($0.searches) } ?? 0
+                return BarChart.Bar(label: label(day), value: value, valueLabel: Money.usd(value, digits: 4))
+            }
+        )
+        return [(dailyCalls, calls), (dailyCostPerSearch, cost)]
     }
 
     /// Whether the strategy chart shows list prices: when every option it shows bills $0.

@@ -17,8 +17,11 @@ package struct SearchTally {
         /// `nil` when the search has no selection.
         var selectionAPI: APICode?
         var selectionGeneration: APIGeneration?
+        /// The search's `--by` group as the walk records it (`SessionStream.searchGroup`); 0 without `--by`.
+        var group: UInt32
 
-        package init(period: BillingCalendar.Period, lengths: LengthProfile, selectionFields: UInt32, kind: Search.Kind, outcome: Search.Outcome, generation: APIGeneration?, selectionAPI: APICode?, selectionGeneration: APIGeneration?) {
+        package init(period: BillingCalendar.Period, lengths: LengthProfile, selectionFields: UInt32, kind: Search.Kind, outcome: Search.Outcome, generation: APIGeneration?, selectionAPI: APICode?, selectionGeneration: APIGeneration?, group: UInt32 = 0) {
+            self.group = group
             self.period = period
             self.lengths = lengths
             self.selectionFields = selectionFields
@@ -43,7 +46,9 @@ package struct SearchTally {
             small |= UInt64(APIGeneration.code(generation)) << 12 | UInt64(selectionAPI?.rawValue ?? 0) << 4
             small |= UInt64(APIGeneration.code(selectionGeneration))
             let period = UInt64(UInt32(bitPattern: period.month)) << 32 | UInt64(UInt32(bitPattern: period.ruleEpoch))
-            return Fingerprint.mum(period ^ 0x5899_65CC_7537_4CC3, small ^ lengths.digest)
+            // Without `--by` the group is 0 and the digest is the period's and the shape's alone.
+            let grouped = UInt64(group) &* 0x9E37_79B9_7F4A_7C15
+            return Fingerprint.mum(period ^ grouped ^ 0x5899_65CC_7537_4CC3, small ^ lengths.digest)
         }
     }
 
@@ -100,8 +105,11 @@ package struct SearchTally {
         var hasToken: Bool
         /// A details call on a fresh token (`details_without_autocomplete`).
         var orphan: Bool
+        /// The call's `--by` group, by its own attributes (`SessionStream.callGroup`); 0 without `--by`.
+        var group: UInt32
 
-        package init(period: BillingCalendar.Period, fields: UInt32, otherAPI: UInt32, api: APICode, generation: APIGeneration?, hasToken: Bool, orphan: Bool) {
+        package init(period: BillingCalendar.Period, fields: UInt32, otherAPI: UInt32, api: APICode, generation: APIGeneration?, hasToken: Bool, orphan: Bool, group: UInt32 = 0) {
+            self.group = group
             self.period = period
             self.fields = fields
             self.otherAPI = otherAPI
@@ -130,6 +138,15 @@ package struct SearchTally {
     var duplicatesDropped = 0
     /// Every call kept, counted once by the walk that kept it.
     var calls = CallCounts()
+    /// With `--by`: calls and anomalies per raw group id (a call's by its own attributes, a
+    /// session's by its search's); empty otherwise.
+    var groupCounts: [UInt32: GroupCounts] = [:]
+
+    /// The counts of one `--by` group.
+    struct GroupCounts: Equatable {
+        var calls = 0
+        var anomalies = Anomalies()
+    }
 
     package init(alternatives: Int = 0) {
         self.alternatives = Array(repeating: (0, 0), count: alternatives)
@@ -180,6 +197,17 @@ package struct SearchTally {
     /// The last period `notePeriod` saw, with its time in `periodTimes`.
     private var lastPeriod: (BillingCalendar.Period, Int64)?
 
+    /// The same tally with no search, base call or group count: `separatingGroups` adds them back.
+    func withoutShapes() -> SearchTally {
+        var copy = self
+        copy.shapeIDs = ShapeTable()
+        copy.shapes = []
+        copy.shapeCounts = []
+        copy.baseCalls = [:]
+        copy.groupCounts = [:]
+        return copy
+    }
+
     /// Adds another tally's counts to this one.
     mutating func merge(_ other: SearchTally) {
         for (index, key) in other.shapes.enumerated() where other.shapeCounts[index] != 0 {
@@ -199,5 +227,9 @@ package struct SearchTally {
         duplicates += other.duplicates
         duplicatesDropped += other.duplicatesDropped
         calls.merge(other.calls)
+        for (group, counts) in other.groupCounts {
+            groupCounts[group, default: GroupCounts()].calls += counts.calls
+            groupCounts[group, default: GroupCounts()].anomalies = groupCounts[group]!.anomalies + counts.anomalies
+        }
     }
 }

@@ -28,5 +28,6 @@ extension SessionStream {
         tally.calls.add(api: event.api, otherAPI: event.otherAPI, platform: event.platform, generation: event.generation)
         if event.api == .autocomplete, !event.byToken { tally.anomalies.noTokenRequests += 1 }
         if event.api == .placeDetails, event.fields == 0 { tally.anomalies.fieldsUnspecified += 1 }
+        if let by = options.groupBy { countInGroup(event, by) }
     }
 }

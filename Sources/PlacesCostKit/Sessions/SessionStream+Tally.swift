@@ -4,18 +4,24 @@ extension SessionStream {
 
     @discardableResult
     mutating func closeSession(_ session: Draft, _ outcome: Search.Outcome, selection: Event? = nil) -> Int {
-        if session.hasOneRequest { tally.anomalies.oneRequestSessions += 1 }
-        return emit(session, outcome, selection: selection)
+        let shape = emit(session, outcome, selection: selection)
+        if session.hasOneRequest {
+            tally.anomalies.oneRequestSessions += 1
+            countSessionAnomaly(shape: shape, \.oneRequestSessions)
+        }
+        return shape
     }
 
     @discardableResult
     mutating func emit(_ draft: Draft, _ outcome: Search.Outcome, selection: Event? = nil) -> Int {
         let generation = draft.generation ?? selection?.generation
         let lengths = takeLengths(of: draft)
+        var group: UInt32 = 0
+        if let by = options.groupBy { group = searchGroup(draft, selection: selection, by) }
         let key = SearchTally.ShapeKey(
             period: calendar.period(of: Timestamp(microseconds: draft.startedAt)), lengths: lengths,
             selectionFields: selection?.fields ?? 0, kind: draft.kind, outcome: outcome, generation: generation,
-            selectionAPI: selection?.api, selectionGeneration: selection?.generation
+            selectionAPI: selection?.api, selectionGeneration: selection?.generation, group: group
         )
         let index = tally.add(key, time: draft.startedAt)
         if rows != nil { appendRow(draft, outcome, lengths: lengths, selection: selection, shape: index) }
@@ -27,9 +33,11 @@ extension SessionStream {
     }
 
     mutating func addBaseCall(_ event: Event, orphan: Bool) {
+        var group: UInt32 = 0
+        if let by = options.groupBy { group = callGroup(event, by) }
         let key = SearchTally.BaseCallKey(
             period: calendar.period(of: Timestamp(microseconds: event.time)), fields: event.fields, otherAPI: event.otherAPI,
-            api: event.api, generation: event.generation, hasToken: event.byToken, orphan: orphan
+            api: event.api, generation: event.generation, hasToken: event.byToken, orphan: orphan, group: group
         )
         tally.addBaseCall(key, time: event.time)
     }

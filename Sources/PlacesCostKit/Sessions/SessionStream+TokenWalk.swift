@@ -38,6 +38,7 @@ extension SessionStream {
             guard event.isAutocomplete else {
                 // Rule 4: a details call on a token no autocomplete call opened spends it.
                 tally.anomalies.detailsWithoutAutocomplete += 1
+                countCallAnomaly(event, \.detailsWithoutAutocomplete)
                 addBaseCall(event, orphan: true)
                 tokens[state: token] = TokenState.spent.raw
                 return
@@ -60,6 +61,7 @@ extension SessionStream {
             // Every walk still waiting was past its timeout: this call shows the session expired.
             if shape != TokenState.mainSpentShape {
                 tally.anomalies.expired += 1
+                countSessionAnomaly(shape: Int(shape), \.expired)
                 let expiredShape = tally.reclassify(Int(shape), as: .expired)
                 if rows != nil { reshapeRow(token: token, from: shape, to: expiredShape) }
                 if let kept = waitingKept.removeValue(forKey: token) { tally.kept[kept].search.outcome = .expired }
@@ -133,7 +135,8 @@ extension SessionStream {
         }
         if event.time - open.draft.startedAt > options.timeout.microseconds {
             tally.anomalies.expired += 1
-            closeSession(open.draft, .expired)
+            let shape = closeSession(open.draft, .expired)
+            countSessionAnomaly(shape: shape, \.expired)
             open.sessionOpen = false
             stepAfterSpent(&open, event)
         } else if event.isAutocomplete {
@@ -146,6 +149,7 @@ extension SessionStream {
 
     private mutating func stepAfterSpent(_ open: inout OpenToken, _ event: Event) {
         tally.anomalies.tokenReused += 1
+        countCallAnomaly(event, \.tokenReused)
         if event.isAutocomplete {
             if open.hasRun {
                 add(event, to: &open.draft)

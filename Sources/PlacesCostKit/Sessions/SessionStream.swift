@@ -40,6 +40,8 @@ struct SessionStream {
         /// over the compact set, so fewer moves cost less time.
         var compactAfter = Options.defaultCompactAfter
         static let defaultCompactAfter = 1 << 17
+        /// `--by`: count every call and search in its group too; `nil` counts none.
+        var groupBy: GroupDimension?
     }
 
     let options: Options

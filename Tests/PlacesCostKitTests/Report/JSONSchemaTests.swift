@@ -202,6 +202,10 @@ struct JSONSchemaTests {
         ["--pricing", "legacy-2018", "--scale", "300", "--delays", "2,9", "--max-delay", "6", "--dedupe"],
         ["--format", "csv", "--session-timeout", "60", "--user-gap", "10", "--timezone", "Asia/Tokyo"],
         ["--format", "access-log"],
+        ["--by", "platform", "--scale", "300"],
+        ["--by", "day", "--timezone", "Asia/Tokyo"],
+        ["--by", "project"],
+        ["--by", "api_version", "--format", "har"],
     ])
     func generatedLog(options: [String]) throws {
         let directory = TemporaryDirectory()
@@ -211,6 +215,7 @@ struct JSONSchemaTests {
         #expect(result.code == .success, "\(result.stderr)")
         let document = try JSONSchemaTests.expectValid(result.stdout, against: "report.schema.json")
         #expect((document["generated_at"] != nil) == options.contains("--timestamp"))
+        #expect((document["by"] != nil) == options.contains("--by"))
     }
 
     @Test("analyze --json on the Maps JavaScript API capture validates")
