@@ -107,7 +107,7 @@ struct ComparisonRenderer: Sendable {
         func row(_ label: String, _ value: (PeriodFigures) -> String, change: String = "") {
             lines.append("| \(label) | \(value(before)) | \(value(after)) | \(change) |")
         }
-        row("Period") { "\($0.firstCall.prefix(10)) to \($0.lastCall.prefix(10)), \($0.days) day\($0.days == 1 ? "" : "s")" }
+        row("Period") { "\($0.days) day\($0.days == 1 ? "" : "s") from \($0.firstCall.prefix(10))" }
         row("Months billed") { "\($0.months.map { MarkdownText.name($0) }.joined(separator: ", "))" }
         row("Calls") { Money.count($0.calls) }
         row("Searches", { Money.count($0.searches) }, change: signed(comparison.searchesChangePercent, digits: 1) + "%")
@@ -117,10 +117,10 @@ struct ComparisonRenderer: Sendable {
         row("Searches a month") { Money.count($0.searchesPerMonth) }
         row("Requests per search", { Money.plain($0.requestsPerSearch) }, change: signed(comparison.requestsPerSearchChange))
         row("Completed", { Money.plain($0.completionRate * 100, digits: 1) + "%" }, change: signed(comparison.completionRateChangePoints, digits: 1) + " points")
-        row("Bill a month (after free caps)") { Money.usd($0.currentCostUSDPerMonth) }
-        row("At list prices, a month") { Money.usd($0.currentListCostUSDPerMonth) }
+        row("Bill a month") { Money.usd($0.currentCostUSDPerMonth) }
+        row("List prices, a month") { Money.usd($0.currentListCostUSDPerMonth) }
         row(
-            "**Cost per 1,000 searches** (list prices)", { "**\(Money.usd($0.listCostPer1000SearchesUSD))**" },
+            "**Per 1,000 searches**", { "**\(Money.usd($0.listCostPer1000SearchesUSD))**" },
             change: "**" + (comparison.costPerSearchChangePercent.map { signed($0, digits: 1) + "%" } ?? "from $0") + "**"
         )
         row("Price table") { MarkdownText.name($0.pricingID) }
@@ -165,7 +165,7 @@ struct ComparisonRenderer: Sendable {
         let after = comparison.after
         return [
             "## How the saving is computed", "",
-            "Cost per search = the calls as made (`current`) at first-tier list prices ÷ the searches; a month = the period ÷ its calendar months billed, as `analyze` states its bill. List prices, because the free caps are a monthly allowance that belongs to no search: with them, a cost per search would change with the volume alone.", "",
+            "Per search = the calls as made (`current`) at first-tier list prices ÷ the searches; a month = the period ÷ its calendar months billed, as `analyze` states its bill (the bill a month is after the free caps and tiers). List prices, because the free caps are a monthly allowance that belongs to no search: with them, a cost per search would change with the volume alone.", "",
             "(before \(CompareError.perSearch(before.listCostPerSearchUSD)) − after \(CompareError.perSearch(after.listCostPerSearchUSD)) a search) × \(Money.count(after.searchesPerMonth)) searches a month after = \(Money.usd(comparison.monthlySavingUSD)) a month.",
             "",
         ]
