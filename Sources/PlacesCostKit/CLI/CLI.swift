@@ -24,6 +24,9 @@ public struct CLI {
         Subcommand(table: ReconcileCommand.table, summary: "the estimate against the real bill, SKU by SKU", help: ReconcileCommand.help) {
             try ReconcileCommand(arguments: $0, context: $1).run()
         },
+        Subcommand(table: CompareCommand.table, summary: "what changed between two periods or builds, per search", help: CompareCommand.help) {
+            try CompareCommand(arguments: $0, context: $1).run()
+        },
         Subcommand(table: PricingCommand.table, summary: "the bundled price tables", help: PricingCommand.help) {
             try PricingCommand(arguments: $0, context: $1).run()
         },
@@ -47,6 +50,7 @@ public struct CLI {
       placescost analyze [PATH|-]... [options]   logs -> sessions -> searches -> costs -> advice
       placescost simulate [options]              what-if pricing without logs
       placescost reconcile [PATH]... --billing FILE   the estimate against the real bill, SKU by SKU
+      placescost compare BEFORE AFTER [options]  what changed between two periods or builds
       placescost pricing list | pricing show ID  the bundled price tables
       placescost generate --searches N [options] a realistic made-up log, for tests and benchmarks
       placescost sql --dialect bigquery|duckdb   the same analysis as SQL for a warehouse
@@ -63,6 +67,9 @@ public struct CLI {
       reconcile Set the estimate for the logs against a Cloud Billing export (console CSV,
                 reports-page CSV, BigQuery CSV or JSON Lines) and flag SKUs whose counts differ
                 by more than 2%.
+      compare   Compare two periods or two builds of the app (each a log, a directory of logs or
+                a report.json): the bill, the cost per 1,000 searches, requests per search,
+                completion, each anomaly, the advice, and the saving normalised by search volume.
       pricing   List the bundled price tables, or show one with its sources.
       generate  Write a deterministic, realistic log of N searches (JSON Lines, CSV or an nginx
                 access log) with the usual token anomalies, for tests, benchmarks and simulations.

@@ -68,6 +68,11 @@ extension ExitCode {
             case .readFailed, .spoolFailed: self = .ioError
             case .malformedRecord, .noRecords, .noCallInPeriod, .noPlacesCall, .unknownFormat, .invalidBillingExport: self = .dataError
             }
+        case let error as CompareError:
+            switch error {
+            case .notAReport, .invalidReport, .noSearches: self = .dataError
+            case .costPerSearchRose: self = .checkFailed
+            }
         case let error as PseudonymKeyError:
             switch error {
             case .unreadable: self = .noInput

@@ -1,6 +1,8 @@
 /// The process exit codes of `docs/cli.md` (BSD sysexits).
 public enum ExitCode: Int32, Sendable {
     case success = 0
+    /// A check the user asked for failed (`compare --fail-if-cost-per-search-rises`).
+    case checkFailed = 1
     /// A bad option or argument.
     case usage = 64
     /// Malformed input under `--strict`, or no record readable from any input.

@@ -21,7 +21,9 @@ struct OutputSafetyTests {
         let file = directory.write("log.jsonl", log)
         _ = directory.write("blocker", "a file where a folder should be")
         let before = listing(directory.path)
-        let run = runCLI(["analyze", file, "--out", directory.path + "/" + relative])
+        // A key from the environment: the run that first makes the key file notes it, and the
+        // parallel cases would race to be that run.
+        let run = runCLI(["analyze", file, "--out", directory.path + "/" + relative], environment: [Pseudonymizer.keyVariable: "output-safety"])
         #expect(run.code == .cannotCreate)
         #expect(run.stderr.hasPrefix("placescost: error: cannot write "))
         #expect(run.stderr.split(separator: "\n").count == 1)

@@ -14,7 +14,12 @@ struct JSONSchemaTests {
         ("report.schema.json", JSONReportRenderer.schema, "urn:placescost:report:1"),
         ("simulation.schema.json", SimulationRenderer.schema, "urn:placescost:simulation:1"),
         ("reconciliation.schema.json", ReconciliationRenderer.schema, "urn:placescost:reconciliation:1"),
+        ("comparison.schema.json", ComparisonRenderer.schema, "urn:placescost:comparison:1"),
     ]
+
+    /// `compare --json` of the README's worked example: the sample log before and after its
+    /// token mistakes were fixed.
+    static let workedComparison = ["compare", "SampleLogs/ios-app.jsonl", "docs/examples/after-fix/ios-app.jsonl", "--json", "--quiet"]
 
     static func schema(_ file: String) throws -> JSONTree {
         try JSONTree(parsing: String(contentsOfFile: folder + "/" + file, encoding: .utf8))
@@ -283,6 +288,25 @@ struct JSONSchemaTests {
         }
     }
 
+    // MARK: - compare --json
+
+    @Test("compare --json validates: the worked example on standard output and in --out, and report.json sides under --scale")
+    func comparison() throws {
+        let directory = TemporaryDirectory()
+        let result = runCLI(JSONSchemaTests.workedComparison + ["--out", directory.path + "/out"], workingDirectory: packageRoot)
+        #expect(result.code == .success, "\(result.stderr)")
+        try JSONSchemaTests.expectValid(result.stdout, against: "comparison.schema.json")
+        let written = try String(contentsOfFile: directory.path + "/out/comparison.json", encoding: .utf8)
+        #expect(written == result.stdout)
+        let log = JSONSchemaTests.generatedLog(directory)
+        let report = directory.path + "/scaled.json"
+        let analyzed = runCLI(["analyze", log, "--scale", "300", "--pricing", "places-new-2025", "--json", "--quiet"])
+        try analyzed.stdout.write(toFile: report, atomically: true, encoding: .utf8)
+        let scaled = runCLI(["compare", report, packageRoot + "/SampleLogs/ios-app.jsonl", "--json", "--quiet"])
+        #expect(scaled.code == .success, "\(scaled.stderr)")
+        try JSONSchemaTests.expectValid(scaled.stdout, against: "comparison.schema.json")
+    }
+
     // MARK: - Mutated documents
 
     @Test("a document with a key removed, a wrong type, an unknown key or an unknown enum value fails", arguments: [
@@ -302,12 +326,18 @@ struct JSONSchemaTests {
         ("reconciliation.schema.json", ["skus", "0", "flagged"], .string("no"), "/skus/0/flagged"),
         ("reconciliation.schema.json", ["billing_file", "layout"], .string("pdf"), "/billing_file/layout"),
         ("reconciliation.schema.json", ["schema"], nil, ""),
+        ("comparison.schema.json", ["before", "current", "list_cost_usd"], nil, "/before/current"),
+        ("comparison.schema.json", ["anomalies", "0", "after_count"], .string("0"), "/anomalies/0/after_count"),
+        ("comparison.schema.json", ["after", "completion_rate"], .number(1.5), "/after/completion_rate"),
+        ("comparison.schema.json", ["schema"], .string("placescost.report/1"), "/schema"),
     ])
     func mutated(file: String, path: [String], replacement: JSONTree?, expectedPath: String) throws {
         let output: String
         switch file {
         case "simulation.schema.json":
             output = runCLI(["simulate", "--json"], workingDirectory: packageRoot).stdout
+        case "comparison.schema.json":
+            output = runCLI(JSONSchemaTests.workedComparison, workingDirectory: packageRoot).stdout
         case "reconciliation.schema.json":
             output = runCLI(["reconcile", "--billing", "SampleLogs/billing/cost-table-2026-10.csv", "--json", "--quiet"], workingDirectory: packageRoot).stdout
         default:

@@ -1,0 +1,135 @@
+import Foundation
+
+/// The members of `report.json` (`docs/report-schema.md`) a comparison reads, decoded from the
+/// document's text.
+///
+/// Both sides of a comparison come through here: a log is analyzed and its report rendered as
+/// `analyze --json` would print it, then read back, so a side gives the same figures, rounded
+/// the same way, whether it was a log or that log's `report.json`. Members are spelled as the
+/// file spells its keys, so that an error names the key a reader finds in the file.
+struct ReportDocument: Decodable, Sendable {
+    struct Period: Decodable, Sendable {
+        var first_call: String
+        var last_call: String
+        var days: Int
+        var months: [String]
+    }
+
+    struct Headline: Decodable, Sendable {
+        var months: Int
+        var current_cost_usd: Double
+        var current_cost_usd_per_month: Double
+        var current_list_cost_usd: Double
+        var recommended_strategy: String
+        var recommended_delay: Int
+        var keep_current: Bool
+        var recommended_cost_usd: Double
+        var recommended_list_cost_usd: Double
+        var savings_usd_per_month: Double
+    }
+
+    struct Input: Decodable, Sendable {
+        var records: Int
+    }
+
+    struct Pricing: Decodable, Sendable {
+        var id: String
+    }
+
+    struct Assumptions: Decodable, Sendable {
+        var scale: Double
+    }
+
+    struct Searches: Decodable, Sendable {
+        var total: Int
+        var completed: Int
+        var avg_requests: Double
+    }
+
+    struct AnomalyCost: Decodable, Sendable {
+        var name: String
+        var billed_list_usd: Double
+    }
+
+    var schema: String
+    var pricing: Pricing
+    var input: Input
+    var period: Period?
+    var headline: Headline
+    var assumptions: Assumptions
+    var searches: Searches
+    var anomalies: [String: Int]
+    var anomaly_costs: [AnomalyCost]
+
+    /// Largest file read as a possible `report.json`; a report is tens of kilobytes, and a bigger
+    /// file is taken for a log without being read whole.
+    static let maxReportBytes = 64 << 20
+
+    /// The document in `data`; `file` names it in errors.
+    ///
+    /// - Throws: `CompareError.notAReport` for another `schema`, `.invalidReport` for a missing
+    ///   key or a wrong type, naming the key's path.
+    static func decode(_ data: Data, file: String) throws -> ReportDocument {
+        if let schema = try? JSONDecoder().decode(SchemaProbe.self, from: data).schema, schema != JSONReportRenderer.schema {
+            throw CompareError.notAReport(file: file, schema: schema)
+        }
+        do {
+            return try JSONDecoder().decode(ReportDocument.self, from: data)
+        } catch let error as DecodingError {
+            throw CompareError.invalidReport(file: file, reason: reason(error))
+        } catch {
+            throw CompareError.invalidReport(file: file, reason: "it is not JSON")
+        }
+    }
+
+    /// The report in the file at `path`, or nil when the file is no JSON object with a `schema`
+    /// key (a log, read as one: a JSON Lines log or a HAR capture also starts with `{`).
+    ///
+    /// - Throws: `CompareError` for a JSON object with a `schema` key that is no whole
+    ///   `report.json`.
+    static func read(path: String, shownAs file: String) throws -> ReportDocument? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+              let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              attributes[.type] as? FileAttributeType == .typeRegular,
+              let size = attributes[.size] as? Int, size <= maxReportBytes,
+              let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.readToEnd(), data.first(where: { !isSpace($0) }) == UInt8(ascii: "{"),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let schema = object["schema"] else { return nil }
+        guard let name = schema as? String else {
+            throw CompareError.notAReport(file: file, schema: "\(schema)")
+        }
+        if name != JSONReportRenderer.schema { throw CompareError.notAReport(file: file, schema: name) }
+        return try decode(data, file: file)
+    }
+
+    private struct SchemaProbe: Decodable {
+        var schema: String?
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    /// "`headline.current_list_cost_usd` is missing", as a sentence's end.
+    private static func reason(_ error: DecodingError) -> String {
+        func path(_ codingPath: [CodingKey], _ last: CodingKey? = nil) -> String {
+            let keys = codingPath + (last.map { [$0] } ?? [])
+            let text = keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return text.hasPrefix(".") ? String(text.dropFirst()) : text
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "`\(path(context.codingPath, key))` is missing"
+        case .valueNotFound(_, let context):
+            return "`\(path(context.codingPath))` is null"
+        case .typeMismatch(let type, let context):
+            return "`\(path(context.codingPath))` is not \(type == String.self ? "a string" : type == Bool.self ? "true or false" : type == [String].self ? "an array of strings" : "of the right type")"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "it is not JSON" : "`\(path(context.codingPath))` holds a value out of range"
+        @unknown default:
+            return "it cannot be read"
+        }
+    }
+}

@@ -1,0 +1,179 @@
+/// Renders a `Comparison` as `comparison.json` (for machines and CI) or `comparison.md`.
+///
+/// Both hold the same figures; an HTML form would be made from the same `Comparison`.
+struct ComparisonRenderer: Sendable {
+    /// The `schema` of `comparison.json` (`docs/schema/comparison.schema.json`).
+    static let schema = "placescost.comparison/1"
+
+    enum Format: String, Sendable, CaseIterable {
+        case md, json
+
+        var fileName: String {
+            switch self {
+            case .md: "comparison.md"
+            case .json: "comparison.json"
+            }
+        }
+    }
+
+    init() {}
+
+    func render(_ comparison: Comparison, as format: Format) -> String {
+        switch format {
+        case .json: json(comparison).rendered()
+        case .md: markdown(comparison)
+        }
+    }
+
+    /// Both files `--out` writes.
+    func files(_ comparison: Comparison) -> [(path: String, contents: String)] {
+        Format.allCases.map { ($0.fileName, render(comparison, as: $0)) }
+    }
+
+    // MARK: - JSON
+
+    func json(_ comparison: Comparison) -> JSONValue {
+        .object([
+            ("schema", .string(ComparisonRenderer.schema)),
+            ("before", side(comparison.before)),
+            ("after", side(comparison.after)),
+            ("monthly_saving_usd", .number(comparison.monthlySavingUSD)),
+            ("cost_per_search_change_pct", comparison.costPerSearchChangePercent.map(JSONValue.number) ?? .null),
+            ("requests_per_search_change", .number(comparison.requestsPerSearchChange)),
+            ("completion_rate_change_points", .number(comparison.completionRateChangePoints)),
+            ("anomalies", .array(comparison.anomalies.map { change in
+                .object([
+                    ("name", .string(change.name)),
+                    ("before_count", .int(change.before.count)),
+                    ("after_count", .int(change.after.count)),
+                    ("before_list_cost_usd", .number(change.before.listCostUSD)),
+                    ("after_list_cost_usd", .number(change.after.listCostUSD)),
+                ])
+            })),
+            ("recommendation_changed", .bool(comparison.recommendationChanged)),
+        ])
+    }
+
+    private func side(_ figures: PeriodFigures) -> JSONValue {
+        let advice = figures.advice
+        return .object([
+            ("period", .object([
+                ("first_call", .string(figures.firstCall)),
+                ("last_call", .string(figures.lastCall)),
+                ("days", .int(figures.days)),
+                ("months", .array(figures.months.map(JSONValue.string))),
+                ("month_count", .int(figures.monthCount)),
+            ])),
+            ("calls", .int(figures.calls)),
+            ("searches", .int(figures.searches)),
+            ("completed", .int(figures.completed)),
+            ("scale", .number(figures.scale)),
+            ("billed_searches", .number(figures.billedSearches)),
+            ("searches_per_month", .number(figures.searchesPerMonth)),
+            ("requests_per_search", .number(figures.requestsPerSearch)),
+            ("completion_rate", .number(figures.completionRate)),
+            ("pricing_id", .string(figures.pricingID)),
+            ("current", .object([
+                ("cost_usd", .number(figures.currentCostUSD)),
+                ("cost_usd_per_month", .number(figures.currentCostUSDPerMonth)),
+                ("list_cost_usd", .number(figures.currentListCostUSD)),
+                ("list_cost_usd_per_month", .number(figures.currentListCostUSDPerMonth)),
+                ("list_cost_per_search_usd", .number(figures.listCostPerSearchUSD)),
+                ("list_cost_per_1000_searches_usd", .number(figures.listCostPer1000SearchesUSD)),
+            ])),
+            ("recommendation", .object([
+                ("strategy", .string(advice.strategy)),
+                ("delay", .int(advice.delay)),
+                ("keep_current", .bool(advice.keepsCurrent)),
+                ("cost_usd", .number(advice.costUSD)),
+                ("list_cost_usd", .number(advice.listCostUSD)),
+                ("savings_usd_per_month", .number(advice.savingsUSDPerMonth)),
+            ])),
+        ])
+    }
+
+    // MARK: - Markdown
+
+    func markdown(_ comparison: Comparison) -> String {
+        let before = comparison.before
+        let after = comparison.after
+        var lines = ["# What changed", ""]
+        lines.append("Before: \(MarkdownText.name(comparison.beforeInput)); after: \(MarkdownText.name(comparison.afterInput)).")
+        lines.append("")
+        lines.append(headline(comparison))
+        lines.append("")
+        lines.append("| | before | after | change |")
+        lines.append("|---|---:|---:|---:|")
+        func row(_ label: String, _ value: (PeriodFigures) -> String, change: String = "") {
+            lines.append("| \(label) | \(value(before)) | \(value(after)) | \(change) |")
+        }
+        row("Period") { "\($0.days) day\($0.days == 1 ? "" : "s") from \($0.firstCall.prefix(10))" }
+        row("Months billed") { "\($0.months.map { MarkdownText.name($0) }.joined(separator: ", "))" }
+        row("Calls") { Money.count($0.calls) }
+        row("Searches", { Money.count($0.searches) }, change: signed(comparison.searchesChangePercent, digits: 1) + "%")
+        if before.scale != 1 || after.scale != 1 {
+            row("Billed searches (`--scale`)") { Money.count($0.billedSearches) }
+        }
+        row("Searches a month") { Money.count($0.searchesPerMonth) }
+        row("Requests per search", { Money.plain($0.requestsPerSearch) }, change: signed(comparison.requestsPerSearchChange))
+        row("Completed", { Money.plain($0.completionRate * 100, digits: 1) + "%" }, change: signed(comparison.completionRateChangePoints, digits: 1) + " points")
+        row("Bill a month") { Money.usd($0.currentCostUSDPerMonth) }
+        row("List prices, a month") { Money.usd($0.currentListCostUSDPerMonth) }
+        row(
+            "**Per 1,000 searches**", { "**\(Money.usd($0.listCostPer1000SearchesUSD))**" },
+            change: "**" + (comparison.costPerSearchChangePercent.map { signed($0, digits: 1) + "%" } ?? "from $0") + "**"
+        )
+        row("Price table") { MarkdownText.name($0.pricingID) }
+        row("Recommendation", advice, change: comparison.recommendationChanged ? "changed" : "same")
+        lines.append("")
+        lines += anomalyLines(comparison)
+        lines += methodLines(comparison)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func headline(_ comparison: Comparison) -> String {
+        let saving = comparison.monthlySavingUSD
+        let volume = "at the after side's \(Money.count(comparison.after.searchesPerMonth)) searches a month"
+        if Money.usd(saving) == Money.usd(0) { return "**The change neither saves nor costs money** \(volume) (list prices)." }
+        return saving > 0
+            ? "**The change saves \(Money.usd(saving)) a month** \(volume) (list prices)."
+            : "**The change costs \(Money.usd(-saving)) more a month** \(volume) (list prices)."
+    }
+
+    private func advice(_ figures: PeriodFigures) -> String {
+        let advice = figures.advice
+        let choice = "`\(advice.strategy)`" + (advice.delay > 0 ? " at delay \(advice.delay)" : "")
+        return advice.keepsCurrent ? "keep \(choice)" : "\(choice), saving \(Money.usd(advice.savingsUSDPerMonth)) a month"
+    }
+
+    private func anomalyLines(_ comparison: Comparison) -> [String] {
+        var lines = [
+            "## Anomalies", "",
+            "Each mistake's count in the log and what those calls cost in the period at list prices.", "",
+            "| anomaly | before | after | cost before | cost after |",
+            "|---|---:|---:|---:|---:|",
+        ]
+        for change in comparison.anomalies {
+            lines.append("| `\(change.name)` | \(Money.count(change.before.count)) | \(Money.count(change.after.count)) | \(Money.usd(change.before.listCostUSD)) | \(Money.usd(change.after.listCostUSD)) |")
+        }
+        lines.append("")
+        return lines
+    }
+
+    private func methodLines(_ comparison: Comparison) -> [String] {
+        let before = comparison.before
+        let after = comparison.after
+        return [
+            "## How the saving is computed", "",
+            "Per search = the calls as made (`current`) at first-tier list prices ÷ the searches; a month = the period ÷ its calendar months billed, as `analyze` states its bill (the bill a month is after the free caps and tiers). List prices, because the free caps are a monthly allowance that belongs to no search: with them, a cost per search would change with the volume alone.", "",
+            "(before \(CompareError.perSearch(before.listCostPerSearchUSD)) − after \(CompareError.perSearch(after.listCostPerSearchUSD)) a search) × \(Money.count(after.searchesPerMonth)) searches a month after = \(Money.usd(comparison.monthlySavingUSD)) a month.",
+            "",
+        ]
+    }
+
+    /// "+1.25", "-0.5", "0".
+    private func signed(_ value: Double, digits: Int = 2) -> String {
+        let text = Money.plain(value, digits: digits)
+        return value > 0 && text != "0" ? "+" + text : text
+    }
+}

@@ -1,0 +1,259 @@
+import Foundation
+import Testing
+@testable import PlacesCostKit
+
+/// `placescost compare`: the normalisation by search volume, sides read from logs or from
+/// report.json alike, the CI threshold, bad inputs, and the worked example of the README.
+@Suite("compare")
+struct CompareCommandTests {
+    /// The six anomalies `report.json` names, in its order.
+    static let anomalyNames = ["token_reused", "expired", "details_without_autocomplete", "no_token_requests", "fields_unspecified", "one_request_sessions"]
+
+    /// `count` searches of user `user`, 10 minutes apart from `start` (seconds after
+    /// 2026-10-01T09:00Z): four autocomplete calls each, then, with a token, a details call on it
+    /// (a session: $0.017 at legacy-list prices) or, without, a geocoding call by place
+    /// (4 × $0.00283 + $0.005 = $0.01632 per request).
+    static func searches(_ count: Int, start: Double, tokens: Bool, user: String = "u1") -> [TestRecord] {
+        (0..<count).flatMap { index -> [TestRecord] in
+            let at = start + Double(index) * 600
+            let token = tokens ? "t-\(user)-\(Int(start))-\(index)" : nil
+            let typed = (1...4).map { ac(at + Double($0), token, String("Mark".prefix($0)), user: user) }
+            return typed + [tokens ? details(at + 6, token, user: user) : geocode(at + 6, user: user)]
+        }
+    }
+
+    static func log(_ directory: TemporaryDirectory, _ name: String, _ records: [TestRecord]) -> String {
+        directory.write(name, records.map(\.jsonLine).joined(separator: "\n") + "\n")
+    }
+
+    static func json(_ output: String) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+    }
+
+    static func number(_ object: [String: Any], _ path: String...) -> Double? {
+        var value: Any? = object
+        for key in path { value = (value as? [String: Any])?[key] }
+        return (value as? NSNumber)?.doubleValue
+    }
+
+    /// A month of token-less searches before, two months of sessions after: the after side has
+    /// fewer searches a month, and its cost per search is the session's.
+    static func periods(_ directory: TemporaryDirectory) -> (before: String, after: String) {
+        let before = log(directory, "before.jsonl", searches(4, start: 0, tokens: false))
+        // 3 searches in October, 3 in November: 2 calendar months billed, 3 searches a month.
+        let november = 31 * 86_400.0
+        let after = log(directory, "after.jsonl", searches(3, start: 0, tokens: true) + searches(3, start: november, tokens: true))
+        return (before, after)
+    }
+
+    @Test("the saving is normalised by search volume: (before − after cost per search) × after searches a month, computed by hand")
+    func handComputed() throws {
+        let directory = TemporaryDirectory()
+        let (before, after) = CompareCommandTests.periods(directory)
+        let result = runCLI(["compare", before, after, "--pricing", "legacy-list", "--json", "--quiet"])
+        #expect(result.code == .success, "\(result.stderr)")
+        let document = try CompareCommandTests.json(result.stdout)
+        let number = { (path: [String]) in path.reduce(document as Any?) { ($0 as? [String: Any])?[$1] } as? NSNumber }
+        // Before: 4 searches in 1 month, each 4 requests + a geocoding call.
+        #expect(number(["before", "searches"])?.intValue == 4)
+        #expect(number(["before", "period", "month_count"])?.intValue == 1)
+        #expect(number(["before", "current", "list_cost_usd"])?.doubleValue == 0.06528)
+        #expect(number(["before", "current", "list_cost_per_search_usd"])?.doubleValue == 0.01632)
+        // After: 6 sessions over 2 months, $0.017 each.
+        #expect(number(["after", "searches"])?.intValue == 6)
+        #expect(number(["after", "period", "month_count"])?.intValue == 2)
+        #expect(number(["after", "searches_per_month"])?.doubleValue == 3)
+        #expect(number(["after", "current", "list_cost_usd_per_month"])?.doubleValue == 0.051)
+        #expect(number(["after", "current", "list_cost_per_1000_searches_usd"])?.doubleValue == 17)
+        // (0.01632 − 0.017) × 3 = −0.00204: the sessions cost more for 4-request searches.
+        #expect(number(["monthly_saving_usd"])?.doubleValue == -0.00204)
+        #expect(number(["cost_per_search_change_pct"])?.doubleValue == JSONValue.rounded((0.017 - 0.01632) / 0.01632 * 100))
+
+        let reversed = try CompareCommandTests.json(runCLI(["compare", after, before, "--pricing", "legacy-list", "--json", "--quiet"]).stdout)
+        // (0.017 − 0.01632) × 4 searches a month = 0.00272.
+        #expect(CompareCommandTests.number(reversed, "monthly_saving_usd") == 0.00272)
+    }
+
+    @Test("the monthly saving is the documented formula of the two separate analyze reports, for logs of different lengths and volumes")
+    func formulaOfReports() throws {
+        let directory = TemporaryDirectory()
+        var reports: [[String: Any]] = []
+        var paths: [String] = []
+        for (name, searches, days, seed) in [("short", "700", "9", "3"), ("long", "2600", "45", "4")] {
+            let log = directory.path + "/\(name).jsonl"
+            let generated = runCLI(["generate", "--searches", searches, "--days", days, "--seed", seed, "--start", "2026-09-20", "--out", log])
+            #expect(generated.code == .success, "\(generated.stderr)")
+            let analyzed = runCLI(["analyze", log, "--json", "--quiet"])
+            #expect(analyzed.code == .success, "\(analyzed.stderr)")
+            reports.append(try CompareCommandTests.json(analyzed.stdout))
+            paths.append(log)
+        }
+        let compared = runCLI(["compare", paths[0], paths[1], "--json", "--quiet"])
+        #expect(compared.code == .success, "\(compared.stderr)")
+        let document = try CompareCommandTests.json(compared.stdout)
+        func perSearch(_ report: [String: Any]) throws -> Double {
+            let list = try #require(CompareCommandTests.number(report, "headline", "current_list_cost_usd"))
+            let searches = try #require(CompareCommandTests.number(report, "searches", "total"))
+            let scale = try #require(CompareCommandTests.number(report, "assumptions", "scale"))
+            return list / (searches * scale)
+        }
+        let after = reports[1]
+        let searchesPerMonth = try #require(CompareCommandTests.number(after, "searches", "total"))
+            / #require(CompareCommandTests.number(after, "headline", "months"))
+        #expect(CompareCommandTests.number(after, "headline", "months") == 3, "September to November")
+        let expected = (try perSearch(reports[0]) - perSearch(after)) * searchesPerMonth
+        let saving = try #require(CompareCommandTests.number(document, "monthly_saving_usd"))
+        #expect(abs(saving - expected) < 1e-6, "\(saving) against \(expected)")
+        #expect(saving != 0)
+    }
+
+    @Test("a side gives the same figures as a log or as that log's report.json: the JSON is byte for byte the same")
+    func logOrReport() throws {
+        let directory = TemporaryDirectory()
+        let (before, after) = CompareCommandTests.periods(directory)
+        var reports: [String] = []
+        for (index, log) in [before, after].enumerated() {
+            let analyzed = runCLI(["analyze", log, "--pricing", "legacy-list", "--scale", "3", "--json", "--quiet"])
+            #expect(analyzed.code == .success, "\(analyzed.stderr)")
+            reports.append(directory.write("report\(index).json", analyzed.stdout))
+        }
+        let options = ["--pricing", "legacy-list", "--scale", "3", "--json", "--quiet"]
+        let fromLogs = runCLI(["compare", before, after] + options)
+        #expect(fromLogs.code == .success, "\(fromLogs.stderr)")
+        #expect(runCLI(["compare", reports[0], reports[1], "--json", "--quiet"]).stdout == fromLogs.stdout)
+        #expect(runCLI(["compare", reports[0], after] + options).stdout == fromLogs.stdout)
+        // The sample log and the report analyze --out writes for it.
+        let sample = packageRoot + "/SampleLogs/ios-app.jsonl"
+        let out = directory.path + "/sample"
+        #expect(runCLI(["analyze", sample, "--out", out, "--quiet"]).code == .success)
+        let fixed = packageRoot + "/docs/examples/after-fix/ios-app.jsonl"
+        #expect(runCLI(["compare", out + "/report.json", fixed, "--json"]).stdout == runCLI(["compare", sample, fixed, "--json", "--quiet"]).stdout)
+    }
+
+    @Test("every anomaly has a row, with 0 on the side that did not see it")
+    func anomalyRows() throws {
+        let directory = TemporaryDirectory()
+        let (before, after) = CompareCommandTests.periods(directory)
+        let document = try CompareCommandTests.json(runCLI(["compare", before, after, "--json", "--quiet"]).stdout)
+        let rows = try #require(document["anomalies"] as? [[String: Any]])
+        #expect(rows.map { $0["name"] as? String } == CompareCommandTests.anomalyNames)
+        let noToken = try #require(rows.first { $0["name"] as? String == "no_token_requests" })
+        #expect((noToken["before_count"] as? NSNumber)?.intValue == 16)
+        #expect((noToken["after_count"] as? NSNumber)?.intValue == 0)
+        #expect(((noToken["before_list_cost_usd"] as? NSNumber)?.doubleValue ?? 0) > 0)
+        #expect((noToken["after_list_cost_usd"] as? NSNumber)?.doubleValue == 0)
+        let markdown = runCLI(["compare", before, after, "--quiet"]).stdout
+        for name in CompareCommandTests.anomalyNames { #expect(markdown.contains("| `\(name)` |")) }
+    }
+
+    @Test("--fail-if-cost-per-search-rises PCT: exit 1 with one line when the rise is larger, 0 otherwise")
+    func threshold() throws {
+        let directory = TemporaryDirectory()
+        let (before, after) = CompareCommandTests.periods(directory)
+        let options = ["--pricing", "legacy-list", "--quiet", "--json"]
+        // The cost per search rose 4.17%, from $0.01632 to $0.017.
+        let failed = runCLI(["compare", before, after, "--fail-if-cost-per-search-rises", "4"] + options)
+        #expect(failed.code == .checkFailed)
+        #expect(failed.code.rawValue == 1)
+        #expect(failed.stderr == "placescost: error: cost per search rose 4.2% (from $0.0163 to $0.017), more than the 4% allowed.\n")
+        #expect(failed.stdout.contains("\"schema\": \"placescost.comparison/1\""), "the comparison is printed before the check fails")
+        let passed = runCLI(["compare", before, after, "--fail-if-cost-per-search-rises", "4.5"] + options)
+        #expect(passed.code == .success, "\(passed.stderr)")
+        #expect(passed.stderr.isEmpty)
+        // A fall passes any threshold, 0 included.
+        #expect(runCLI(["compare", after, before, "--fail-if-cost-per-search-rises", "0"] + options).code == .success)
+        #expect(runCLI(["compare", before, before, "--fail-if-cost-per-search-rises", "0"] + options).code == .success)
+    }
+
+    @Test("--fail-if-cost-per-search-rises takes a finite percentage from 0", arguments: ["-1", "nan", "inf", "five", "", "1e400"])
+    func thresholdValue(value: String) {
+        let result = runCLI(["compare", "a.jsonl", "b.jsonl", "--fail-if-cost-per-search-rises", value])
+        #expect(result.code == .usage)
+        #expect(result.stderr.hasPrefix("placescost: error: --fail-if-cost-per-search-rises takes a percentage from 0 to 1000000, not `\(value)`."), "\(result.stderr)")
+    }
+
+    @Test("bad inputs: a missing file, JSON that is no report, a report of another schema or with a key missing, one input")
+    func badInputs() throws {
+        let directory = TemporaryDirectory()
+        let (before, _) = CompareCommandTests.periods(directory)
+        let missing = runCLI(["compare", before, directory.path + "/missing.jsonl", "--quiet"])
+        #expect(missing.code == .noInput)
+        #expect(missing.stderr.contains("missing.jsonl"), "\(missing.stderr)")
+
+        let reconciliation = runCLI(["reconcile", "--billing", "SampleLogs/billing/cost-table-2026-10.csv", "--json", "--quiet"], workingDirectory: packageRoot)
+        let other = directory.write("reconciliation.json", reconciliation.stdout)
+        let wrongSchema = runCLI(["compare", other, before, "--quiet"])
+        #expect(wrongSchema.code == .dataError)
+        #expect(wrongSchema.stderr == "placescost: error: \(other) is a `placescost.reconciliation/1` document, not a report.json of `analyze` (`placescost.report/1`). Give compare a log, a directory of logs or a report.json written by `placescost analyze --json` or `--out`.\n")
+
+        let report = runCLI(["analyze", before, "--json", "--quiet"]).stdout
+        var object = try CompareCommandTests.json(report)
+        var headline = try #require(object["headline"] as? [String: Any])
+        headline["current_list_cost_usd"] = nil
+        object["headline"] = headline
+        let damaged = directory.write("damaged.json", String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self))
+        let incomplete = runCLI(["compare", before, damaged, "--quiet"])
+        #expect(incomplete.code == .dataError)
+        #expect(incomplete.stderr.contains("\(damaged) is not a whole report.json (`placescost.report/1`): `headline.current_list_cost_usd` is missing."), "\(incomplete.stderr)")
+
+        let numberSchema = directory.write("number.json", #"{"schema": 3}"#)
+        #expect(runCLI(["compare", numberSchema, before, "--quiet"]).code == .dataError)
+
+        // JSON without a `schema` key is read as a log: here, one that holds no call.
+        let notALog = directory.write("settings.json", #"{"theme": "dark", "size": 3}"#)
+        let result = runCLI(["compare", before, notALog, "--quiet"])
+        #expect(result.code == .dataError)
+        #expect(result.stderr.contains("settings.json"), "\(result.stderr)")
+
+        #expect(runCLI(["compare", before]).code == .usage)
+        #expect(runCLI(["compare", before, before, before]).code == .usage)
+        #expect(runCLI(["compare", "-", "-"]).code == .usage)
+        #expect(runCLI(["compare", before, before, "--report", "html"]).code == .usage)
+    }
+
+    @Test("--out writes comparison.md and comparison.json, the bytes --report prints")
+    func outDirectory() throws {
+        let directory = TemporaryDirectory()
+        let (before, after) = CompareCommandTests.periods(directory)
+        let result = runCLI(["compare", before, after, "-o", directory.path + "/out", "-q"])
+        #expect(result.code == .success)
+        #expect(result.stdout.isEmpty)
+        for format in ["md", "json"] {
+            let written = try String(contentsOfFile: directory.path + "/out/comparison.\(format)", encoding: .utf8)
+            #expect(written == runCLI(["compare", before, after, "--report", format, "-q"]).stdout)
+        }
+    }
+
+    // MARK: - The worked example
+
+    static let goldenFolder = packageRoot + "/Tests/PlacesCostKitTests/Fixtures/golden/compare"
+
+    @Test("the README's worked example: the sample log before and after its token mistakes were fixed, as golden files", arguments: ["md", "json"])
+    func workedExample(format: String) throws {
+        let result = runCLI(
+            ["compare", "SampleLogs/ios-app.jsonl", "docs/examples/after-fix/ios-app.jsonl", "--report", format, "--quiet"],
+            workingDirectory: packageRoot
+        )
+        #expect(result.code == .success, "\(result.stderr)")
+        let path = CompareCommandTests.goldenFolder + "/comparison.\(format)"
+        if ProcessInfo.processInfo.environment["RECORD_GOLDEN"] == "1" {
+            try FileManager.default.createDirectory(atPath: CompareCommandTests.goldenFolder, withIntermediateDirectories: true)
+            try result.stdout.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        let golden = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(result.stdout == golden, "comparison.\(format) differs from its golden file; run RECORD_GOLDEN=1 swift test if the change is intended.")
+    }
+
+    @Test("the after-fix example log has none of the token mistakes the sample has")
+    func afterFixLog() throws {
+        let document = try CompareCommandTests.json(
+            runCLI(["compare", "SampleLogs/ios-app.jsonl", "docs/examples/after-fix/ios-app.jsonl", "--json", "--quiet"], workingDirectory: packageRoot).stdout
+        )
+        let rows = try #require(document["anomalies"] as? [[String: Any]])
+        for row in rows where row["name"] as? String != "one_request_sessions" {
+            #expect((row["after_count"] as? NSNumber)?.intValue == 0, "\(row)")
+            #expect(((row["before_count"] as? NSNumber)?.intValue ?? 0) > 0, "\(row)")
+        }
+        #expect((CompareCommandTests.number(document, "monthly_saving_usd") ?? 0) > 0)
+    }
+}
