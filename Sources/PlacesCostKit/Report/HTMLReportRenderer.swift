@@ -134,9 +134,9 @@ struct HTMLReportRenderer: Sendable {
             var cells = ["<code>\(HTMLText.escaped(cost.name))</code>", Money.count(cost.count)]
             if scaled { cells.append(Money.count(Double(cost.count) * scale)) }
             cells += [Money.usd(cost.billedListUSD), right, cost.count == 0 ? "None seen." : HTMLText.inline(advice.fix)]
-            rows.append(tableRow(cells, columns))
+            rows.append(tableRow(cells, columns, labelled: true))
         }
-        lines += table(columns, rows)
+        lines += table(columns, rows, className: "cards")
         lines.append("</section>")
         return lines
     }
@@ -290,19 +290,22 @@ struct HTMLReportRenderer: Sendable {
         var className: String? { numeric ? "num" : wide ? "wide" : nil }
     }
 
-    /// A table in a box that scrolls sideways when the screen is narrower than the table.
-    private func table(_ columns: [Column], _ rows: [String]) -> [String] {
+    /// A table in a box that scrolls sideways when the screen is narrower than the table; of
+    /// class `cards`, a phone shows each row as a card of labelled cells instead.
+    private func table(_ columns: [Column], _ rows: [String], className: String? = nil) -> [String] {
         let header = columns.map { column in
             "<th scope=\"col\"" + (column.className.map { " class=\"\($0)\"" } ?? "") + ">\(HTMLText.escaped(column.title))</th>"
         }.joined()
-        return ["<div class=\"scroll\">", "<table>", "<thead><tr>\(header)</tr></thead>", "<tbody>"] + rows + ["</tbody>", "</table>", "</div>"]
+        return ["<div class=\"scroll\">", "<table" + (className.map { " class=\"\($0)\"" } ?? "") + ">", "<thead><tr>\(header)</tr></thead>", "<tbody>"] + rows + ["</tbody>", "</table>", "</div>"]
     }
 
-    /// One row; `cells` are HTML already. With `headerFirst`, the first cell heads the row.
-    private func tableRow(_ cells: [String], _ columns: [Column], className: String? = nil, headerFirst: Bool = false) -> String {
+    /// One row; `cells` are HTML already. With `headerFirst`, the first cell heads the row; with
+    /// `labelled`, each cell carries its column's title for the cards of a phone.
+    private func tableRow(_ cells: [String], _ columns: [Column], className: String? = nil, headerFirst: Bool = false, labelled: Bool = false) -> String {
         let body = zip(cells, columns).enumerated().map { index, pair in
             let element = headerFirst && index == 0 ? "th scope=\"row\"" : "td"
-            return "<\(element)" + (pair.1.className.map { " class=\"\($0)\"" } ?? "") + ">\(pair.0)</\(element.prefix(2))>"
+            let label = labelled ? " data-label=\"\(HTMLText.escaped(pair.1.title))\"" : ""
+            return "<\(element)" + (pair.1.className.map { " class=\"\($0)\"" } ?? "") + label + ">\(pair.0)</\(element.prefix(2))>"
         }.joined()
         return "<tr" + (className.map { " class=\"\($0)\"" } ?? "") + ">\(body)</tr>"
     }
@@ -377,6 +380,11 @@ struct HTMLReportRenderer: Sendable {
       .headline { grid-template-columns: 1fr; gap: 0.15rem; padding: 0.75rem; }
       .headline dd { margin-bottom: 0.6rem; }
       .answer { margin-left: 0.75rem; }
+      table.cards, table.cards tbody, table.cards tr, table.cards td { display: block; }
+      table.cards thead { display: none; }
+      table.cards tr { margin-bottom: 0.75rem; padding: 0.35rem 0; border: 1px solid #d8dee4; border-radius: 6px; }
+      table.cards td { min-width: 0; padding: 0.2rem 0.75rem; border: 0; text-align: left; white-space: normal; }
+      table.cards td::before { content: attr(data-label) ": "; color: #57606a; font-weight: 600; }
     }
     @media print {
       body { font-size: 10.5pt; }
