@@ -11,7 +11,7 @@ struct AnalyzeCommand {
         static let json = CommandOption("json", short: "j", help: "Same as --report json.")
         static let out = CommandOption(
             "out", short: "o", value: "DIR", completion: .directories,
-            help: "Write report.md, report.json, searches.csv, costs.csv and the charts/ the Markdown links to into DIR (created if needed)."
+            help: "Write report.md, report.html, report.json, searches.csv, costs.csv and the charts/ the Markdown links to into DIR (created if needed)."
         )
         static let sessionTimeout = CommandOption(
             "session-timeout", value: "SECONDS",

@@ -141,7 +141,7 @@ struct MarkdownReportRenderer: Sendable {
         lines.append("![Characters typed at selection](\(ReportCharts.charactersAtSelection))")
         lines.append("")
         lines += histogramLines(stats.charactersAtSelectionHistogram, summary: "Characters typed at selection", key: "characters")
-        lines.append("**Does the app need Place Details?** " + detailsNeedSentence(analysis.detailsNeed))
+        lines.append("**Does the app need Place Details?** " + Self.detailsNeedSentence(analysis.detailsNeed))
         lines.append("")
         return lines
     }
@@ -266,7 +266,9 @@ struct MarkdownReportRenderer: Sendable {
 
     // MARK: - Sentences
 
-    private func detailsNeedSentence(_ need: DetailsNeed) -> String {
+    /// Whether the app needs Place Details and how that was found, with Markdown emphasis
+    /// (`report.html` prints it through `HTMLText.inline`).
+    static func detailsNeedSentence(_ need: DetailsNeed) -> String {
         switch need.source {
         case .override:
             return "Set with `--needs-details`: **\(need.needsDetails ? "yes" : "no")**."

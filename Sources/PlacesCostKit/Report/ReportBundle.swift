@@ -4,8 +4,9 @@ import Glibc
 import Darwin
 #endif
 
-/// Every file `analyze --out DIR` writes, rendered in memory: `report.md`, `report.json`,
-/// `searches.csv`, `costs.csv` and the charts `report.md` links to.
+/// Every file `analyze --out DIR` writes, rendered in memory: `report.md`, `report.html`,
+/// `report.json`, `searches.csv`, `costs.csv` and the charts `report.md` links to
+/// (`report.html` holds them inline).
 struct ReportBundle: Sendable {
     enum Format: String, Sendable, CaseIterable {
         case md, csv, json
@@ -40,6 +41,7 @@ struct ReportBundle: Sendable {
         guard let rows = analysis.searchRows else { preconditionFailure("ReportBundle.files needs the analysis's search rows") }
         var files = [
             ReportFile(path: "report.md") { render(analysis, as: .md) },
+            ReportFile(path: "report.html") { HTMLReportRenderer().render(analysis) },
             ReportFile(path: "report.json") { render(analysis, as: .json) },
             ReportFile(path: "searches.csv") { write in
                 if let failure = rows.failure {

@@ -73,7 +73,7 @@ struct TerminalSummaryRenderer: Sendable {
 
         let footer: [String]
         if let outDirectory {
-            footer = text.wrapped("Full report in \(outDirectory)/: report.md (decision path, next steps, every delay), report.json, searches.csv, costs.csv and charts/.")
+            footer = text.wrapped("Full report in \(outDirectory)/: report.md (decision path, next steps, every delay), report.html, report.json, searches.csv, costs.csv and charts/.")
         } else {
             footer = text.wrapped("Full report: add --out DIR for report.md (decision path, next steps, every delay), report.json, searches.csv and charts, or --report md for the Markdown here.")
         }

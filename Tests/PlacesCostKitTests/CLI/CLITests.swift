@@ -105,14 +105,14 @@ struct CLITests {
         #expect(quiet.stderr.isEmpty)
     }
 
-    @Test("--out writes the four reports and the charts; an output it cannot create exits 73")
+    @Test("--out writes the five reports and the charts; an output it cannot create exits 73")
     func out() throws {
         let directory = TemporaryDirectory()
         let file = directory.write("log.jsonl", [ac(0, "a", "12"), details(1, "a")].map(\.jsonLine).joined(separator: "\n"))
         let result = runCLI(["analyze", file, "--out", directory.path + "/reports/nested"])
         #expect(result.code == .success)
         #expect(result.stdout.isEmpty)
-        for name in ["report.md", "report.json", "searches.csv", "costs.csv"] + ReportCharts.files {
+        for name in ["report.md", "report.html", "report.json", "searches.csv", "costs.csv"] + ReportCharts.files {
             #expect(FileManager.default.fileExists(atPath: directory.path + "/reports/nested/" + name), "\(name)")
         }
         let searches = try String(contentsOfFile: directory.path + "/reports/nested/searches.csv", encoding: .utf8)

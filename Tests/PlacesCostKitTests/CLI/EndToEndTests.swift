@@ -71,12 +71,12 @@ struct EndToEndTests {
         let result = try run(["analyze", "--out", out.path, "--report", "md"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("# Places Autocomplete cost report"))
-        #expect(result.stderr.contains("wrote report.md, report.json, searches.csv, costs.csv"))
+        #expect(result.stderr.contains("wrote report.md, report.html, report.json, searches.csv, costs.csv"))
         let sample = try String(contentsOfFile: packageRoot + "/SampleLogs/ios-app.jsonl", encoding: .utf8)
         let tokens = sample.split(separator: "\"session_token\":\"").dropFirst().prefix(50).map { String($0.prefix(36)) }
         let users = sample.split(separator: "\"user_id\":\"").dropFirst().prefix(50).map { String($0.prefix { $0 != "\"" }) }
         #expect(tokens.count == 50 && users.count == 50)
-        for file in ["report.md", "report.json", "searches.csv", "costs.csv"] + ReportCharts.files {
+        for file in ["report.md", "report.html", "report.json", "searches.csv", "costs.csv"] + ReportCharts.files {
             let text = try String(contentsOfFile: out.path + "/" + file, encoding: .utf8)
             for secret in ["Café de", "東京タワー", "Hauptbahnhof München"] {
                 #expect(sample.contains(secret), "the sample should hold this input, or the check below proves nothing")

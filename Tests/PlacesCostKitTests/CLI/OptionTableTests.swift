@@ -143,7 +143,7 @@ struct OptionTableTests {
         let environment = ["PLACESCOST_HASH_KEY": String(repeating: "ab", count: 32)]
         #expect(runCLI(["analyze", file, "-q", "-o", directory.path + "/short"], environment: environment).code == .success)
         #expect(runCLI(["analyze", file, "--quiet", "--out", directory.path + "/long"], environment: environment).code == .success)
-        for name in ["report.md", "report.json", "searches.csv", "costs.csv"] {
+        for name in ["report.md", "report.html", "report.json", "searches.csv", "costs.csv"] {
             let short = try String(contentsOfFile: directory.path + "/short/" + name, encoding: .utf8)
             let long = try String(contentsOfFile: directory.path + "/long/" + name, encoding: .utf8)
             #expect(short == long, "\(name)")

@@ -58,7 +58,7 @@ struct OutputSafetyTests {
         #expect(runCLI(["analyze", sample, "--out", second, "--quiet", "--threads", "2"]).code == .success)
         let names = listing(first).filter { !$0.hasSuffix("charts") }
         #expect(names == listing(second).filter { !$0.hasSuffix("charts") })
-        #expect(names.count == 4 + ReportCharts.files.count)
+        #expect(names.count == 5 + ReportCharts.files.count)
         for name in names {
             let one = try #require(FileManager.default.contents(atPath: first + "/" + name))
             let two = try #require(FileManager.default.contents(atPath: second + "/" + name))

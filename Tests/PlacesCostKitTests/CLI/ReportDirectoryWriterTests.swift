@@ -13,7 +13,7 @@ import Darwin
 /// directory both succeed with one whole report, and the staging folders of dead runs go.
 @Suite("Report directory writer")
 struct ReportDirectoryWriterTests {
-    static let bundleFiles = ["report.md", "report.json", "searches.csv", "costs.csv"] + ReportCharts.files
+    static let bundleFiles = ["report.md", "report.html", "report.json", "searches.csv", "costs.csv"] + ReportCharts.files
 
     let firstLog = [ac(0, "a", "12"), ac(1, "a", "123"), details(2, "a"), ac(100, nil, "9", user: "u-1")]
     let secondLog = [ac(0, "b", "1"), ac(5, "c", "2"), ac(7, "c", "23"), details(9, "c")]

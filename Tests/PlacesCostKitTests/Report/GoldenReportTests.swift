@@ -21,13 +21,13 @@ struct GoldenReportTests {
         #expect(result.code == .success, "\(result.stderr)")
         #expect(result.stdout.isEmpty, "--out alone prints nothing")
         var files: [String: String] = [:]
-        for path in ["report.md", "report.json", "searches.csv", "costs.csv"] + ReportCharts.files {
+        for path in ["report.md", "report.html", "report.json", "searches.csv", "costs.csv"] + ReportCharts.files {
             files[path] = try String(contentsOfFile: out.path + "/" + path, encoding: .utf8)
         }
         return files
     }
 
-    @Test("report.md, report.json, searches.csv, costs.csv and the charts match the golden files")
+    @Test("report.md, report.html, report.json, searches.csv, costs.csv and the charts match the golden files")
     func sampleLogs() throws {
         for (path, contents) in try GoldenReportTests.sampleReport().sorted(by: { $0.key < $1.key }) {
             let golden = GoldenReportTests.fixtures + "/" + path

@@ -2,29 +2,76 @@ import Foundation
 import Testing
 @testable import PlacesCostKit
 
-/// The Markdown report prints no figure that `report.json` does not hold: each figure is read
-/// from the JSON and looked for, formatted for people, in the Markdown.
-@Suite("Markdown and JSON agree")
+/// The Markdown and HTML reports print no figure that `report.json` does not hold: each figure
+/// is read from the JSON and looked for, formatted for people, in the report. `report.html` is
+/// read through `markdownView`, which writes its table rows, code and emphasis as Markdown does.
+@Suite("Markdown, HTML and JSON agree")
 struct ReportAgreementTests {
+    enum Format: String, CaseIterable, CustomTestStringConvertible {
+        case md, html
+        var testDescription: String { rawValue }
+    }
+
     struct Report {
         var markdown: String
         var json: [String: Any]
     }
 
-    static func report(_ arguments: [String] = []) throws -> Report {
-        let md = runCLI(["analyze", "--quiet"] + arguments, workingDirectory: packageRoot)
+    static func report(_ arguments: [String] = [], format: Format = .md) throws -> Report {
         let json = runCLI(["analyze", "--json", "--quiet"] + arguments, workingDirectory: packageRoot)
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
-        return Report(markdown: md.stdout, json: try #require(object))
+        switch format {
+        case .md:
+            let md = runCLI(["analyze", "--quiet"] + arguments, workingDirectory: packageRoot)
+            return Report(markdown: md.stdout, json: try #require(object))
+        case .html:
+            let out = TemporaryDirectory()
+            let run = runCLI(["analyze", "--out", out.path, "--quiet"] + arguments, workingDirectory: packageRoot)
+            #expect(run.code == .success, "\(run.stderr)")
+            let html = try String(contentsOfFile: out.path + "/report.html", encoding: .utf8)
+            return Report(markdown: markdownView(html), json: try #require(object))
+        }
+    }
+
+    /// `html` as the text a reader sees, with each table row on a line as `| cell | cell |`,
+    /// `<code>` as backticks and `<strong>` as `**`, the charts left out (their labels repeat
+    /// figures of the tables) and entities decoded.
+    static func markdownView(_ html: String) -> String {
+        func replacing(_ pattern: String, in text: String, _ transform: (NSTextCheckingResult, NSString) -> String) -> String {
+            let regex = try! NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators])
+            let source = text as NSString
+            var output = ""
+            var last = 0
+            for match in regex.matches(in: text, range: NSRange(location: 0, length: source.length)) {
+                output += source.substring(with: NSRange(location: last, length: match.range.location - last))
+                output += transform(match, source)
+                last = match.range.location + match.range.length
+            }
+            return output + source.substring(from: last)
+        }
+        var text = replacing("<svg.*?</svg>", in: html) { _, _ in "" }
+        text = replacing("<tr[^>]*>(.*?)</tr>", in: text) { match, source in
+            let cells = replacing("<t[hd][^>]*>(.*?)</t[hd]>", in: source.substring(with: match.range(at: 1))) { cell, row in
+                "\u{1}" + row.substring(with: cell.range(at: 1))
+            }.split(separator: "\u{1}", omittingEmptySubsequences: false).dropFirst()
+            return "\n| " + cells.joined(separator: " | ") + " |\n"
+        }
+        text = replacing("</?code>", in: text) { _, _ in "`" }
+        text = replacing("</?strong>", in: text) { _, _ in "**" }
+        text = replacing("<[^>]*>", in: text) { _, _ in "" }
+        for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&amp;", "&")] {
+            text = text.replacingOccurrences(of: entity, with: character)
+        }
+        return text
     }
 
     func expectContains(_ markdown: String, _ text: String, _ what: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
-        #expect(markdown.contains(text), "\(what): `\(text)` not in the Markdown", sourceLocation: sourceLocation)
+        #expect(markdown.contains(text), "\(what): `\(text)` not in the report", sourceLocation: sourceLocation)
     }
 
-    @Test("headline, decision path, ranking, anomalies, searches and costs", arguments: [[], ["--pricing", "legacy-list", "--needs-details", "no"], ["--scale", "40"]])
-    func agree(arguments: [String]) throws {
-        let report = try ReportAgreementTests.report(arguments)
+    @Test("headline, decision path, ranking, anomalies, searches and costs", arguments: [[], ["--pricing", "legacy-list", "--needs-details", "no"], ["--scale", "40"]], Format.allCases)
+    func agree(arguments: [String], format: Format) throws {
+        let report = try ReportAgreementTests.report(arguments, format: format)
         let md = report.markdown
         let json = report.json
 
