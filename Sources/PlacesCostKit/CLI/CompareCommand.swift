@@ -5,12 +5,12 @@ struct CompareCommand {
     /// The options only `compare` takes; the log options are `analyze`'s.
     enum Key {
         static let report = CommandOption(
-            "report", choices: ComparisonRenderer.Format.allCases.map(\.rawValue),
-            help: "What to print on standard output: comparison.md (default) or comparison.json. With --out, nothing is printed unless asked. On a terminal, without --report, the Markdown is made readable for the screen."
+            "report", choices: ComparisonRenderer.printed.map(\.rawValue),
+            help: "What to print on standard output: comparison.md (default) or comparison.json; comparison.html is written by --out only, as analyze's report.html. With --out, nothing is printed unless asked. On a terminal, without --report, the Markdown is made readable for the screen."
         )
         static let json = CommandOption("json", short: "j", help: "Same as --report json.")
         static let out = CommandOption(
-            "out", short: "o", value: "DIR", completion: .directories, help: "Write comparison.md and comparison.json into DIR (created if needed)."
+            "out", short: "o", value: "DIR", completion: .directories, help: "Write comparison.md, comparison.json and comparison.html into DIR (created if needed)."
         )
         static let failIfCostPerSearchRises = CommandOption(
             "fail-if-cost-per-search-rises", value: "PCT",

@@ -1,19 +1,45 @@
-/// Renders a `Comparison` as `comparison.json` (for machines and CI) or `comparison.md`.
+/// Renders a `Comparison` as `comparison.json` (for machines and CI), `comparison.md` or
+/// `comparison.html` (a page like `report.html`: no script, no request).
 ///
-/// Both hold the same figures; an HTML form would be made from the same `Comparison`.
+/// The three hold the same figures: the Markdown and the page are made from the same rows and
+/// sentences (`Text`), which mark code with backticks and emphasis with `**`.
 struct ComparisonRenderer: Sendable {
     /// The `schema` of `comparison.json` (`docs/schema/comparison.schema.json`).
     static let schema = "placescost.comparison/1"
 
     enum Format: String, Sendable, CaseIterable {
-        case md, json
+        case md, json, html
 
-        var fileName: String {
+        var fileName: String { "comparison." + rawValue }
+    }
+
+    /// The formats `--report` prints; the page is written by `--out` only, as `report.html` is.
+    static let printed: [Format] = [.md, .json]
+
+    /// A cell or a sentence: the engine's own text, or names from the input (file paths, months,
+    /// price table ids), which each format escapes its own way.
+    enum Text {
+        case text(String)
+        case names([String])
+
+        var markdown: String {
             switch self {
-            case .md: "comparison.md"
-            case .json: "comparison.json"
+            case .text(let text): text
+            case .names(let names): names.map(MarkdownText.name).joined(separator: ", ")
             }
         }
+
+        var html: String {
+            switch self {
+            case .text(let text): HTMLText.inline(text)
+            case .names(let names): names.map(HTMLText.name).joined(separator: ", ")
+            }
+        }
+    }
+
+    /// A row of the main table: its label, before, after and the change.
+    struct Row {
+        var cells: [Text]
     }
 
     init() {}
@@ -22,6 +48,7 @@ struct ComparisonRenderer: Sendable {
         switch format {
         case .json: json(comparison).rendered()
         case .md: markdown(comparison)
+        case .html: html(comparison)
         }
     }
 
@@ -95,40 +122,75 @@ struct ComparisonRenderer: Sendable {
     // MARK: - Markdown
 
     func markdown(_ comparison: Comparison) -> String {
-        let before = comparison.before
-        let after = comparison.after
         var lines = ["# What changed", ""]
-        lines.append("Before: \(MarkdownText.name(comparison.beforeInput)); after: \(MarkdownText.name(comparison.afterInput)).")
+        lines.append("Before: \(Text.names([comparison.beforeInput]).markdown); after: \(Text.names([comparison.afterInput]).markdown).")
         lines.append("")
         lines.append(headline(comparison))
         lines.append("")
         lines.append("| | before | after | change |")
         lines.append("|---|---:|---:|---:|")
-        func row(_ label: String, _ value: (PeriodFigures) -> String, change: String = "") {
-            lines.append("| \(label) | \(value(before)) | \(value(after)) | \(change) |")
+        for row in rows(comparison) {
+            lines.append("| " + row.cells.map(\.markdown).joined(separator: " | ") + " |")
         }
-        row("Period") { "\($0.days) day\($0.days == 1 ? "" : "s") from \($0.firstCall.prefix(10))" }
-        row("Months billed") { "\($0.months.map { MarkdownText.name($0) }.joined(separator: ", "))" }
-        row("Calls") { Money.count($0.calls) }
-        row("Searches", { Money.count($0.searches) }, change: signed(comparison.searchesChangePercent, digits: 1) + "%")
+        lines.append("")
+        lines += ["## Anomalies", "", Self.anomalyIntro, ""]
+        lines.append("| " + Self.anomalyColumns.joined(separator: " | ") + " |")
+        lines.append("|---|---:|---:|---:|---:|")
+        for row in anomalyRows(comparison) {
+            lines.append("| " + row.joined(separator: " | ") + " |")
+        }
+        lines.append("")
+        lines += ["## How the saving is computed", ""] + methodParagraphs(comparison).flatMap { [$0, ""] }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    func html(_ comparison: Comparison) -> String {
+        let page = HTMLReportRenderer()
+        var lines = [
+            "<h1>What changed</h1>",
+            "<p>Before: \(Text.names([comparison.beforeInput]).html); after: \(Text.names([comparison.afterInput]).html).</p>",
+            "<p>\(HTMLText.inline(headline(comparison)))</p>",
+        ]
+        let columns: [HTMLReportRenderer.Column] = [.text(""), .number("before"), .number("after"), .number("change")]
+        lines += page.table(columns, rows(comparison).map { row in page.tableRow(row.cells.map(\.html), columns, headerFirst: true) })
+        let anomalyColumns = [HTMLReportRenderer.Column.text(Self.anomalyColumns[0])] + Self.anomalyColumns.dropFirst().map(HTMLReportRenderer.Column.number)
+        lines += ["<section id=\"anomalies\">", "<h2>Anomalies</h2>", "<p>\(HTMLText.inline(Self.anomalyIntro))</p>"]
+        lines += page.table(anomalyColumns, anomalyRows(comparison).map { page.tableRow($0.map(HTMLText.inline), anomalyColumns) })
+        lines.append("</section>")
+        lines += ["<section id=\"method\">", "<h2>How the saving is computed</h2>"] + methodParagraphs(comparison).map { "<p>\(HTMLText.inline($0))</p>" } + ["</section>"]
+        return HTMLReportRenderer.page(title: "What changed: Places Autocomplete cost", body: lines)
+    }
+
+    /// The main table: each side's figures and the change.
+    private func rows(_ comparison: Comparison) -> [Row] {
+        let before = comparison.before
+        let after = comparison.after
+        var rows: [Row] = []
+        func row(_ label: String, _ value: (PeriodFigures) -> Text, change: String = "") {
+            rows.append(Row(cells: [.text(label), value(before), value(after), .text(change)]))
+        }
+        func figure(_ label: String, _ value: @escaping (PeriodFigures) -> String, change: String = "") {
+            row(label, { .text(value($0)) }, change: change)
+        }
+        figure("Period") { "\($0.days) day\($0.days == 1 ? "" : "s") from \($0.firstCall.prefix(10))" }
+        row("Months billed") { .names($0.months) }
+        figure("Calls") { Money.count($0.calls) }
+        figure("Searches", { Money.count($0.searches) }, change: signed(comparison.searchesChangePercent, digits: 1) + "%")
         if before.scale != 1 || after.scale != 1 {
-            row("Billed searches (`--scale`)") { Money.count($0.billedSearches) }
+            figure("Billed searches (`--scale`)") { Money.count($0.billedSearches) }
         }
-        row("Searches a month") { Money.count($0.searchesPerMonth) }
-        row("Requests per search", { Money.plain($0.requestsPerSearch) }, change: signed(comparison.requestsPerSearchChange))
-        row("Completed", { Money.plain($0.completionRate * 100, digits: 1) + "%" }, change: signed(comparison.completionRateChangePoints, digits: 1) + " points")
-        row("Bill a month") { Money.usd($0.currentCostUSDPerMonth) }
-        row("List prices, a month") { Money.usd($0.currentListCostUSDPerMonth) }
-        row(
+        figure("Searches a month") { Money.count($0.searchesPerMonth) }
+        figure("Requests per search", { Money.plain($0.requestsPerSearch) }, change: signed(comparison.requestsPerSearchChange))
+        figure("Completed", { Money.plain($0.completionRate * 100, digits: 1) + "%" }, change: signed(comparison.completionRateChangePoints, digits: 1) + " points")
+        figure("Bill a month") { Money.usd($0.currentCostUSDPerMonth) }
+        figure("List prices, a month") { Money.usd($0.currentListCostUSDPerMonth) }
+        figure(
             "**Per 1,000 searches**", { "**\(Money.usd($0.listCostPer1000SearchesUSD))**" },
             change: "**" + (comparison.costPerSearchChangePercent.map { signed($0, digits: 1) + "%" } ?? "from $0") + "**"
         )
-        row("Price table") { MarkdownText.name($0.pricingID) }
-        row("Recommendation", advice, change: comparison.recommendationChanged ? "changed" : "same")
-        lines.append("")
-        lines += anomalyLines(comparison)
-        lines += methodLines(comparison)
-        return lines.joined(separator: "\n") + "\n"
+        row("Price table") { .names([$0.pricingID]) }
+        figure("Recommendation", advice, change: comparison.recommendationChanged ? "changed" : "same")
+        return rows
     }
 
     private func headline(_ comparison: Comparison) -> String {
@@ -146,28 +208,22 @@ struct ComparisonRenderer: Sendable {
         return advice.keepsCurrent ? "keep \(choice)" : "\(choice), saving \(Money.usd(advice.savingsUSDPerMonth)) a month"
     }
 
-    private func anomalyLines(_ comparison: Comparison) -> [String] {
-        var lines = [
-            "## Anomalies", "",
-            "Each mistake's count in the log and what those calls cost in the period at list prices.", "",
-            "| anomaly | before | after | cost before | cost after |",
-            "|---|---:|---:|---:|---:|",
-        ]
-        for change in comparison.anomalies {
-            lines.append("| `\(change.name)` | \(Money.count(change.before.count)) | \(Money.count(change.after.count)) | \(Money.usd(change.before.listCostUSD)) | \(Money.usd(change.after.listCostUSD)) |")
+    static let anomalyIntro = "Each mistake's count in the log and what those calls cost in the period at list prices."
+    static let anomalyColumns = ["anomaly", "before", "after", "cost before", "cost after"]
+
+    /// One row an anomaly, under `anomalyColumns`.
+    private func anomalyRows(_ comparison: Comparison) -> [[String]] {
+        comparison.anomalies.map { change in
+            ["`\(change.name)`", Money.count(change.before.count), Money.count(change.after.count), Money.usd(change.before.listCostUSD), Money.usd(change.after.listCostUSD)]
         }
-        lines.append("")
-        return lines
     }
 
-    private func methodLines(_ comparison: Comparison) -> [String] {
+    private func methodParagraphs(_ comparison: Comparison) -> [String] {
         let before = comparison.before
         let after = comparison.after
         return [
-            "## How the saving is computed", "",
-            "Per search = the calls as made (`current`) at first-tier list prices ÷ the searches; a month = the period ÷ its calendar months billed, as `analyze` states its bill (the bill a month is after the free caps and tiers). List prices, because the free caps are a monthly allowance that belongs to no search: with them, a cost per search would change with the volume alone.", "",
+            "Per search = the calls as made (`current`) at first-tier list prices ÷ the searches; a month = the period ÷ its calendar months billed, as `analyze` states its bill (the bill a month is after the free caps and tiers). List prices, because the free caps are a monthly allowance that belongs to no search: with them, a cost per search would change with the volume alone.",
             "(before \(CompareError.perSearch(before.listCostPerSearchUSD)) − after \(CompareError.perSearch(after.listCostPerSearchUSD)) a search) × \(Money.count(after.searchesPerMonth)) searches a month after = \(Money.usd(comparison.monthlySavingUSD)) a month.",
-            "",
         ]
     }
 

@@ -15,33 +15,40 @@ struct HTMLReportRenderer: Sendable {
 
     /// The page, ending in a newline.
     func render(_ analysis: Analysis) -> String {
-        var lines = [
-            "<!DOCTYPE html>",
-            "<html lang=\"en\">",
-            "<head>",
-            "<meta charset=\"utf-8\">",
-            "<meta http-equiv=\"Content-Security-Policy\" content=\"\(Self.contentSecurityPolicy)\">",
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
-            "<meta name=\"referrer\" content=\"no-referrer\">",
-            "<title>Places Autocomplete cost report</title>",
-            "<style>", Self.style, "</style>",
-            "</head>",
-            "<body>",
-            "<main>",
-        ]
+        var lines: [String] = []
         let charts = Dictionary(ReportCharts.charts(analysis).map { ($0.path, $0.chart) }) { first, _ in first }
         lines += headlineLines(analysis)
         lines += decisionLines(analysis.recommendation)
         lines += rankingLines(analysis.recommendation, chart: charts[ReportCharts.strategyCosts])
         lines += nextStepLines(analysis.recommendation)
         lines += anomalyLines(analysis)
+        lines += groupLines(analysis, charts: charts)
         lines += searchLines(analysis, charts: charts)
         lines += costLines(analysis)
         lines += assumptionLines(analysis)
         lines += methodLines()
         lines += inputLines(analysis)
-        lines += ["</main>", "</body>", "</html>"]
-        return lines.joined(separator: "\n") + "\n"
+        return Self.page(title: "Places Autocomplete cost report", body: lines)
+    }
+
+    /// A whole page around `body`: the policy that forbids every fetch, the viewport, the one
+    /// style; ending in a newline. `title` is plain text.
+    static func page(title: String, body: [String]) -> String {
+        let head = [
+            "<!DOCTYPE html>",
+            "<html lang=\"en\">",
+            "<head>",
+            "<meta charset=\"utf-8\">",
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"\(contentSecurityPolicy)\">",
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
+            "<meta name=\"referrer\" content=\"no-referrer\">",
+            "<title>\(HTMLText.escaped(title))</title>",
+            "<style>", style, "</style>",
+            "</head>",
+            "<body>",
+            "<main>",
+        ]
+        return (head + body + ["</main>", "</body>", "</html>"]).joined(separator: "\n") + "\n"
     }
 
     // MARK: - Sections
@@ -278,7 +285,7 @@ struct HTMLReportRenderer: Sendable {
     // MARK: - Elements
 
     /// A table column: its heading and whether its cells are figures (right-aligned, unbroken).
-    private struct Column {
+    struct Column {
         var title: String
         var numeric: Bool
         /// Prose that should not be squeezed to a word a line on a phone.
@@ -292,7 +299,7 @@ struct HTMLReportRenderer: Sendable {
 
     /// A table in a box that scrolls sideways when the screen is narrower than the table; of
     /// class `cards`, a phone shows each row as a card of labelled cells instead.
-    private func table(_ columns: [Column], _ rows: [String], className: String? = nil) -> [String] {
+    func table(_ columns: [Column], _ rows: [String], className: String? = nil) -> [String] {
         let header = columns.map { column in
             "<th scope=\"col\"" + (column.className.map { " class=\"\($0)\"" } ?? "") + ">\(HTMLText.escaped(column.title))</th>"
         }.joined()
@@ -301,7 +308,7 @@ struct HTMLReportRenderer: Sendable {
 
     /// One row; `cells` are HTML already. With `headerFirst`, the first cell heads the row; with
     /// `labelled`, each cell carries its column's title for the cards of a phone.
-    private func tableRow(_ cells: [String], _ columns: [Column], className: String? = nil, headerFirst: Bool = false, labelled: Bool = false) -> String {
+    func tableRow(_ cells: [String], _ columns: [Column], className: String? = nil, headerFirst: Bool = false, labelled: Bool = false) -> String {
         let body = zip(cells, columns).enumerated().map { index, pair in
             let element = headerFirst && index == 0 ? "th scope=\"row\"" : "td"
             let label = labelled ? " data-label=\"\(HTMLText.escaped(pair.1.title))\"" : ""
@@ -313,7 +320,7 @@ struct HTMLReportRenderer: Sendable {
     /// A chart inlined as SVG in a figure captioned with its title. The figure's id comes from
     /// the chart's file name, unique within the page; the SVG itself holds no id. Below 540 px
     /// the chart scrolls sideways rather than shrinking its text out of reading size.
-    private func figureLines(_ chart: BarChart, path: String) -> [String] {
+    func figureLines(_ chart: BarChart, path: String) -> [String] {
         let name = path.split(separator: "/").last.map { $0.replacingOccurrences(of: ".svg", with: "") } ?? path
         return [
             "<figure id=\"chart-\(HTMLText.escaped(name))\" class=\"chart\">",

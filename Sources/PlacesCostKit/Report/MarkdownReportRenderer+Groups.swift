@@ -3,35 +3,57 @@ extension MarkdownReportRenderer {
     /// Rows shown before the rest are summed into one (every group is in `report.json`).
     static let shownGroups = 50
 
-    func groupLines(_ analysis: Analysis) -> [String] {
-        guard let breakdown = analysis.groups else { return [] }
-        let heading: String = switch breakdown.dimension {
+    /// The dimension as a column heading.
+    static func groupHeading(_ dimension: GroupDimension) -> String {
+        switch dimension {
         case .project: "project"
         case .platform: "platform"
         case .apiVersion: "API generation"
         case .day: "day"
         }
-        let rule: String = switch breakdown.dimension {
+    }
+
+    /// How searches, calls, anomalies and money are put in groups: the section's first paragraph.
+    static func groupRule(_ dimension: GroupDimension) -> String {
+        let membership = switch dimension {
         case .project: "Each search counts in its project; calls with no project are \"(no project)\"."
         case .platform: "Each search counts in the platform of its first call that names one; each call in its own."
         case .apiVersion: "Each search counts in the API generation of its first call that names one; each call in its own (none named: legacy)."
         case .day: "Each search counts on the calendar day (in `--timezone`, UTC by default) of its first call; each call on its own day."
         }
-        let recommended = breakdown.recommendedStrategy.rawValue + (breakdown.recommendedDelay > 0 ? ", delay \(breakdown.recommendedDelay)" : "")
+        return membership + " Anomalies of a call (reuse, no token, no field mask, details without autocomplete) count with the call, those of a session (expired, one request) with its search. Each month's bill is shared by the groups' list cost per SKU, so the groups add up to the totals (in `report.json` to the micro-dollar)."
+    }
+
+    /// The recommended option as the by-table's columns name it.
+    static func groupRecommended(_ breakdown: GroupBreakdown) -> String {
+        breakdown.recommendedStrategy.rawValue + (breakdown.recommendedDelay > 0 ? ", delay \(breakdown.recommendedDelay)" : "")
+    }
+
+    /// The groups shown one a row, and the rest summed into one row when there are more.
+    static func shownGroups(_ breakdown: GroupBreakdown) -> (shown: [GroupBreakdown.Group], rest: (count: Int, total: GroupBreakdown.Group)?) {
+        let rest = breakdown.groups.dropFirst(shownGroups)
+        guard !rest.isEmpty else { return (breakdown.groups, nil) }
+        let others = GroupBreakdown(dimension: breakdown.dimension, recommendedStrategy: breakdown.recommendedStrategy, recommendedDelay: breakdown.recommendedDelay, groups: Array(rest))
+        return (Array(breakdown.groups.prefix(shownGroups)), (rest.count, others.total))
+    }
+
+    func groupLines(_ analysis: Analysis) -> [String] {
+        guard let breakdown = analysis.groups else { return [] }
+        let heading = Self.groupHeading(breakdown.dimension)
+        let rule = Self.groupRule(breakdown.dimension)
+        let recommended = Self.groupRecommended(breakdown)
         var lines = [
             "## Cost by \(heading)", "",
-            rule + " Anomalies of a call (reuse, no token, no field mask, details without autocomplete) count with the call, those of a session (expired, one request) with its search. Each month's bill is shared by the groups' list cost per SKU, so the groups add up to the totals (in `report.json` to the micro-dollar).", "",
-            "| \(heading) | calls | searches | completed | anomalies | bill now | list price now | per search now | bill, \(recommended) | per search, \(recommended) |",
+            rule, "",
+            "| " + ([heading] + Self.groupColumns(recommended)).joined(separator: " | ") + " |",
             "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|",
         ]
-        let shown = breakdown.groups.prefix(MarkdownReportRenderer.shownGroups)
+        let (shown, rest) = Self.shownGroups(breakdown)
         for group in shown {
             lines.append(row(group.name.map(MarkdownText.name) ?? "(no project)", group))
         }
-        let rest = breakdown.groups.dropFirst(MarkdownReportRenderer.shownGroups)
-        if !rest.isEmpty {
-            let others = GroupBreakdown(dimension: breakdown.dimension, recommendedStrategy: breakdown.recommendedStrategy, recommendedDelay: breakdown.recommendedDelay, groups: Array(rest))
-            lines.append(row("\(Money.count(rest.count)) more (each in `report.json`)", others.total))
+        if let rest {
+            lines.append(row("\(Money.count(rest.count)) more (each in `report.json`)", rest.total))
         }
         lines.append(row("**total**", breakdown.total))
         if ReportCharts.dailyDays(analysis) != nil {
@@ -46,16 +68,25 @@ extension MarkdownReportRenderer {
         return lines
     }
 
-    private func row(_ name: String, _ group: GroupBreakdown.Group) -> String {
+    /// The by-table's columns after the group's name.
+    static func groupColumns(_ recommended: String) -> [String] {
+        ["calls", "searches", "completed", "anomalies", "bill now", "list price now", "per search now", "bill, \(recommended)", "per search, \(recommended)"]
+    }
+
+    /// A group's cells under `groupColumns`, as the engine's text (anomaly names as `code`).
+    static func groupCells(_ group: GroupBreakdown.Group) -> [String] {
         let anomalies = group.anomalies.named.filter { $0.count > 0 }.map { "`\($0.name)` \(Money.count($0.count))" }
-        let cells = [
-            name, Money.count(group.calls), Money.count(group.searches), Money.count(group.completed),
+        return [
+            Money.count(group.calls), Money.count(group.searches), Money.count(group.completed),
             anomalies.isEmpty ? "none" : anomalies.joined(separator: ", "),
             Money.usd(group.current.costUSD), Money.usd(group.current.listCostUSD),
             group.current.costPerSearchUSD(group.searches).map { Money.usd($0, digits: 4) } ?? "n/a",
             Money.usd(group.recommended.costUSD),
             group.recommended.costPerSearchUSD(group.searches).map { Money.usd($0, digits: 4) } ?? "n/a",
         ]
-        return "| " + cells.joined(separator: " | ") + " |"
+    }
+
+    private func row(_ name: String, _ group: GroupBreakdown.Group) -> String {
+        "| " + ([name] + Self.groupCells(group)).joined(separator: " | ") + " |"
     }
 }

@@ -208,16 +208,45 @@ struct CompareCommandTests {
         #expect(runCLI(["compare", before]).code == .usage)
         #expect(runCLI(["compare", before, before, before]).code == .usage)
         #expect(runCLI(["compare", "-", "-"]).code == .usage)
+        // The page is written by --out only, as analyze's report.html.
         #expect(runCLI(["compare", before, before, "--report", "html"]).code == .usage)
     }
 
-    @Test("--out writes comparison.md and comparison.json, the bytes --report prints")
+    @Test("comparison.html holds comparison.md's figures, loads nothing and escapes the input names")
+    func page() throws {
+        let directory = TemporaryDirectory()
+        let (before, after) = CompareCommandTests.periods(directory)
+        let hostile = directory.path + "/<b>before&\"x\".jsonl"
+        try FileManager.default.copyItem(atPath: before, toPath: hostile)
+        #expect(runCLI(["compare", hostile, after, "-o", directory.path + "/out", "-q"]).code == .success)
+        let html = try String(contentsOfFile: directory.path + "/out/comparison.html", encoding: .utf8)
+        let markdown = try String(contentsOfFile: directory.path + "/out/comparison.md", encoding: .utf8)
+        #expect(html.contains("Content-Security-Policy"))
+        for forbidden in ["<script", "src=", "url(", "@import", "<b>before"] {
+            #expect(!html.contains(forbidden), "\(forbidden)")
+        }
+        #expect(html.contains("&lt;b&gt;before&amp;&quot;x&quot;.jsonl"))
+        // Every figure of the Markdown's tables is on the page.
+        var figures = 0
+        for line in markdown.split(separator: "\n") where line.hasPrefix("| ") && !line.hasPrefix("| anomaly") && !line.hasPrefix("| |") {
+            for cell in line.split(separator: "|").dropFirst().map({ $0.trimmingCharacters(in: .whitespaces) }) where cell.first?.isNumber == true || cell.hasPrefix("$") || cell.hasPrefix("**$") || cell.hasPrefix("+") || cell.hasPrefix("-") {
+                let figure = cell.replacingOccurrences(of: "**", with: "")
+                #expect(html.contains(">\(figure)<"), "\(figure) of `\(line)`")
+                figures += 1
+            }
+        }
+        #expect(figures > 20)
+        #expect(html.contains(">What changed</h1>"))
+    }
+
+    @Test("--out writes comparison.md, comparison.json and comparison.html; the first two are the bytes --report prints")
     func outDirectory() throws {
         let directory = TemporaryDirectory()
         let (before, after) = CompareCommandTests.periods(directory)
         let result = runCLI(["compare", before, after, "-o", directory.path + "/out", "-q"])
         #expect(result.code == .success)
         #expect(result.stdout.isEmpty)
+        #expect(FileManager.default.fileExists(atPath: directory.path + "/out/comparison.html"))
         for format in ["md", "json"] {
             let written = try String(contentsOfFile: directory.path + "/out/comparison.\(format)", encoding: .utf8)
             #expect(written == runCLI(["compare", before, after, "--report", format, "-q"]).stdout)
