@@ -37,6 +37,19 @@ struct SimulateCommand {
         )
         static let json = CommandOption("json", short: "j", help: "Same as --report json.")
         static let quiet = CommandOption("quiet", short: "q", help: "Print no notes on standard error (unconfirmed prices).")
+        static let from = CommandOption(
+            "from", value: "FILE", completion: .files,
+            help: "Start from measured traffic: a report.json of `placescost analyze`, or a log (analyzed as analyze would). Without --searches, --months, --growth or --start: the log's own months and volume."
+        )
+        static let growth = CommandOption(
+            "growth", value: "PCT", help: "With --from: each month has PCT percent more searches than the one before (default 0; above -100)."
+        )
+        static let start = CommandOption(
+            "start", value: "YYYY-MM", help: "With --from: the first simulated month (default: the month after the log's last), which decides the table in force."
+        )
+        static let out = CommandOption(
+            "out", short: "o", value: "DIR", completion: .directories, help: "With --from: write simulation.md, simulation.json and charts/ into DIR."
+        )
     }
 
     static let table = OptionTable(
@@ -44,6 +57,7 @@ struct SimulateCommand {
         options: [
             Key.searches, Key.requests, Key.chars, Key.delay, Key.completionRate, Key.fields, Key.needsDetails,
             Key.pricing, Key.months, Key.delays, Key.maxDelay, Key.report, Key.json, TerminalOutput.option, Key.quiet,
+            Key.from, Key.growth, Key.start, Key.out,
         ],
         alternatives: [[Key.requests, Key.chars], [Key.fields, Key.needsDetails]]
     )
@@ -56,6 +70,8 @@ struct SimulateCommand {
         EXAMPLE
           placescost simulate --pricing legacy-list --chars 7 --delay 3 --completion-rate 1
             4 requests: per-request + Geocoding $0.01632 per search, per session $0.017.
+          placescost simulate --from report.json --searches 50000 --growth 10 --months 12
+            the log's traffic per search, 50,000 searches in the first month, 10% more each month.
         """
     )
 
@@ -77,6 +93,12 @@ struct SimulateCommand {
     func run() throws -> ExitCode {
         let parsed = try ArgumentScanner(SimulateCommand.table).scan(arguments)
         let values = OptionValues(usage: SimulateCommand.usage)
+        if let from = parsed[Key.from] {
+            return try ForecastCommand(parsed: parsed, input: from, context: context).run()
+        }
+        for option in [Key.growth, Key.start, Key.out] where parsed[option] != nil {
+            throw values.error("--\(option.name) takes --from: it applies to measured traffic.")
+        }
         guard parsed.positionals.isEmpty else {
             throw values.error("simulate takes no file arguments (found `\(parsed.positionals[0])`); use `placescost analyze` for logs.")
         }
