@@ -41,6 +41,26 @@ struct ForecastCommand {
         let bundled = Dictionary(uniqueKeysWithValues: try PriceTableLoader().bundled().map { ($0.id, $0) })
 
         let profile = try self.profile()
+        if let scenarioFile = parsed[Key.scenario] {
+            guard !scenarioFile.isEmpty else { throw values.error("--scenario takes a JSON file of scenarios.") }
+            let path = scenarioFile.hasPrefix("/") ? scenarioFile : context.workingDirectory + "/" + scenarioFile
+            let file = try ScenarioFile.read(path: path, shownAs: scenarioFile)
+            let defaults = ScenarioComparison.Defaults(
+                searches: searches, growthPercent: growth, months: months, start: start, pricing: parsed[Key.pricing]
+            )
+            let priced = try ScenarioComparison(profile: profile, bundled: bundled, defaults: defaults).run(file) { try PriceTableLoader().load($0) }
+            for entry in priced {
+                guard case .projected(let first, let count, let rate, _) = entry.forecast.volume else { continue }
+                if first * pow(1 + rate / 100, Double(count - 1)) > Forecast.maxSearches {
+                    throw ForecastError.invalidScenarios(file: scenarioFile, reason: "the scenario \"\(entry.scenario.name)\" passes \(Money.plain(Forecast.maxSearches)) searches a month")
+                }
+            }
+            try write(
+                markdown: { ScenarioRenderer().markdown(priced, source: input, brief: $0) }, json: { ScenarioRenderer().json(priced, source: input) },
+                files: { ScenarioRenderer().files(priced, source: input) }, out: out
+            )
+            return .success
+        }
         let volume: Forecast.Volume
         if searches == nil, months == nil, growth == nil, start == nil {
             volume = .measured
@@ -58,23 +78,34 @@ struct ForecastCommand {
         let result = try Forecast(profile: profile, pinned: pinned, bundled: bundled, volume: volume).run()
 
         let renderer = ForecastRenderer()
+        try write(
+            markdown: { renderer.markdown(result, source: input, brief: $0) }, json: { renderer.json(result, source: input) },
+            files: { renderer.files(result, source: input) }, out: out
+        )
+        return .success
+    }
+
+    /// Writes `--out`'s files, then standard output: JSON with `--json`, the Markdown with
+    /// `--report md` or without `--out` (the brief form on a terminal).
+    private func write(
+        markdown: (_ brief: Bool) -> String, json: () -> JSONValue, files: () -> [(path: String, contents: String)],
+        out: (shown: String, path: String)?
+    ) throws {
         if let out {
-            let files = renderer.files(result, source: input)
+            let files = files()
             try ReportDirectoryWriter(directory: out.path).write(files)
             if !parsed.has(Key.quiet) { context.note("wrote \(files.map(\.path).joined(separator: ", ")) to \(out.shown).") }
         }
-        let json = parsed.has(Key.json) || parsed[Key.report] == "json"
         let terminal = TerminalOutput(context: context, color: parsed[TerminalOutput.option])
-        if json {
-            context.standardOutput.write(renderer.json(result, source: input).rendered())
+        if parsed.has(Key.json) || parsed[Key.report] == "json" {
+            context.standardOutput.write(json().rendered())
         } else if parsed[Key.report] == "md" || out == nil {
             if terminal.isTerminal, parsed[Key.report] == nil {
-                context.standardOutput.write(terminal.text.document(renderer.markdown(result, source: input, brief: true)))
+                context.standardOutput.write(terminal.text.document(markdown(true)))
             } else {
-                context.standardOutput.write(renderer.markdown(result, source: input))
+                context.standardOutput.write(markdown(false))
             }
         }
-        return .success
     }
 
     /// The traffic of `--from`: a `report.json` read as it is, or a log analyzed with `analyze`'s

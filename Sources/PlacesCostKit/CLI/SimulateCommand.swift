@@ -47,6 +47,10 @@ struct SimulateCommand {
         static let start = CommandOption(
             "start", value: "YYYY-MM", help: "With --from: the first simulated month (default: the month after the log's last), which decides the table in force."
         )
+        static let scenario = CommandOption(
+            "scenario", value: "FILE", completion: .files,
+            help: "With --from: price the named scenarios of FILE (JSON, docs/cli.md) side by side; --searches, --months, --growth, --start and --pricing are the defaults of scenarios that leave them out."
+        )
         static let out = CommandOption(
             "out", short: "o", value: "DIR", completion: .directories, help: "With --from: write simulation.md, simulation.json and charts/ into DIR."
         )
@@ -57,7 +61,7 @@ struct SimulateCommand {
         options: [
             Key.searches, Key.requests, Key.chars, Key.delay, Key.completionRate, Key.fields, Key.needsDetails,
             Key.pricing, Key.months, Key.delays, Key.maxDelay, Key.report, Key.json, TerminalOutput.option, Key.quiet,
-            Key.from, Key.growth, Key.start, Key.out,
+            Key.from, Key.growth, Key.start, Key.scenario, Key.out,
         ],
         alternatives: [[Key.requests, Key.chars], [Key.fields, Key.needsDetails]]
     )
@@ -96,7 +100,7 @@ struct SimulateCommand {
         if let from = parsed[Key.from] {
             return try ForecastCommand(parsed: parsed, input: from, context: context).run()
         }
-        for option in [Key.growth, Key.start, Key.out] where parsed[option] != nil {
+        for option in [Key.growth, Key.start, Key.scenario, Key.out] where parsed[option] != nil {
             throw values.error("--\(option.name) takes --from: it applies to measured traffic.")
         }
         guard parsed.positionals.isEmpty else {

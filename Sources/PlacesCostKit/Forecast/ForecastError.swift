@@ -10,6 +10,12 @@ enum ForecastError: Error, Equatable, CustomStringConvertible {
     case tableNotAvailable(file: String, id: String)
     /// `--pricing` names a table of another API generation than the measured calls.
     case otherGeneration(table: String, tableGeneration: APIGeneration, measured: APIGeneration, requests: Double, completionRate: Double)
+    /// A `--scenario` file that cannot be opened.
+    case scenarioUnreadable(file: String)
+    /// A `--scenario` file that is not a scenario file, or holds a value out of range.
+    case invalidScenarios(file: String, reason: String)
+    /// A scenario's delay that the report did not price.
+    case delayNotPriced(scenario: String, delay: Int, priced: [Int])
     /// A measured SKU that the table in force has no line for.
     case skuNotInTable(sku: String, table: String)
 
@@ -26,6 +32,12 @@ enum ForecastError: Error, Equatable, CustomStringConvertible {
         case .otherGeneration(let table, let tableGeneration, let measured, let requests, let completionRate):
             "`\(table)` prices \(ForecastError.name(tableGeneration)) calls, but the measured calls are \(ForecastError.name(measured)) calls, whose SKUs and session rules differ: their counts cannot be billed with it. "
                 + "To price a move, simulate from the measured averages: placescost simulate --pricing \(table) --requests \(Money.plain(requests)) --completion-rate \(Money.plain(completionRate, digits: 3))."
+        case .scenarioUnreadable(let file):
+            "cannot read the scenario file \(file). Give --scenario a JSON file as docs/cli.md (simulate --scenario) describes."
+        case .invalidScenarios(let file, let reason):
+            "\(file) is not a scenario file of `\(ScenarioFile.schema)`: \(reason) (docs/schema/scenarios.schema.json)."
+        case .delayNotPriced(let scenario, let delay, let priced):
+            "the scenario \"\(scenario)\" asks for delay \(delay), which the report did not price (it priced \(priced.map(String.init).joined(separator: ", "))); write the report again with `analyze --delays`."
         case .skuNotInTable(let sku, let table):
             "the measured traffic bills the SKU `\(sku)`, which the table `\(table)` does not list, so the traffic cannot be billed with it."
         }

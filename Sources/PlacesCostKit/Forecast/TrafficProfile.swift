@@ -42,6 +42,10 @@ struct TrafficProfile: Sendable {
     var recommendedDelay: Int
     /// `assumptions.max_delay`: the largest delay the recommendation may choose.
     var maxDelay: Int
+    /// Whether the app needs Place Details, and from what evidence (`needs_details`).
+    var detailsNeed: DetailsNeed
+    /// Mean autocomplete calls per search at delays 0...`maxDelay` (`recommendation.evidence`).
+    var meanRequests: [Int: Double]
     var strategies: [Strategy]
 
     /// Searches the log stands for in an average month.
@@ -92,7 +96,13 @@ struct TrafficProfile: Sendable {
             searches: document.searches.total, completed: document.searches.completed, averageRequests: document.searches.avg_requests,
             scale: document.assumptions.scale, months: document.period?.months ?? [], searchesByMonth: raw.period?.searches_by_month ?? [:],
             recommendedStrategy: recommended, recommendedDelay: document.headline.recommended_delay,
-            maxDelay: raw.assumptions.max_delay, strategies: strategies
+            maxDelay: raw.assumptions.max_delay,
+            detailsNeed: DetailsNeed(
+                needsDetails: raw.needs_details.answer, source: DetailsNeed.Source(rawValue: raw.needs_details.source) ?? .measured,
+                selectionsWithMask: raw.needs_details.selections_with_mask, selectionsNeedingDetails: raw.needs_details.selections_needing_details
+            ),
+            meanRequests: Dictionary(raw.recommendation.evidence.mean_requests_by_delay.compactMap { key, value in Int(key).map { ($0, value) } }) { first, _ in first },
+            strategies: strategies
         )
     }
 
@@ -126,8 +136,25 @@ struct TrafficProfile: Sendable {
             var max_delay: Int
         }
 
+        struct NeedsDetails: Decodable {
+            var answer: Bool
+            var source: String
+            var selections_with_mask: Int
+            var selections_needing_details: Int
+        }
+
+        struct Recommendation: Decodable {
+            struct Evidence: Decodable {
+                var mean_requests_by_delay: [String: Double]
+            }
+
+            var evidence: Evidence
+        }
+
         var period: Period?
         var assumptions: Assumptions
+        var needs_details: NeedsDetails
+        var recommendation: Recommendation
         var strategies: [Strategy]
     }
 }

@@ -38,7 +38,7 @@ struct ForecastRenderer: Sendable {
         let months = result.months.count
         lines.append("# What-if from measured traffic: \(Money.plain(result.searches)) searches over \(months) month\(months == 1 ? "" : "s")")
         lines.append("")
-        lines.append(volumeSentence(result, source: source))
+        lines.append(volumeSentence(result, source: MarkdownText.name(source)))
         lines.append("")
         for delay in delays(result) {
             lines.append("Bill per month at delay \(delay)\(delay == result.recommendedDelay && delay != 0 ? " (the recommended delay)" : "") (free caps, tiers and credit applied):")

@@ -16,6 +16,7 @@ struct JSONSchemaTests {
         ("reconciliation.schema.json", ReconciliationRenderer.schema, "urn:placescost:reconciliation:1"),
         ("comparison.schema.json", ComparisonRenderer.schema, "urn:placescost:comparison:1"),
         ("forecast.schema.json", ForecastRenderer.schema, "urn:placescost:forecast:1"),
+        ("whatif.schema.json", ScenarioRenderer.schema, "urn:placescost:whatif:1"),
     ]
 
     /// `compare --json` of the README's worked example: the sample log before and after its
@@ -264,6 +265,21 @@ struct JSONSchemaTests {
             let document = try JSONSchemaTests.expectValid(result.stdout, against: "forecast.schema.json")
             #expect(document["schema"] == .string(ForecastRenderer.schema))
         }
+    }
+
+    @Test("simulate --from --scenario --json validates, and the example scenario file validates against its own schema")
+    func simulateScenarios() throws {
+        let directory = TemporaryDirectory()
+        let log = JSONSchemaTests.generatedLog(directory)
+        let example = packageRoot + "/docs/examples/scenarios/scenarios.json"
+        let result = runCLI(["simulate", "--json", "--quiet", "--from", log, "--scenario", example], workingDirectory: packageRoot)
+        #expect(result.code == .success, "\(result.stderr)")
+        let document = try JSONSchemaTests.expectValid(result.stdout, against: "whatif.schema.json")
+        #expect(document["schema"] == .string(ScenarioRenderer.schema))
+        let scenarioSchema = try JSONSchemaTests.validator("scenarios.schema.json")
+        let file = try JSONTree(parsing: String(contentsOfFile: example, encoding: .utf8))
+        #expect(try scenarioSchema.validate(file).isEmpty)
+        #expect(try JSONSchemaTests.schema("scenarios.schema.json")["$id"] == .string("urn:placescost:scenarios:1"))
     }
 
     // MARK: - reconcile --json
