@@ -20,9 +20,6 @@ struct ForecastCommand {
         for option in ForecastCommand.averagesOnly where parsed[option] != nil {
             throw values.error("--\(option.name) describes typed traffic; --from measures it from the log. Give one of them.")
         }
-        guard parsed.positionals.isEmpty else {
-            throw values.error("simulate takes no file arguments (found `\(parsed.positionals[0])`); give the log or report.json with --from.")
-        }
         guard !input.isEmpty else { throw values.error("--from takes a report.json or a log.") }
         let searches = try values.number(parsed[Key.searches], option: "--searches", range: 0.000_001...Forecast.maxSearches)
         let months = try values.wholeNumber(parsed[Key.months], option: "--months", range: 1...120)
@@ -108,8 +105,8 @@ struct ForecastCommand {
         }
     }
 
-    /// The traffic of `--from`: a `report.json` read as it is, or a log analyzed with `analyze`'s
-    /// defaults and read back through the report `analyze --json` prints for it.
+    /// The traffic of `--from`: a `report.json` read as it is, or logs (`--from LOG` and any more
+    /// given as arguments) analyzed with `analyze`'s defaults and read back through the report `analyze --json` prints for it.
     private func profile() throws -> TrafficProfile {
         let path = input == "-" || input.hasPrefix("/") ? input : context.workingDirectory + "/" + input
         let isReport: Bool
@@ -118,7 +115,11 @@ struct ForecastCommand {
         } catch CompareError.notAReport(let file, let schema) {
             throw ForecastError.notAReport(file: file, schema: schema)
         }
+        let more = parsed.positionals
         if isReport {
+            guard more.isEmpty else {
+                throw OptionValues(usage: SimulateCommand.usage).error("--from \(input) is a report.json; more logs (`\(more[0])`) go with a log: --from LOG LOG...")
+            }
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw IngestError.unreadable(path: input, reason: "the file cannot be read")
             }
@@ -127,7 +128,7 @@ struct ForecastCommand {
         var options = Analyzer.Options()
         options.temporaryDirectory = context.temporaryDirectory
         options.reader.zlibLibrary = context.zlibLibrary
-        let (analysis, read) = try Analyzer(options: options).analyze(paths: [path])
+        let (analysis, read) = try Analyzer(options: options).analyze(paths: [path] + more.map { $0 == "-" || $0.hasPrefix("/") ? $0 : context.workingDirectory + "/" + $0 })
         AnalysisOptionsParser(usage: SimulateCommand.usage).reportDiagnostics(read, parsed: parsed, context: context)
         return try TrafficProfile.decode(Data(JSONReportRenderer().render(analysis).utf8), file: input)
     }

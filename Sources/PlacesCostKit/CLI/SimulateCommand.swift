@@ -39,7 +39,7 @@ struct SimulateCommand {
         static let quiet = CommandOption("quiet", short: "q", help: "Print no notes on standard error (unconfirmed prices).")
         static let from = CommandOption(
             "from", value: "FILE", completion: .files,
-            help: "Start from measured traffic: a report.json of `placescost analyze`, or a log (analyzed as analyze would). Without --searches, --months, --growth or --start: the log's own months and volume."
+            help: "Start from measured traffic: a report.json of `placescost analyze`, or a log (analyzed as analyze would; more logs may follow as arguments). Without --searches, --months, --growth or --start: the log's own months and volume."
         )
         static let growth = CommandOption(
             "growth", value: "PCT", help: "With --from: each month has PCT percent more searches than the one before (default 0; above -100)."

@@ -99,6 +99,24 @@ struct SimulateFromTests {
         }
     }
 
+    @Test("--from LOG LOG... analyzes the logs together, as analyze of the same logs; a report.json takes no more files")
+    func severalLogs() throws {
+        let directory = TemporaryDirectory()
+        let first = SimulateFromTests.log(directory, start: "2026-10-01", days: 10, searches: 400, seed: 1)
+        let second = SimulateFromTests.log(directory, start: "2026-11-05", days: 10, searches: 400, seed: 2)
+        let result = runCLI(["analyze", first, second, "--json", "--quiet"])
+        let path = directory.path + "/both.json"
+        try result.stdout.write(toFile: path, atomically: true, encoding: .utf8)
+        let fromLogs = runCLI(["simulate", "--json", "--quiet", "--from", first, second])
+        let fromReport = runCLI(["simulate", "--json", "--quiet", "--from", path])
+        #expect(fromLogs.code == .success, "\(fromLogs.stderr)")
+        let strip = { (text: String) in text.replacingOccurrences(of: path, with: "INPUT").replacingOccurrences(of: first, with: "INPUT") }
+        #expect(strip(fromLogs.stdout) == strip(fromReport.stdout))
+        #expect(try SimulateFromTests.json(fromLogs.stdout)["months"].map { ($0 as! [Object]).count } == 2)
+        let refused = runCLI(["simulate", "--from", path, first])
+        #expect(refused.code == .usage && refused.stderr.contains("is a report.json"))
+    }
+
     @Test("--searches at the log's volume in the log's own month is analyze's bill, at every delay")
     func projectedAtOwnVolume() throws {
         let directory = TemporaryDirectory()
