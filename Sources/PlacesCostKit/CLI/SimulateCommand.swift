@@ -1,7 +1,7 @@
 /// `placescost simulate`: what a scenario would cost under each strategy, without logs.
 struct SimulateCommand {
     enum Key {
-        static let searches = CommandOption("searches", value: "N", help: "Searches a month (default 1000).")
+        static let searches = CommandOption("searches", value: "N", help: "Searches a month (default 1000; with --from, the first month's, default the log's).")
         static let requests = CommandOption("requests", value: "R", help: "Mean autocomplete calls per search the app makes now (1 or more).")
         static let chars = CommandOption(
             "chars", value: "C",
@@ -27,7 +27,7 @@ struct SimulateCommand {
         )
         static let months = CommandOption(
             "months", value: "M",
-            help: "Months simulated (default 1); each month has its own free caps and tiers, and cost_usd is the total."
+            help: "Months simulated (default 1); each month has its own free caps and tiers (with --from, and the table in force that month), and cost_usd is the total."
         )
         static let delays = CommandOption("delays", value: "K,...", help: "Delays to price (default 1,2,3,4,5,6).")
         static let maxDelay = CommandOption("max-delay", value: "K", help: "The largest delay the recommendation may choose (default 4).")

@@ -89,6 +89,13 @@ struct TrafficProfile: Sendable {
             }
             strategies.append(Strategy(id: id, delay: entry.delay, valid: entry.valid, costUSD: entry.cost_usd, months: months))
         }
+        let labels = strategies.first?.months.map(\.label) ?? []
+        guard strategies.allSatisfy({ $0.months.map(\.label) == labels }) else {
+            throw CompareError.invalidReport(file: file, reason: "`strategies[].months` do not name the same months in every strategy")
+        }
+        guard Set(strategies.map { "\($0.id.rawValue)@\($0.delay)" }).count == strategies.count, strategies.allSatisfy({ $0.delay >= 0 }) else {
+            throw CompareError.invalidReport(file: file, reason: "`strategies` repeats a strategy and delay, or holds a negative delay")
+        }
         guard let recommended = StrategyID(rawValue: document.headline.recommended_strategy) else {
             throw CompareError.invalidReport(file: file, reason: "`headline.recommended_strategy` holds no strategy of this placescost")
         }

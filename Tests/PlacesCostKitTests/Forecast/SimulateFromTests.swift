@@ -307,6 +307,7 @@ struct SimulateFromTests {
         (["--from", "REPORT", "--pricing", "places-new-2025"], .dataError, "whose SKUs and session rules differ"),
         (["--from", "NOTREPORT"], .dataError, "not a report.json of `analyze`"),
         (["--from", "OLDREPORT"], .dataError, "written by an older placescost"),
+        (["--from", "SHORTREPORT"], .dataError, "do not name the same months in every strategy"),
     ])
     func badInput(arguments: [String], code: ExitCode, message: String) throws {
         let directory = TemporaryDirectory()
@@ -328,7 +329,14 @@ struct SimulateFromTests {
         }
         let oldPath = directory.path + "/old.json"
         try JSONSerialization.data(withJSONObject: old).write(to: URL(fileURLWithPath: oldPath))
-        let replaced = arguments.map { ["REPORT": path, "NOTREPORT": notReport, "OLDREPORT": oldPath][$0] ?? $0 }
+        // A damaged report.json: one strategy lost its month.
+        var short = report
+        var damaged = report["strategies"] as! [Object]
+        damaged[1]["months"] = [Object]()
+        short["strategies"] = damaged
+        let shortPath = directory.path + "/short.json"
+        try JSONSerialization.data(withJSONObject: short).write(to: URL(fileURLWithPath: shortPath))
+        let replaced = arguments.map { ["REPORT": path, "NOTREPORT": notReport, "OLDREPORT": oldPath, "SHORTREPORT": shortPath][$0] ?? $0 }
         let result = runCLI(["simulate"] + replaced)
         #expect(result.code == code, "\(result.stderr)")
         #expect(result.stderr.contains(message), "\(result.stderr)")
