@@ -29,14 +29,27 @@ struct ScenarioRenderer: Sendable {
         lines.append("")
         lines.append("The traffic of \(MarkdownText.name(source)), per search, priced in each scenario with the table in force each month (or the scenario's `pricing`), its free caps, tiers and credit.")
         lines.append("")
-        lines.append("| | " + scenarios.map { MarkdownText.escaped($0.scenario.name) }.joined(separator: " | ") + " |")
+        lines.append("| | " + scenarios.map { MarkdownText.name($0.scenario.name) }.joined(separator: " | ") + " |")
         lines.append("|---|" + scenarios.map { _ in "---:|" }.joined())
         func row(_ label: String, _ cell: (ScenarioComparison.Priced) -> String) {
             lines.append("| \(label) | " + scenarios.map(cell).joined(separator: " | ") + " |")
         }
-        row("volume") { volume($0) }
-        row("price tables") { tables($0) }
-        row("priced as") { option($0.option.key.strategy, $0.option.key.delay) + ($0.scenario.strategy == nil ? ($0.scenario.mistakesFixed ? " (mistakes fixed)" : " (as the app calls now)") : "") }
+        if brief {
+            // Narrow cells for a terminal: the full sentences are in `--report md`.
+            row("searches from") { priced in
+                guard case .projected(let searches, _, _, let start) = priced.forecast.volume else { return "" }
+                return "\(Money.plain(searches)) in \(Forecast.label(start))"
+            }
+            row("growth, months") { priced in
+                guard case .projected(_, let months, let growth, _) = priced.forecast.volume else { return "" }
+                return "\(Money.plain(growth))%/mo, \(months) mo"
+            }
+            row("priced as") { "`\($0.option.key.strategy.rawValue)` d\($0.option.key.delay)" }
+        } else {
+            row("volume") { volume($0) }
+            row("price tables") { tables($0) }
+            row("priced as") { option($0.option.key.strategy, $0.option.key.delay) + ($0.scenario.strategy == nil ? ($0.scenario.mistakesFixed ? " (mistakes fixed)" : " (as the app calls now)") : "") }
+        }
         row("**bill over the period**") { "**\(Money.usd($0.option.costUSD))**" }
         if !brief {
             row("first month") { priced in Money.usd(priced.forecast.months.first?.bills[priced.option.key]?.costUSD ?? 0) }
@@ -44,18 +57,26 @@ struct ScenarioRenderer: Sendable {
             row("at list prices") { Money.usd($0.option.listCostUSD) }
         }
         row("inside the free caps") { priced in
-            Advisor.micros(priced.option.costUSD) == 0 ? "yes, every month" : "no"
+            Advisor.micros(priced.option.costUSD) == 0 ? (brief ? "yes" : "yes, every month") : "no"
         }
-        row("bills from") { priced in priced.option.billsFrom.map { "\(Money.plain($0)) searches a month" } ?? "never" }
-        row("decision tree's answer") { priced in
-            option(priced.tree.strategy, priced.tree.delay) + (priced.treeTotal.map { ": \(Money.usd($0.costUSD))" } ?? "")
+        row("bills from") { priced in priced.option.billsFrom.map { "\(Money.plain($0))\(brief ? "/mo" : " searches a month")" } ?? "never" }
+        if brief {
+            row("decision tree's answer") { "`\($0.tree.strategy.rawValue)` d\($0.tree.delay)" }
+            row("its bill") { priced in priced.treeTotal.map { Money.usd($0.costUSD) } ?? "" }
+        } else {
+            row("decision tree's answer") { priced in
+                option(priced.tree.strategy, priced.tree.delay) + (priced.treeTotal.map { ": \(Money.usd($0.costUSD))" } ?? "")
+            }
         }
         lines.append("")
-        if !brief {
+        if brief {
+            lines.append("The volumes, tables, first and last months and the decision tree's path: `--report md`.")
+            lines.append("")
+        } else {
             lines.append("\"Bills from\" is the smallest monthly volume at which the priced option bills more than $0 with the first month's tables. The decision tree is walked with the log's requests per search, the scenario's field mask and the break-even of its first month's table:")
             lines.append("")
             for priced in scenarios {
-                lines.append("- \(MarkdownText.escaped(priced.scenario.name)) (`\(priced.tableID)`): " + priced.tree.path.joined(separator: " "))
+                lines.append("- \(MarkdownText.name(priced.scenario.name)) (`\(priced.tableID)`): " + priced.tree.path.joined(separator: " "))
             }
             lines.append("")
         }
