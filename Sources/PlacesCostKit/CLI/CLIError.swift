@@ -73,6 +73,8 @@ extension ExitCode {
             case .notAReport, .invalidReport, .noSearches: self = .dataError
             case .costPerSearchRose: self = .checkFailed
             }
+        case let error as ForecastError:
+            if case .scenarioUnreadable = error { self = .noInput } else { self = .dataError }
         case let error as PseudonymKeyError:
             switch error {
             case .unreadable: self = .noInput

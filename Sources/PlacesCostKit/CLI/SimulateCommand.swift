@@ -1,7 +1,7 @@
 /// `placescost simulate`: what a scenario would cost under each strategy, without logs.
 struct SimulateCommand {
     enum Key {
-        static let searches = CommandOption("searches", value: "N", help: "Searches a month (default 1000).")
+        static let searches = CommandOption("searches", value: "N", help: "Searches a month (default 1000; with --from, the first month's, default the log's).")
         static let requests = CommandOption("requests", value: "R", help: "Mean autocomplete calls per search the app makes now (1 or more).")
         static let chars = CommandOption(
             "chars", value: "C",
@@ -27,7 +27,7 @@ struct SimulateCommand {
         )
         static let months = CommandOption(
             "months", value: "M",
-            help: "Months simulated (default 1); each month has its own free caps and tiers, and cost_usd is the total."
+            help: "Months simulated (default 1); each month has its own free caps and tiers (with --from, and the table in force that month), and cost_usd is the total."
         )
         static let delays = CommandOption("delays", value: "K,...", help: "Delays to price (default 1,2,3,4,5,6).")
         static let maxDelay = CommandOption("max-delay", value: "K", help: "The largest delay the recommendation may choose (default 4).")
@@ -37,6 +37,23 @@ struct SimulateCommand {
         )
         static let json = CommandOption("json", short: "j", help: "Same as --report json.")
         static let quiet = CommandOption("quiet", short: "q", help: "Print no notes on standard error (unconfirmed prices).")
+        static let from = CommandOption(
+            "from", value: "FILE", completion: .files,
+            help: "Start from measured traffic: a report.json of `placescost analyze`, or a log (analyzed as analyze would; more logs may follow as arguments). Without --searches, --months, --growth or --start: the log's own months and volume."
+        )
+        static let growth = CommandOption(
+            "growth", value: "PCT", help: "With --from: each month has PCT percent more searches than the one before (default 0; above -100)."
+        )
+        static let start = CommandOption(
+            "start", value: "YYYY-MM", help: "With --from: the first simulated month (default: the month after the log's last), which decides the table in force."
+        )
+        static let scenario = CommandOption(
+            "scenario", value: "FILE", completion: .files,
+            help: "With --from: price the named scenarios of FILE (JSON, docs/cli.md) side by side; --searches, --months, --growth, --start and --pricing are the defaults of scenarios that leave them out."
+        )
+        static let out = CommandOption(
+            "out", short: "o", value: "DIR", completion: .directories, help: "With --from: write simulation.md, simulation.json and charts/ into DIR."
+        )
     }
 
     static let table = OptionTable(
@@ -44,6 +61,7 @@ struct SimulateCommand {
         options: [
             Key.searches, Key.requests, Key.chars, Key.delay, Key.completionRate, Key.fields, Key.needsDetails,
             Key.pricing, Key.months, Key.delays, Key.maxDelay, Key.report, Key.json, TerminalOutput.option, Key.quiet,
+            Key.from, Key.growth, Key.start, Key.scenario, Key.out,
         ],
         alternatives: [[Key.requests, Key.chars], [Key.fields, Key.needsDetails]]
     )
@@ -56,6 +74,8 @@ struct SimulateCommand {
         EXAMPLE
           placescost simulate --pricing legacy-list --chars 7 --delay 3 --completion-rate 1
             4 requests: per-request + Geocoding $0.01632 per search, per session $0.017.
+          placescost simulate --from report.json --searches 50000 --growth 10 --months 12
+            the log's traffic per search, 50,000 searches in the first month, 10% more each month.
         """
     )
 
@@ -77,6 +97,12 @@ struct SimulateCommand {
     func run() throws -> ExitCode {
         let parsed = try ArgumentScanner(SimulateCommand.table).scan(arguments)
         let values = OptionValues(usage: SimulateCommand.usage)
+        if let from = parsed[Key.from] {
+            return try ForecastCommand(parsed: parsed, input: from, context: context).run()
+        }
+        for option in [Key.growth, Key.start, Key.scenario, Key.out] where parsed[option] != nil {
+            throw values.error("--\(option.name) takes --from: it applies to measured traffic.")
+        }
         guard parsed.positionals.isEmpty else {
             throw values.error("simulate takes no file arguments (found `\(parsed.positionals[0])`); use `placescost analyze` for logs.")
         }

@@ -110,6 +110,8 @@ struct CostCalculator {
         var tableUse: [String: Int] = [:]
         var tables: [String: PriceTable] = [:]
         var usedTablesByMonth: [Month: Set<String>] = [:]
+        /// Searches (weights of items with a search) per month.
+        var searchesByMonth: [Month: Int] = [:]
 
         /// Adds `other`'s counts: every count is an integer, so the sum is the same in any order.
         mutating func merge(_ other: Counted) {
@@ -127,6 +129,7 @@ struct CostCalculator {
             tableUse.merge(other.tableUse, uniquingKeysWith: +)
             tables.merge(other.tables) { mine, _ in mine }
             usedTablesByMonth.merge(other.usedTablesByMonth) { $0.union($1) }
+            searchesByMonth.merge(other.searchesByMonth, uniquingKeysWith: +)
         }
     }
 
@@ -187,7 +190,8 @@ struct CostCalculator {
         return PricingResult(
             primaryTable: primary, strategies: costs, tablesUsed: used,
             breakEvenRequests: BreakEven.requests(primary), unconfirmedPrices: unconfirmed.sorted(),
-            delays: delays, scale: options.scale, tables: tables
+            delays: delays, scale: options.scale, tables: tables,
+            searchesByMonth: months.map { (month: $0.label, searches: counted.searchesByMonth[$0] ?? 0) }
         )
     }
 
@@ -210,6 +214,7 @@ struct CostCalculator {
             let pricer = pricers[table.id] ?? SearchPricer(table: table)
             pricers[table.id] = pricer
             if let search = item.search {
+                counted.searchesByMonth[item.month, default: 0] += item.weight
                 let day = Int(search.startedAt.microseconds / 86_400_000_000)
                 for (strategyIndex, strategy) in strategies.enumerated() {
                     for (delayIndex, delay) in delays.enumerated() {

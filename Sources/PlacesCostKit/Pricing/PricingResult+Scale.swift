@@ -7,16 +7,15 @@ extension PricingResult {
     /// What `cost` bills when every volume is multiplied by `scale` instead of `self.scale`.
     func costUSD(of cost: StrategyCost, atScale scale: Double) -> Double {
         cost.months.reduce(0) { total, month in
-            var gross = 0.0
             var credit = 0.0
             for id in month.tableIDs {
                 credit = max(credit, tables[id]?.monthlyCreditUSD ?? 0)
             }
-            for line in month.lines where !line.unpriced {
-                guard let sku = tables[line.tableID]?.skus.first(where: { $0.name == line.sku }) else { continue }
-                gross += CostCalculator.tieredCost(volume: Double(line.count) * scale, free: sku.freeMonthly, tiers: sku.tiers).0
+            let volumes = month.lines.compactMap { line -> (sku: PriceTable.SKU, volume: Double)? in
+                guard !line.unpriced, let sku = tables[line.tableID]?.skus.first(where: { $0.name == line.sku }) else { return nil }
+                return (sku, Double(line.count) * scale)
             }
-            return total + gross - min(credit, gross)
+            return total + CostCalculator.monthBill(volumes, creditUSD: credit).costUSD
         }
     }
 }

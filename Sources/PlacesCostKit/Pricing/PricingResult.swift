@@ -16,6 +16,8 @@ struct PricingResult: Sendable {
     var scale: Double = 1
     /// Every table that billed a month, by id (`MonthCost.Line.tableID` names one).
     var tables: [String: PriceTable] = [:]
+    /// Searches (not base calls) that started in each billed month, before `scale`, in month order.
+    var searchesByMonth: [(month: String, searches: Int)] = []
 
     /// The cost of `strategy` at `delay`.
     func cost(_ strategy: StrategyID, delay: Int) -> StrategyCost? {

@@ -63,7 +63,7 @@ struct JSONReportRenderer: Sendable {
             ("anomalies", .object(analysis.sessions.anomalies.named.map { ($0.name, .int($0.count)) })),
             ("anomaly_costs", anomalyCosts(analysis.recommendation.anomalies, scale: analysis.pricing.scale)),
         ] + (analysis.groups.map { [("by", byObject($0))] } ?? []) + [
-            ("strategies", strategies(analysis.pricing)),
+            ("strategies", strategies(analysis.pricing, monthLines: true)),
             ("break_even_requests", .number(analysis.pricing.breakEvenRequests)),
             ("recommendation", recommendation(analysis.recommendation)),
             ("charts", .array(ReportCharts.files(analysis).map { .string($0) })),
@@ -91,8 +91,9 @@ struct JSONReportRenderer: Sendable {
         ])
     }
 
-    /// Every strategy at every priced delay (`docs/cli.md`).
-    func strategies(_ pricing: PricingResult) -> JSONValue {
+    /// Every strategy at every priced delay (`docs/cli.md`). `monthLines` adds each month's
+    /// tables and priced SKU lines, from which `simulate --from` bills the traffic again.
+    func strategies(_ pricing: PricingResult, monthLines: Bool = false) -> JSONValue {
         .array(pricing.strategies.map { cost in
             .object([
                 ("id", .string(cost.strategy.rawValue)),
@@ -108,7 +109,12 @@ struct JSONReportRenderer: Sendable {
                         ("list_cost_usd", .number(month.listCostUSD)),
                         ("credit_usd", .number(month.creditUSD)),
                         ("cost_usd", .number(month.costUSD)),
-                    ])
+                    ] + (monthLines ? [
+                        ("tables", .array(month.tableIDs.map { .string($0) })),
+                        ("lines", .array(month.lines.filter { !$0.unpriced }.map { line in
+                            .object([("table", .string(line.tableID)), ("sku", .string(line.sku)), ("count", .int(line.count))])
+                        })),
+                    ] : []))
                 })),
             ])
         })
@@ -219,6 +225,7 @@ struct JSONReportRenderer: Sendable {
             ("last_call", .string(last.rfc3339)),
             ("days", .int(last.daysSinceEpoch - first.daysSinceEpoch + 1)),
             ("months", .array((analysis.pricing.cost(.current, delay: 0)?.months ?? []).map { .string($0.month) })),
+            ("searches_by_month", .object(analysis.pricing.searchesByMonth.map { ($0.month, .int($0.searches)) })),
         ])
     }
 

@@ -42,6 +42,14 @@ struct DetailsNeed: Sendable, Equatable {
         return needsDetails(fields: selection.fields)
     }
 
+    /// The answer as a report states it (`needs_details` of report.json).
+    init(needsDetails: Bool, source: Source, selectionsWithMask: Int, selectionsNeedingDetails: Int) {
+        self.needsDetails = needsDetails
+        self.source = source
+        self.selectionsWithMask = selectionsWithMask
+        self.selectionsNeedingDetails = selectionsNeedingDetails
+    }
+
     /// The answer for a simulated field mask.
     init(scenarioFields fields: [String]) {
         let needs = DetailsNeed.needsDetails(fields: fields) ?? true

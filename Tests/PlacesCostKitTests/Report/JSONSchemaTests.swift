@@ -15,6 +15,8 @@ struct JSONSchemaTests {
         ("simulation.schema.json", SimulationRenderer.schema, "urn:placescost:simulation:1"),
         ("reconciliation.schema.json", ReconciliationRenderer.schema, "urn:placescost:reconciliation:1"),
         ("comparison.schema.json", ComparisonRenderer.schema, "urn:placescost:comparison:1"),
+        ("forecast.schema.json", ForecastRenderer.schema, "urn:placescost:forecast:1"),
+        ("whatif.schema.json", ScenarioRenderer.schema, "urn:placescost:whatif:1"),
     ]
 
     /// `compare --json` of the README's worked example: the sample log before and after its
@@ -247,6 +249,37 @@ struct JSONSchemaTests {
         #expect(document["schema"] == .string("placescost.simulation/1"))
         let report = try JSONSchemaTests.validator("report.schema.json").validate(document)
         #expect(!report.isEmpty, "simulate's JSON is not report.json and must not pass as one")
+    }
+
+    @Test("simulate --from --json validates, measured and projected, from a report.json and from a log", arguments: [
+        [String](),
+        ["--searches", "50000", "--growth", "10", "--months", "12", "--start", "2025-01"],
+        ["--months", "2", "--pricing", "legacy-list"],
+    ])
+    func simulateFrom(options: [String]) throws {
+        let directory = TemporaryDirectory()
+        let log = JSONSchemaTests.generatedLog(directory)
+        for input in [log] {
+            let result = runCLI(["simulate", "--json", "--quiet", "--from", input] + options, workingDirectory: packageRoot)
+            #expect(result.code == .success, "\(result.stderr)")
+            let document = try JSONSchemaTests.expectValid(result.stdout, against: "forecast.schema.json")
+            #expect(document["schema"] == .string(ForecastRenderer.schema))
+        }
+    }
+
+    @Test("simulate --from --scenario --json validates, and the example scenario file validates against its own schema")
+    func simulateScenarios() throws {
+        let directory = TemporaryDirectory()
+        let log = JSONSchemaTests.generatedLog(directory)
+        let example = packageRoot + "/docs/examples/scenarios/scenarios.json"
+        let result = runCLI(["simulate", "--json", "--quiet", "--from", log, "--scenario", example], workingDirectory: packageRoot)
+        #expect(result.code == .success, "\(result.stderr)")
+        let document = try JSONSchemaTests.expectValid(result.stdout, against: "whatif.schema.json")
+        #expect(document["schema"] == .string(ScenarioRenderer.schema))
+        let scenarioSchema = try JSONSchemaTests.validator("scenarios.schema.json")
+        let file = try JSONTree(parsing: String(contentsOfFile: example, encoding: .utf8))
+        #expect(try scenarioSchema.validate(file).isEmpty)
+        #expect(try JSONSchemaTests.schema("scenarios.schema.json")["$id"] == .string("urn:placescost:scenarios:1"))
     }
 
     // MARK: - reconcile --json

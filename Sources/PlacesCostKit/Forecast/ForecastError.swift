@@ -1,0 +1,52 @@
+/// Why `simulate --from` cannot start from the traffic it was given.
+enum ForecastError: Error, Equatable, CustomStringConvertible {
+    /// A JSON document whose `schema` is not `placescost.report/1`.
+    case notAReport(file: String, schema: String)
+    /// A `report.json` written before reports held each month's SKU lines.
+    case noMonthLines(file: String)
+    /// A report whose period holds no search: there is no traffic per search to scale.
+    case noSearches(file: String)
+    /// A table the report was priced with that is not bundled, and `--pricing` names another.
+    case tableNotAvailable(file: String, id: String)
+    /// `--pricing` names a table of another API generation than the measured calls.
+    case otherGeneration(table: String, tableGeneration: APIGeneration, measured: APIGeneration, requests: Double, completionRate: Double)
+    /// A `--scenario` file that cannot be opened.
+    case scenarioUnreadable(file: String)
+    /// A `--scenario` file that is not a scenario file, or holds a value out of range.
+    case invalidScenarios(file: String, reason: String)
+    /// A scenario's delay that the report did not price.
+    case delayNotPriced(scenario: String, delay: Int, priced: [Int])
+    /// A measured SKU that the table in force has no line for.
+    case skuNotInTable(sku: String, table: String)
+
+    var description: String {
+        switch self {
+        case .notAReport(let file, let schema):
+            "\(file) is a `\(schema)` document, not a report.json of `analyze` (`\(JSONReportRenderer.schema)`). Give simulate --from a log or a report.json written by `placescost analyze --json` or `--out`."
+        case .noMonthLines(let file):
+            "\(file) has no `strategies[].months[].lines`: it was written by an older placescost. Write it again with `placescost analyze --json`, or give simulate --from the logs."
+        case .noSearches(let file):
+            "\(file) holds no search, so there is no traffic per search to simulate from."
+        case .tableNotAvailable(let file, let id):
+            "\(file) was priced with the table `\(id)`, which is not bundled. Give the same table with --pricing FILE."
+        case .otherGeneration(let table, let tableGeneration, let measured, let requests, let completionRate):
+            "`\(table)` prices \(ForecastError.name(tableGeneration)) calls, but the measured calls are \(ForecastError.name(measured)) calls, whose SKUs and session rules differ: their counts cannot be billed with it. "
+                + "To price a move, simulate from the measured averages: placescost simulate --pricing \(table) --requests \(Money.plain(requests)) --completion-rate \(Money.plain(completionRate, digits: 3))."
+        case .scenarioUnreadable(let file):
+            "cannot read the scenario file \(file). Give --scenario a JSON file as docs/cli.md (simulate --scenario) describes."
+        case .invalidScenarios(let file, let reason):
+            "\(file) is not a scenario file of `\(ScenarioFile.schema)`: \(reason) (docs/schema/scenarios.schema.json)."
+        case .delayNotPriced(let scenario, let delay, let priced):
+            "the scenario \"\(scenario)\" asks for delay \(delay), which the report did not price (it priced \(priced.map(String.init).joined(separator: ", "))); write the report again with `analyze --delays`."
+        case .skuNotInTable(let sku, let table):
+            "the measured traffic bills the SKU `\(sku)`, which the table `\(table)` does not list, so the traffic cannot be billed with it."
+        }
+    }
+
+    static func name(_ generation: APIGeneration) -> String {
+        switch generation {
+        case .legacy: "legacy Places API"
+        case .new: "Places API (New)"
+        }
+    }
+}

@@ -1,0 +1,63 @@
+/// The scenarios of a `--scenario` file priced side by side on one measured traffic: each its
+/// own `Forecast` (volume, growth, months, start, table), the option it names, and the decision
+/// tree's answer walked with the log's numbers and that scenario's table and field mask.
+struct ScenarioComparison: Sendable {
+    struct Priced: Sendable {
+        var scenario: ScenarioFile.Scenario
+        var forecast: Forecast.Result
+        /// The option the scenario prices.
+        var option: Forecast.Total
+        /// The tree's answer for the scenario, and that option's bill over the scenario's months.
+        var tree: DecisionTree.Answer
+        var treeTotal: Forecast.Total?
+        /// The table the tree's break-even comes from: the first month's for the calls' generation.
+        var tableID: String
+    }
+
+    /// What the command line gives scenarios that leave a member unset.
+    struct Defaults: Sendable {
+        var searches: Double?
+        var growthPercent: Double?
+        var months: Int?
+        var start: Int?
+        var pricing: String?
+    }
+
+    var profile: TrafficProfile
+    var bundled: [String: PriceTable]
+    var defaults: Defaults
+
+    /// Prices every scenario. `load` reads a `pricing` member (bundled id or file).
+    func run(_ file: ScenarioFile, load: (String) throws -> PriceTable) throws -> [Priced] {
+        let priced = Set(profile.strategies.map(\.delay)).sorted()
+        let after = profile.months.last.flatMap(Forecast.monthIndex).map { $0 + 1 } ?? PricingPlan.march2025
+        return try file.scenarios.map { scenario in
+            guard priced.contains(scenario.delay) else { throw ForecastError.delayNotPriced(scenario: scenario.name, delay: scenario.delay, priced: priced) }
+            let pinned = try (scenario.pricing ?? defaults.pricing).map(load)
+            let start = scenario.start ?? defaults.start ?? after
+            let volume = Forecast.Volume.projected(
+                searches: scenario.searches ?? defaults.searches ?? profile.searchesPerMonth,
+                months: scenario.months ?? defaults.months ?? 1,
+                growthPercent: scenario.growthPercent ?? defaults.growthPercent ?? 0,
+                start: start
+            )
+            let result = try Forecast(profile: profile, pinned: pinned, bundled: bundled, volume: volume).run()
+            let option = result.total(scenario.pricedStrategy, delay: scenario.delay)!
+            let plan = PricingPlan(mode: pinned.map { .fixed($0) } ?? .automatic(bundled))
+            let generation = profile.strategies.first?.months.first?.tables.first.flatMap { bundled[$0]?.apiVersion } ?? pinned?.apiVersion
+            let table = plan.table(generation: generation, monthIndex: start)
+            let needs = scenario.fields == .addressOnly
+                ? DetailsNeed(needsDetails: false, source: .scenario, selectionsWithMask: 1, selectionsNeedingDetails: 0)
+                : profile.detailsNeed
+            let evidence = Recommendation.Evidence(
+                needsDetails: needs, meanRequests: profile.meanRequests, breakEvenRequests: BreakEven.requests(table), tableID: table.id,
+                maxDelay: profile.maxDelay, searches: profile.searches, completed: profile.completed, abandoned: profile.searches - profile.completed
+            )
+            let tree = DecisionTree.walk(evidence)
+            return Priced(
+                scenario: scenario, forecast: result, option: option, tree: tree,
+                treeTotal: result.total(tree.strategy, delay: tree.delay), tableID: table.id
+            )
+        }
+    }
+}
