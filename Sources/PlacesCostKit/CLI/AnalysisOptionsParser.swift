@@ -166,6 +166,19 @@ struct AnalysisOptionsParser {
         }
     }
 
+    /// Says once, unless `--quiet`, that canonical logs carry typed text where its length would
+    /// do: the records and files the readers counted (`LogReader.Output.typedTextRecords`). The
+    /// text is never quoted. Access logs and HAR captures are not counted: their URLs and bodies
+    /// carry `input` by nature, and no field rename can change that.
+    func noteTypedText(records: Int, files: [String], parsed: ArgumentScanner.Parsed, context: CommandContext) {
+        guard !parsed.has(Key.quiet), records > 0, let first = files.first else { return }
+        let holders = files.count == 1 ? "\(first) holds" : "\(first) and \(files.count - 1) more \(files.count == 2 ? "file" : "files") hold"
+        let count = records == 1 ? "1 record" : "\(Money.count(records)) records"
+        context.note(
+            "\(holders) typed text in \"input\" (\(count)); only its length is used: log \"input_length\" (code points) instead, and no user's words need to be kept (docs/formats.md)."
+        )
+    }
+
     /// `--out DIR` as given (for messages) and resolved against the working directory.
     func outDirectory(_ out: String?, context: CommandContext) throws -> (shown: String, path: String)? {
         guard let out else { return nil }

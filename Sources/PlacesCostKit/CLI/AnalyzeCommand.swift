@@ -119,6 +119,7 @@ struct AnalyzeCommand {
         if parsed.has(Key.timestamp) { analysis.generatedAt = Timestamp(epochMilliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded())) }
         progress?.finish()
         shared.reportDiagnostics(read, parsed: parsed, context: context)
+        shared.noteTypedText(records: read.typedTextRecords, files: read.typedTextFiles, parsed: parsed, context: context)
         let bundle = ReportBundle()
         if let out {
             progress?.beginWriting(rows: analysis.searchRows?.count ?? 0)

@@ -83,10 +83,13 @@ struct CompareCommand {
         }
         let out = try shared.outDirectory(parsed[Key.out], context: context)
 
+        // Both sides' typed text, for one notice (`AnalysisOptionsParser.noteTypedText`).
+        var typedText: (records: Int, files: [String]) = (0, [])
         var comparison = Comparison(
-            before: try figures(before, options: options, shared: shared, parsed: parsed),
-            after: try figures(after, options: options, shared: shared, parsed: parsed)
+            before: try figures(before, options: options, shared: shared, parsed: parsed, typedText: &typedText),
+            after: try figures(after, options: options, shared: shared, parsed: parsed, typedText: &typedText)
         )
+        shared.noteTypedText(records: typedText.records, files: typedText.files, parsed: parsed, context: context)
         comparison.beforeInput = before
         comparison.afterInput = after
         let renderer = ComparisonRenderer()
@@ -113,7 +116,8 @@ struct CompareCommand {
     /// One side's figures: read from its `report.json`, or analyzed from its logs and read from
     /// the report `analyze --json` would print for them, so that both give the same figures.
     private func figures(
-        _ input: String, options: Analyzer.Options, shared: AnalysisOptionsParser, parsed: ArgumentScanner.Parsed
+        _ input: String, options: Analyzer.Options, shared: AnalysisOptionsParser, parsed: ArgumentScanner.Parsed,
+        typedText: inout (records: Int, files: [String])
     ) throws -> PeriodFigures {
         let path = input == "-" || input.hasPrefix("/") ? input : context.workingDirectory + "/" + input
         if input != "-", let document = try ReportDocument.read(path: path, shownAs: input) {
@@ -121,6 +125,8 @@ struct CompareCommand {
         }
         let (analysis, read) = try Analyzer(options: options).analyze(paths: [path])
         shared.reportDiagnostics(read, parsed: parsed, context: context)
+        typedText.records += read.typedTextRecords
+        typedText.files += read.typedTextFiles
         let document = try ReportDocument.decode(Data(JSONReportRenderer().render(analysis).utf8), file: input)
         return try PeriodFigures(document, file: input)
     }

@@ -21,10 +21,14 @@ struct GenerateCommand {
         )
         static let days = CommandOption("days", value: "D", help: "Period length in days (default 30).")
         static let out = CommandOption("out", short: "o", value: "FILE", completion: .files, help: "Write to FILE instead of standard output.")
+        static let privacy = CommandOption(
+            "privacy",
+            help: "Write a privacy-first log (jsonl and csv only): input_length (code points) in place of the typed text, and each session token hashed (SHA-256, hex). It analyzes to the same figures as the log without --privacy."
+        )
     }
 
     static let table = OptionTable(
-        command: "generate", options: [Key.searches, Key.seed, Key.format, Key.start, Key.days, Key.out]
+        command: "generate", options: [Key.searches, Key.seed, Key.format, Key.start, Key.days, Key.privacy, Key.out]
     )
 
     static let usage = table.usage
@@ -73,6 +77,10 @@ struct GenerateCommand {
             format = known
         } else {
             format = .jsonl
+        }
+        let privacy = parsed.has(Key.privacy)
+        if privacy, format != .jsonl, format != .csv {
+            throw values.error("--privacy writes canonical logs (--format jsonl or csv): an access log or a HAR capture carries the typed text in its URLs and bodies by nature, as Google's APIs receive it.")
         }
         options.days = try values.wholeNumber(parsed[Key.days], option: "--days", range: 1...3660) ?? 30
         if let start = parsed[Key.start] {
@@ -134,7 +142,7 @@ struct GenerateCommand {
             throw CLIError.cannotWrite(path: out, reason: String(cString: strerror(failure)))
         }
         let generator = TrafficGenerator(options: options)
-        var writer = GeneratedLogWriter(format: format, catalog: generator.catalog) { sink.write(bytes: $0) }
+        var writer = GeneratedLogWriter(format: format, privacy: privacy, catalog: generator.catalog) { sink.write(bytes: $0) }
         try generator.generate { call in
             writer.write(call)
             try stopIfFailed()

@@ -76,6 +76,7 @@ struct ReconcileCommand {
         let (paths, usedSampleLogs) = try shared.inputPaths(parsed, context: context, verb: "reconciling")
         let (analysis, read) = try Analyzer(options: options).analyze(paths: paths, usedSampleLogs: usedSampleLogs)
         shared.reportDiagnostics(read, parsed: parsed, context: context)
+        shared.noteTypedText(records: read.typedTextRecords, files: read.typedTextFiles, parsed: parsed, context: context)
 
         let reconciliation = BillReconciler().reconcile(analysis.pricing, bill: bill)
         let renderer = ReconciliationRenderer()

@@ -17,9 +17,15 @@ struct GeneratedLogWriter {
     /// A fake API key, so the access log has the shape of a real one; the analyzer must never print it.
     static let apiKey = "AIzaSyGENERATED-not-a-key"
     static let csvHeader = "timestamp,api,session_token,input,place_id,fields,api_version,user_id,platform,status\n"
+    /// The header of a privacy-first CSV log: the input's length where the text was.
+    static let privacyCSVHeader = "timestamp,api,session_token,input_length,place_id,fields,api_version,user_id,platform,status\n"
     static let chunkSize = 1 << 20
 
     let format: Format
+    /// A privacy-first log (`generate --privacy`, canonical formats only): `input_length` in
+    /// place of the typed text, and each session token as the SHA-256 of the token the plain
+    /// log carries (64 hex digits), so both logs analyze to the same figures.
+    let privacy: Bool
     let catalog: TrafficCatalog
     let flush: (UnsafeRawBufferPointer) -> Void
     var buffer: [UInt8] = []
@@ -30,8 +36,10 @@ struct GeneratedLogWriter {
     /// Field masks per format: JSON array body, CSV cell, URL value.
     let masks: [[UInt8]]
 
-    init(format: Format, catalog: TrafficCatalog, flush: @escaping (UnsafeRawBufferPointer) -> Void) {
+    init(format: Format, privacy: Bool = false, catalog: TrafficCatalog, flush: @escaping (UnsafeRawBufferPointer) -> Void) {
+        precondition(!privacy || format == .jsonl || format == .csv, "only canonical logs have privacy-first fields")
         self.format = format
+        self.privacy = privacy
         self.catalog = catalog
         self.flush = flush
         buffer.reserveCapacity(GeneratedLogWriter.chunkSize + 4096)
@@ -42,7 +50,7 @@ struct GeneratedLogWriter {
             case .accessLog, .browserHAR: Array(mask.web.joined(separator: ",").utf8)
             }
         }
-        if format == .csv { buffer.append(contentsOf: GeneratedLogWriter.csvHeader.utf8) }
+        if format == .csv { buffer.append(contentsOf: (privacy ? GeneratedLogWriter.privacyCSVHeader : GeneratedLogWriter.csvHeader).utf8) }
         if format == .browserHAR { append(GeneratedLogWriter.harHeader) }
     }
 
@@ -79,10 +87,13 @@ struct GeneratedLogWriter {
         append("\"")
         if let token = call.token {
             append(",\"session_token\":\"")
-            appendUUID(token)
+            appendToken(token)
             append("\"")
         }
-        if call.kind == .autocomplete {
+        if call.kind == .autocomplete, privacy {
+            append(",\"input_length\":")
+            appendNumber(inputLength(call), width: 1)
+        } else if call.kind == .autocomplete {
             append(",\"input\":\"")
             appendInput(call) { writer, bytes in writer.appendJSONEscaped(bytes) }
             append("\"")
@@ -108,9 +119,14 @@ struct GeneratedLogWriter {
         buffer.append(UInt8(ascii: ","))
         append(apiName(call))
         buffer.append(UInt8(ascii: ","))
-        if let token = call.token { appendUUID(token) }
+        if let token = call.token { appendToken(token) }
         buffer.append(UInt8(ascii: ","))
-        if call.kind == .autocomplete {
+        if call.kind == .autocomplete, privacy {
+            // An empty cell is an absent value, as an empty `input` cell is: no `0` for it.
+            let length = inputLength(call)
+            if length > 0 { appendNumber(length, width: 1) }
+            append(",,")
+        } else if call.kind == .autocomplete {
             appendInput(call) { writer, bytes in writer.appendCSVCell(bytes) }
             append(",,")
         } else {
@@ -194,6 +210,15 @@ struct GeneratedLogWriter {
         if call.typo != 0 { escape(&self, [call.typo][...]) }
     }
 
+    /// The typed text's length in Unicode code points (the bytes that are not UTF-8
+    /// continuation bytes), as `CallDecoder` counts it.
+    func inputLength(_ call: GeneratedCall) -> Int {
+        let utf8 = catalog.queries[Int(call.query)].utf8
+        var length = call.typo != 0 && call.typo & 0xC0 != 0x80 ? 1 : 0
+        for byte in utf8[0..<Int(call.inputBytes)] where byte & 0xC0 != 0x80 { length += 1 }
+        return length
+    }
+
     mutating func appendJSONEscaped(_ bytes: ArraySlice<UInt8>) {
         GeneratedLogWriter.escapeJSON(bytes, into: &buffer)
     }
@@ -270,6 +295,20 @@ struct GeneratedLogWriter {
     }
 
     /// A UUID v4 (`6513270e-269e-4d37-b2a7-4de452e6b438`) from 128 random bits.
+    /// A session token: its UUID, or in a privacy-first log the UUID's SHA-256 in hex.
+    private mutating func appendToken(_ token: (UInt64, UInt64)) {
+        guard privacy else { return appendUUID(token) }
+        let start = buffer.count
+        appendUUID(token)
+        let digest = SHA256.digest(buffer[start...])
+        buffer.removeSubrange(start...)
+        let hex = Array("0123456789abcdef".utf8)
+        for byte in digest {
+            buffer.append(hex[Int(byte >> 4)])
+            buffer.append(hex[Int(byte & 0x0F)])
+        }
+    }
+
     private mutating func appendUUID(_ token: (UInt64, UInt64)) {
         let hex = Array("0123456789abcdef".utf8)
         let high = token.0 & ~0xF000 | 0x4000

@@ -3,11 +3,20 @@
 /// The one place that decides what a valid record is, for every input format:
 /// - `timestamp` (required): RFC 3339 with an offset, or epoch milliseconds (a number, or digits).
 /// - `api` (required): a non-empty string; unknown names are kept (they are not malformed).
-/// - `session_token`, `input`, `place_id`, `api_version`: a string or null.
+/// - `session_token`, `input`, `place_id`, `api_version`: a string or null. Any string is a
+///   token: a UUID, or one already hashed (hex, base64); only equality between tokens matters.
+/// - `input_length`: the typed text's length in Unicode code points, logged instead of `input`:
+///   a non-negative integer (a JSON number without fraction or exponent, or a string of ASCII
+///   digits, as a CSV cell is) up to `maxInputLength`, or null. With both keys, the two must
+///   agree. An empty string is absent, as everywhere. The value is never quoted in a reason.
 /// - `fields`: an array of strings or null; in CSV one cell, `a,b` or `a|b`.
 /// - `user_id`, `project`, `platform`, `status`: a string, a number or null.
 /// Empty strings and empty field lists mean "absent", so a CSV empty cell and a JSON null agree.
 package struct CallDecoder: Sendable {
+    /// The largest `input_length` read: a call's length is kept in 32 bits (`GroupCall`), and no
+    /// line holds longer text.
+    package static let maxInputLength = Int(Int32.max)
+
     /// Whether `fields` arrives as one delimited cell (CSV) rather than a JSON array.
     package var fieldsAsDelimitedCell: Bool
 
@@ -34,6 +43,11 @@ package struct CallDecoder: Sendable {
         let (api, impliedGeneration) = API.parse(apiName)
         let token = try optionalString(record, .sessionToken)
         let input = try optionalString(record, .input)
+        let declaredLength = try decodeInputLength(record[.inputLength])
+        let textLength = input.map { $0.unicodeScalars.count }
+        if let textLength, let declaredLength, textLength != declaredLength {
+            throw DecodeFailure(reason: "`input` has \(textLength) code points but `input_length` says \(declaredLength); log one of the two")
+        }
         _ = try optionalString(record, .placeID)
         let version = try optionalString(record, .apiVersion)
         let generation = version.flatMap { APIGeneration(rawValue: $0.lowercased()) } ?? impliedGeneration
@@ -41,7 +55,7 @@ package struct CallDecoder: Sendable {
             time: time,
             api: api,
             sessionToken: token.flatMap { $0.isEmpty ? nil : $0 },
-            inputLength: input.map { $0.unicodeScalars.count },
+            inputLength: textLength ?? declaredLength,
             fields: try decodeFields(record[.fields]),
             generation: generation,
             userID: try optionalLabel(record, .userID),
@@ -70,6 +84,48 @@ package struct CallDecoder: Sendable {
         case nil, .null?: return nil
         case .string(let text)?: return text
         case let other?: throw DecodeFailure(reason: "`\(key.name)` must be a string or null, found \(other.typeName)")
+        }
+    }
+
+    /// An `input_length` value: `nil` when absent, null or an empty string.
+    private func decodeInputLength(_ value: RawRecord.Value?) throws -> Int? {
+        let digits: String
+        switch value {
+        case nil, .null?: return nil
+        case .number(let literal)?:
+            if literal.hasPrefix("-") { throw InputLengthFailure.negative.failure }
+            guard literal.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+                throw InputLengthFailure.notWhole.failure
+            }
+            digits = literal
+        case .string(let text)?:
+            if text.isEmpty { return nil }
+            guard text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+                throw InputLengthFailure.notDigits.failure
+            }
+            digits = text
+        case let other?:
+            throw DecodeFailure(reason: "`input_length` must be a non-negative integer (code points) or null, found \(other.typeName)")
+        }
+        guard let length = Int32(digits) else { throw InputLengthFailure.tooLarge.failure }
+        return Int(length)
+    }
+
+    /// Why an `input_length` is malformed; the reasons name the value's kind, never the value.
+    private enum InputLengthFailure {
+        case negative, notWhole, notDigits, tooLarge
+
+        var failure: DecodeFailure {
+            switch self {
+            case .negative:
+                DecodeFailure(reason: "`input_length` must be a non-negative integer (code points), found a negative number")
+            case .notWhole:
+                DecodeFailure(reason: "`input_length` must be a whole number of code points, found a number with a fraction or an exponent")
+            case .notDigits:
+                DecodeFailure(reason: "`input_length` must be a non-negative integer (code points), found a string that is not one")
+            case .tooLarge:
+                DecodeFailure(reason: "`input_length` is larger than \(CallDecoder.maxInputLength), the most a record can hold")
+            }
         }
     }
 

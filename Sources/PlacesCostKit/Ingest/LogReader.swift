@@ -67,6 +67,10 @@ package struct LogReader {
         /// Places API (New) calls whose body the source does not show (an access log's
         /// `POST places:autocomplete`): their token and input are unknown.
         package var bodiesUnknown = 0
+        /// Valid canonical records (JSON Lines, CSV) that carry typed text in `input`, and the
+        /// files they are in, in reading order: `input_length` would do (the notice says so).
+        package var typedTextRecords = 0
+        package var typedTextFiles: [String] = []
         /// Records that repeat an earlier record exactly (same time, same content), and how many
         /// of them `dedupe` dropped.
         package var duplicates = 0
@@ -77,6 +81,13 @@ package struct LogReader {
         package var hosts = RequestHosts()
 
         package init() {}
+
+        /// Counts a record with typed text in `file`.
+        package mutating func noteTypedText(in file: String, records: Int = 1) {
+            guard records > 0 else { return }
+            typedTextRecords += records
+            if !typedTextFiles.contains(file) { typedTextFiles.append(file) }
+        }
     }
 
     package static let maxStoredDiagnostics = 20
@@ -451,6 +462,7 @@ private struct RecordSink {
     func accept(_ record: RawRecord, line: Int, fingerprint: UInt64, into output: inout LogReader.Output) throws {
         switch decoder.decode(record) {
         case .success(let call):
+            if record.carriesTypedText { output.noteTypedText(in: file) }
             if reader.options.window.contains(call.time) {
                 deliver(call, fingerprint)
             } else {

@@ -6,6 +6,8 @@ package struct RawRecord: Equatable, Sendable {
     /// The keys of `docs/formats.md` section 1, with their aliases folded.
     package enum Key: Int, CaseIterable, Sendable {
         case timestamp, api, sessionToken, input, placeID, fields, apiVersion, userID, project, platform, status
+        /// The length of the typed text in code points, logged instead of the text (privacy-first logs).
+        case inputLength
 
         /// The canonical (snake_case) name.
         package var name: String {
@@ -21,6 +23,7 @@ package struct RawRecord: Equatable, Sendable {
             case .project: "project"
             case .platform: "platform"
             case .status: "status"
+            case .inputLength: "input_length"
             }
         }
 
@@ -38,6 +41,7 @@ package struct RawRecord: Equatable, Sendable {
             case "project": self = .project
             case "platform": self = .platform
             case "status": self = .status
+            case "input_length", "inputLength": self = .inputLength
             default: return nil
             }
         }
@@ -65,6 +69,13 @@ package struct RawRecord: Equatable, Sendable {
             case .object: "an object"
             }
         }
+    }
+
+    /// Whether the record carries typed text: a non-empty `input` string. Only its length is
+    /// used; the readers count such records for the notice that `input_length` suffices.
+    package var carriesTypedText: Bool {
+        if case .string(let text)? = self[.input] { return !text.isEmpty }
+        return false
     }
 
     private var values: [Value?] = Array(repeating: nil, count: Key.allCases.count)

@@ -253,6 +253,7 @@ final class CallPipeline: @unchecked Sendable {
         block.skippedRequests = output.skippedRequests
         block.hosts = output.hosts
         block.bodiesUnknown = output.bodiesUnknown
+        block.typedTextRecords = output.typedTextRecords
         block.diagnostics = output.diagnostics
         block.diagnosticCount = output.diagnosticCount
         block.linesAreAbsolute = true
@@ -394,6 +395,7 @@ final class CallPipeline: @unchecked Sendable {
             result.read.skippedRequests += block.skippedRequests
             result.read.hosts.merge(block.hosts)
             result.read.bodiesUnknown += block.bodiesUnknown
+            result.read.noteTypedText(in: block.fileName, records: block.typedTextRecords)
             if let first = block.firstCall { result.firstCall = min(result.firstCall ?? first, first) }
             if let last = block.lastCall { result.lastCall = max(result.lastCall ?? last, last) }
         }

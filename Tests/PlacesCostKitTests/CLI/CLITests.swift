@@ -108,7 +108,10 @@ struct CLITests {
     @Test("--out writes the five reports and the charts; an output it cannot create exits 73")
     func out() throws {
         let directory = TemporaryDirectory()
-        let file = directory.write("log.jsonl", [ac(0, "a", "12"), details(1, "a")].map(\.jsonLine).joined(separator: "\n"))
+        // Privacy-first (`input_length`), so that an error is the only line on standard error: a log
+        // with typed text gets a note first (`InputLengthTests`).
+        let file = directory.write("log.jsonl", [ac(0, "a", "12"), details(1, "a")].map(\.jsonLine).joined(separator: "\n")
+            .replacing(/"input":"([^"]*)"/) { "\"input_length\":\($0.1.count)" })
         let result = runCLI(["analyze", file, "--out", directory.path + "/reports/nested"])
         #expect(result.code == .success)
         #expect(result.stdout.isEmpty)

@@ -6,7 +6,10 @@ import Testing
 /// secret.
 @Suite("Safe outputs")
 struct OutputSafetyTests {
+    // Privacy-first (`input_length`), so that the error is the only line on standard error: a log
+    // with typed text gets a note first (`InputLengthTests`).
     let log = [ac(0, "a", "12"), ac(1, "a", "123"), details(2, "a"), ac(100, nil, "9", user: "u-1")].map(\.jsonLine).joined(separator: "\n")
+        .replacing(/"input":"([^"]*)"/) { "\"input_length\":\($0.1.count)" }
 
     /// Every path under `root`, relative, sorted.
     func listing(_ root: String) -> [String] {

@@ -16,6 +16,8 @@ struct CallBlock {
     var skippedRequests = 0
     var hosts = RequestHosts()
     var bodiesUnknown = 0
+    /// Valid canonical records that carry typed text (`input`) where a length would do.
+    var typedTextRecords = 0
     /// The first diagnostics, with lines counted from the block's start (1 = its first line).
     var diagnostics: [Diagnostic] = []
     var diagnosticCount = 0

@@ -57,6 +57,7 @@ package struct CallBlockBuilder {
     /// `fieldsAsDelimitedCell` a CSV row (`FastCSVRowDecoder`), whose `fields` span is one cell.
     mutating func add(_ record: FastJSONRecord, line: UnsafeBufferPointer<UInt8>, caches: inout Caches, fieldsAsDelimitedCell: Bool = false) {
         let time = record.time
+        if record.typedText { block.typedTextRecords += 1 }
         guard window.contains(time) else {
             block.outsideWindow += 1
             block.outsidePeriod.include(time)
@@ -178,8 +179,10 @@ package struct CallBlockBuilder {
 
     // MARK: - Slow path
 
-    /// Adds a call another reader made, with its record's `Fingerprint`.
-    mutating func add(_ call: Call, fingerprint: UInt64, caches: inout Caches) {
+    /// Adds a call another reader made, with its record's `Fingerprint`; `typedText` when its
+    /// record carried typed text (`RawRecord.carriesTypedText`).
+    mutating func add(_ call: Call, fingerprint: UInt64, typedText: Bool = false, caches: inout Caches) {
+        if typedText { block.typedTextRecords += 1 }
         guard window.contains(call.time) else {
             block.outsideWindow += 1
             block.outsidePeriod.include(call.time)

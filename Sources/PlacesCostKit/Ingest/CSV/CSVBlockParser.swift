@@ -35,7 +35,7 @@ struct CSVBlockParser {
                 break  // the columns are given: never emitted
             case .record(let record, let line, let fingerprint):
                 switch decoder.decode(record) {
-                case .success(let call): builder.add(call, fingerprint: fingerprint, caches: &caches)
+                case .success(let call): builder.add(call, fingerprint: fingerprint, typedText: record.carriesTypedText, caches: &caches)
                 case .failure(let failure): builder.reject(failure.reason, line: line)
                 }
             case .malformed(let reason, let line):

@@ -56,7 +56,15 @@ package enum FastCSVRowDecoder {
                     values.time = value
                 case .api: values.api = span
                 case .sessionToken: values.sessionToken = span
-                case .input: values.inputLength = ascii ? span.count : scalarCount(base, from: start, to: end)
+                case .input:
+                    let length = ascii ? span.count : scalarCount(base, from: start, to: end)
+                    // An `input_length` cell before must agree; the slow path words the mismatch.
+                    guard values.inputLength == nil || values.inputLength == length else { return nil }
+                    values.inputLength = length
+                    values.typedText = true
+                case .inputLength:
+                    guard let length = digits(base, from: start, to: end), values.inputLength == nil || values.inputLength == length else { return nil }
+                    values.inputLength = length
                 case .placeID: break  // checked, not kept
                 case .fields: values.fields = span
                 case .apiVersion: values.apiVersion = span
@@ -133,6 +141,18 @@ package enum FastCSVRowDecoder {
             scalars += 1
         }
         return scalars
+    }
+
+    /// An `input_length` cell of up to 10 ASCII digits whose value fits `CallDecoder.maxInputLength`;
+    /// `nil` for anything else, for the strict path to word.
+    private static func digits(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int32? {
+        guard end - start <= 10 else { return nil }
+        var value: Int64 = 0
+        for index in start..<end {
+            guard base[index].isDigit else { return nil }
+            value = value * 10 + Int64(base[index] &- UInt8(ascii: "0"))
+        }
+        return value <= Int64(CallDecoder.maxInputLength) ? Int32(value) : nil
     }
 
     /// A timestamp cell, as `TimestampParser` reads it; `nil` for the strict path to word the error.

@@ -69,8 +69,12 @@ extension FastJSONLineDecoder.Scanner {
             }
         case 9: return first == 0x6D61_7473_656D_6974 && second == 0x70 ? .timestamp : nil  // "timestamp"
         case 10: return first == 0x6973_7265_5669_7061 && second == 0x6E6F ? .apiVersion : nil  // "apiVersion"
-        case 11: return first == 0x7372_6576_5F69_7061 && second == 0x6E_6F69 ? .apiVersion : nil  // "api_version"
-        case 12: return first == 0x546E_6F69_7373_6573 && second == 0x6E65_6B6F ? .sessionToken : nil  // "sessionToken"
+        case 11:
+            if first == 0x7372_6576_5F69_7061 && second == 0x6E_6F69 { return .apiVersion }  // "api_version"
+            return first == 0x6E65_4C74_7570_6E69 && second == 0x68_7467 ? .inputLength : nil  // "inputLength"
+        case 12:
+            if first == 0x546E_6F69_7373_6573 && second == 0x6E65_6B6F { return .sessionToken }  // "sessionToken"
+            return first == 0x656C_5F74_7570_6E69 && second == 0x6874_676E ? .inputLength : nil  // "input_length"
         case 13: return first == 0x5F6E_6F69_7373_6573 && second == 0x6E_656B_6F74 ? .sessionToken : nil  // "session_token"
         default: return nil
         }
@@ -102,8 +106,12 @@ extension FastJSONLineDecoder.Scanner {
             return matches(start, "place_id") ? .placeID : nil
         case 9: return matches(start, "timestamp") ? .timestamp : nil
         case 10: return matches(start, "apiVersion") ? .apiVersion : nil
-        case 11: return matches(start, "api_version") ? .apiVersion : nil
-        case 12: return matches(start, "sessionToken") ? .sessionToken : nil
+        case 11:
+            if matches(start, "api_version") { return .apiVersion }
+            return matches(start, "inputLength") ? .inputLength : nil
+        case 12:
+            if matches(start, "sessionToken") { return .sessionToken }
+            return matches(start, "input_length") ? .inputLength : nil
         case 13: return matches(start, "session_token") ? .sessionToken : nil
         default: return nil
         }

@@ -48,6 +48,18 @@ extension FastJSONLineDecoder.Scanner {
         }
     }
 
+    /// `input_length`: a plain non-negative integer that fits in 32 bits, at its first digit, or
+    /// `nil` (a sign, a fraction, an exponent, too many digits) for the slow path to word.
+    @inline(never)
+    mutating func inputLength() -> Int32? {
+        guard let (span, plainInteger) = number(), plainInteger, span.count <= 10 else { return nil }
+        var value: Int64 = 0
+        for index in Int(span.start)..<Int(span.start + span.count) {
+            value = value * 10 + Int64(base[index] &- UInt8(ascii: "0"))
+        }
+        return value <= Int64(CallDecoder.maxInputLength) ? Int32(value) : nil
+    }
+
     /// `fields`: an array of strings without escapes, at its `[`.
     ///
     /// - Returns: the span of the whole array text, brackets included.

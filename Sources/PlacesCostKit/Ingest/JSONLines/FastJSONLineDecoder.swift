@@ -241,7 +241,19 @@ package enum FastJSONLineDecoder {
                     guard null() else { return false }
                 } else {
                     guard first == .quote, let (span, ascii) = plainStringReportingASCII() else { return false }
-                    values.inputLength = ascii ? span.count : scalarCount(in: span)
+                    let length = ascii ? span.count : scalarCount(in: span)
+                    // An `input_length` read before must agree; the slow path words the mismatch.
+                    guard values.inputLength == nil || values.inputLength == length else { return false }
+                    values.inputLength = length
+                    values.typedText = length > 0
+                }
+            case .inputLength:
+                if first == .letterN {
+                    guard null() else { return false }
+                } else {
+                    guard first.isDigit, let length = outOfLine({ $0.inputLength() }) else { return false }
+                    guard values.inputLength == nil || values.inputLength == length else { return false }
+                    values.inputLength = length
                 }
             case .placeID:
                 var ignored: ByteSpan?

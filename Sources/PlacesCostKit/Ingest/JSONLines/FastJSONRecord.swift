@@ -4,8 +4,8 @@
 package struct FastJSONRecord: Equatable, Sendable {
     /// A record with no values, to be overwritten (`FastJSONLineDecoder.decodeLeadingLine`).
     static let blank = FastJSONRecord(
-        time: Timestamp(microseconds: 0), api: ByteSpan(start: 0, count: 0), sessionToken: nil, inputLength: nil, fields: nil,
-        apiVersion: nil, userID: nil, project: nil, platform: nil, status: nil
+        time: Timestamp(microseconds: 0), api: ByteSpan(start: 0, count: 0), sessionToken: nil, inputLength: nil, typedText: false,
+        fields: nil, apiVersion: nil, userID: nil, project: nil, platform: nil, status: nil
     )
 
     package var time: Timestamp
@@ -14,8 +14,11 @@ package struct FastJSONRecord: Equatable, Sendable {
     /// `session_token`/`sessionToken` string content; nil when absent or null. May be empty
     /// (count 0) when the value was "" (which means "no token").
     package var sessionToken: ByteSpan?
-    /// Unicode scalars in `input`; nil when absent or null.
+    /// Unicode scalars in `input`, or `input_length`; nil when both are absent or null.
     package var inputLength: Int32?
+    /// Whether the record carries typed text: a non-empty `input` (counted for the notice that
+    /// `input_length` suffices; the text itself is never kept).
+    package var typedText: Bool
     /// The whole `fields` array text from `[` to `]` inclusive, when the value is an array of plain
     /// strings; nil when absent or null.
     package var fields: ByteSpan?
@@ -39,6 +42,7 @@ extension FastJSONRecord {
         var api: ByteSpan?
         var sessionToken: ByteSpan?
         var inputLength: Int32?
+        var typedText = false
         var fields: ByteSpan?
         var apiVersion: ByteSpan?
         var userID: ByteSpan?
@@ -51,7 +55,7 @@ extension FastJSONRecord {
         var record: FastJSONRecord? {
             guard let time, let api else { return nil }
             return FastJSONRecord(
-                time: time, api: api, sessionToken: sessionToken, inputLength: inputLength, fields: fields,
+                time: time, api: api, sessionToken: sessionToken, inputLength: inputLength, typedText: typedText, fields: fields,
                 apiVersion: apiVersion, userID: userID, project: project, platform: platform, status: status
             )
         }

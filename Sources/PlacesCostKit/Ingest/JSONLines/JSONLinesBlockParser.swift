@@ -33,7 +33,7 @@ struct JSONLinesBlockParser {
             switch JSONLineParser.parse(line) {
             case .success(let record):
                 switch decoder.decode(record) {
-                case .success(let call): builder.add(call, fingerprint: Fingerprint.of(line), caches: &caches)
+                case .success(let call): builder.add(call, fingerprint: Fingerprint.of(line), typedText: record.carriesTypedText, caches: &caches)
                 case .failure(let failure): builder.reject(failure.reason, line: lineNumber)
                 }
             case .failure(let failure):

@@ -289,7 +289,7 @@ private struct JSONLineGenerator {
         .timestamp: ["timestamp"], .api: ["api"], .sessionToken: ["session_token", "sessionToken"],
         .input: ["input"], .placeID: ["place_id", "placeId"], .fields: ["fields"],
         .apiVersion: ["api_version", "apiVersion"], .userID: ["user_id", "userId"], .project: ["project"],
-        .platform: ["platform"], .status: ["status"],
+        .platform: ["platform"], .status: ["status"], .inputLength: ["input_length", "inputLength"],
     ]
 
     static let unknownKeys = ["extra", "meta", "sessiontoken", "Timestamp", "API", "", "é", "ключ", "place id", "api ", "nested", "😀", "a\\\"b"]
@@ -373,6 +373,8 @@ private struct JSONLineGenerator {
             return "[" + (0..<int(0...4)).map { _ in chance(0.8) ? "\"\(pick(["formattedAddress", "coordinate", "name", "place_id"]))\"" : string() }.joined(separator: ",") + "]"
         case .userID, .project, .status:
             return chance(0.5) ? number() : string()
+        case .inputLength:
+            return chance(0.5) ? pick(["0", "3", "12", "\"7\"", "2147483647", "2147483648", "-1", "1.5", "null"]) : number()
         default:
             return chance(0.1) ? "null" : string()
         }
