@@ -8,7 +8,7 @@ struct AnalyzeCommand {
             "report", choices: ReportBundle.Format.allCases.map(\.rawValue),
             help: "What to print on standard output: the Markdown report (default), costs.csv, or report.json. With --out, nothing is printed unless --report or --json is given. On a terminal, without --report, a summary that fits the screen is printed instead (with --out too)."
         )
-        static let json = CommandOption("json", short: "j", help: "Same as --report json.")
+        static let json = CommandOption.reportJSON
         static let out = CommandOption(
             "out", short: "o", value: "DIR", completion: .directories,
             help: "Write report.md, report.html, report.json, searches.csv, costs.csv and the charts/ the Markdown links to into DIR (created if needed)."
@@ -28,7 +28,7 @@ struct AnalyzeCommand {
             "delays", value: "K,...",
             help: "Delays to price, in characters typed before the first request (default 1,2,3,4,5,6; 1..--max-delay are always included)."
         )
-        static let maxDelay = CommandOption("max-delay", value: "K", help: "The largest delay the recommendation may choose (default 4).")
+        static let maxDelay = CommandOption.maxDelay
         static let by = CommandOption(
             "by", choices: GroupDimension.allCases.map(\.rawValue),
             help: "Add a table of calls, searches, anomalies and bill per project, platform, API generation or day (in --timezone) to the reports; groups add up exactly to the totals. With day, charts of calls and cost per search per day too."

@@ -113,4 +113,10 @@ struct CommandOption: Sendable, Hashable {
     // `placescost analyze --bogus --help` still shows the help.
     static let help = CommandOption("help", short: "h", help: "Show this help.")
     static let version = CommandOption("version", short: "V", help: "Print the version of placescost.")
+
+    // Options several commands take with the same meaning, declared once.
+    /// `-j`, `--json`: the JSON form of what `--report` prints.
+    static let reportJSON = CommandOption("json", short: "j", help: "Same as --report json.")
+    /// `--max-delay K`, for the commands that recommend.
+    static let maxDelay = CommandOption("max-delay", value: "K", help: "The largest delay the recommendation may choose (default 4).")
 }

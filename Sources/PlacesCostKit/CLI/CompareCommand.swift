@@ -8,7 +8,7 @@ struct CompareCommand {
             "report", choices: ComparisonRenderer.printed.map(\.rawValue),
             help: "What to print on standard output: comparison.md (default) or comparison.json; comparison.html is written by --out only, as analyze's report.html. With --out, nothing is printed unless asked. On a terminal, without --report, the Markdown is made readable for the screen."
         )
-        static let json = CommandOption("json", short: "j", help: "Same as --report json.")
+        static let json = CommandOption.reportJSON
         static let out = CommandOption(
             "out", short: "o", value: "DIR", completion: .directories, help: "Write comparison.md, comparison.json and comparison.html into DIR (created if needed)."
         )

@@ -10,7 +10,7 @@ struct ReconcileCommand {
             "report", choices: ReconciliationRenderer.Format.allCases.map(\.rawValue),
             help: "What to print on standard output (default md; with --out, nothing unless asked)."
         )
-        static let json = CommandOption("json", short: "j", help: "Same as --report json.")
+        static let json = CommandOption.reportJSON
         static let out = CommandOption(
             "out", short: "o", value: "DIR", completion: .directories, help: "Write reconciliation.md and reconciliation.json into DIR."
         )

@@ -30,12 +30,12 @@ struct SimulateCommand {
             help: "Months simulated (default 1); each month has its own free caps and tiers (with --from, and the table in force that month), and cost_usd is the total."
         )
         static let delays = CommandOption("delays", value: "K,...", help: "Delays to price (default 1,2,3,4,5,6).")
-        static let maxDelay = CommandOption("max-delay", value: "K", help: "The largest delay the recommendation may choose (default 4).")
+        static let maxDelay = CommandOption.maxDelay
         static let report = CommandOption(
             "report", choices: ["md", "json"],
             help: "Output format (default md). On a terminal, without --report, the Markdown is shown wrapped and aligned."
         )
-        static let json = CommandOption("json", short: "j", help: "Same as --report json.")
+        static let json = CommandOption.reportJSON
         static let quiet = CommandOption("quiet", short: "q", help: "Print no notes on standard error (unconfirmed prices).")
         static let from = CommandOption(
             "from", value: "FILE", completion: .files,
