@@ -16,12 +16,17 @@ final class SearchRows: @unchecked Sendable {
     /// Rows in all.
     let count: Int
     private let stores: [SearchRowStore]
-    /// Works out `ShapeFigures` per walk (partition), per shape index of its tally: set once the
-    /// shapes can be priced, called by whoever writes the rows, on its own thread.
-    var describeShapes: @Sendable () -> [[ShapeFigures]] = { [] }
+    /// Walks (partitions) whose rows these are.
+    var walks: Int { stores.count }
+    /// Threads the rows may be written on: the analysis's `--threads`.
+    let threads: Int
+    /// Works out `ShapeFigures` of a walk (partition), per shape index of its tally: set once the
+    /// shapes can be priced, called by whoever writes the rows, for several walks at once.
+    var describeShapes: @Sendable (_ walk: Int) -> [ShapeFigures] = { _ in [] }
 
-    init(stores: [SearchRowStore]) {
+    init(stores: [SearchRowStore], threads: Int) {
         self.stores = stores
+        self.threads = max(1, threads)
         self.count = stores.reduce(0) { $0 + $1.count }
     }
 

@@ -87,7 +87,7 @@ struct Analyzer: Sendable {
             streamed = try CallPipeline(options: pipelineOptions, catalogs: catalogs).run(paths)
         }
         // Owns the rows' spill files from here, whatever is thrown.
-        let searchRows = options.searchRows == nil ? nil : SearchRows(stores: streamed.rows.map(\.store))
+        let searchRows = options.searchRows == nil ? nil : SearchRows(stores: streamed.rows.map(\.store), threads: pipelineOptions.threads)
         var read = streamed.read
         read.spooled = pipelineOptions.spool?.copied ?? []
         guard streamed.tally.calls.records > 0 else {
@@ -159,22 +159,20 @@ struct Analyzer: Sendable {
             recommendation: recommendation
         )
         analysis.groups = breakdown
-        // Priced when the rows are written, on the writer's thread: a calculator of its own (its
+        // Priced when the rows are written, on the writer's threads: a calculator per walk (its
         // pricers' cache is not shared between threads).
         let walkShapes = streamed.rows.map(\.shapes)
         let periodTimes = streamed.tally.periodTimes
         let rowOptions = costOptions
-        searchRows?.describeShapes = {
+        searchRows?.describeShapes = { walk in
             let calculator = CostCalculator(plan: plan, options: rowOptions)
-            return walkShapes.map { shapes in
-                shapes.map { key in
-                    let time = Timestamp(microseconds: periodTimes[key.period] ?? 0)
-                    let search = SearchSummary.representative(of: key, at: time, catalogs: catalogs, clip: clip)
-                    return SearchRows.ShapeFigures(
-                        completed: search.outcome.isCompleted, needsDetails: DetailsNeed.needsDetails(search),
-                        anomalies: search.anomalyNames, listCostUSD: calculator.listCost(of: search)
-                    )
-                }
+            return walkShapes[walk].map { key in
+                let time = Timestamp(microseconds: periodTimes[key.period] ?? 0)
+                let search = SearchSummary.representative(of: key, at: time, catalogs: catalogs, clip: clip)
+                return SearchRows.ShapeFigures(
+                    completed: search.outcome.isCompleted, needsDetails: DetailsNeed.needsDetails(search),
+                    anomalies: search.anomalyNames, listCostUSD: calculator.listCost(of: search)
+                )
             }
         }
         return (analysis, read)

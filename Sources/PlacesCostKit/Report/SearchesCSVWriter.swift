@@ -1,13 +1,15 @@
-import Dispatch
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// Writes `searches.csv` (`docs/report-schema.md`) from `SearchRows` as they are merged, through
-/// one reused byte buffer handed out a chunk at a time: one row per search, in start order,
-/// numbered from 1 (the tests hold it to an oracle that renders whole searches).
+/// Writes `searches.csv` (`docs/report-schema.md`) from `SearchRows` as they are merged: one
+/// row per search, in start order, numbered from 1 (the tests hold it to an oracle that renders
+/// whole searches). The merged rows go in blocks to `RowBlockPipeline`, which formats them on
+/// `formatters` threads into bytes and writes the blocks in order, so the file is the same for
+/// any number of formatters and the merge is the only step done on one thread.
 ///
 /// Tokens and user ids are only ever their keyed pseudonyms (`Pseudonymizer`), made on the walks'
 /// threads; typed text never reaches the rows. The columns a search's shape decides
@@ -18,86 +20,122 @@ struct SearchesCSVWriter {
         "chars_at_selection", "completed", "needs_details", "anomaly", "current_cost_usd",
     ]
 
-    /// Bytes gathered before `flush` is called: 1 MiB.
-    static let chunkSize = 1 << 20
+    /// Rows formatted as one block and handed to `flush` at once: about 1 MiB of text.
+    var blockRows = 8192
+    /// Threads that format blocks at once; nil: the analysis's `--threads`.
+    var formatters: Int?
+
+    /// A shape's columns, found by (walk, shape) in `ShapeTails.bytes`.
+    private struct TailRange: Sendable {
+        var start: Int
+        var count: Int
+    }
+
+    /// Every shape's tail in one array.
+    private struct ShapeTails: Sendable {
+        var bytes: [UInt8] = []
+        var ranges: [[TailRange]] = []
+        var longest = 0
+    }
 
     /// - Parameters:
-    ///   - flush: called with each chunk, in order; it may throw to stop.
-    ///   - progress: called with the rows and bytes written so far, after each chunk.
+    ///   - flush: called with each block of bytes, in order, on a thread of the writer's; it may
+    ///     throw to stop.
+    ///   - progress: called with the rows and bytes written so far, after each block.
     /// - Returns: the rows written.
     @discardableResult
     func write(_ rows: SearchRows, flush: (UnsafeRawBufferPointer) throws -> Void, progress: ((_ rows: Int, _ bytes: Int) -> Void)? = nil) throws -> Int {
-        // Every shape's tail in one array, found by (walk, shape) through `tailRanges`.
-        var tails: [UInt8] = []
-        var tailRanges: [[(start: Int, count: Int)]] = []
-        for shapes in rows.describeShapes() {
-            tailRanges.append(shapes.map { figures in
-                let tail = SearchesCSVWriter.tail(figures)
-                tails += tail
-                return (tails.count - tail.count, tail.count)
-            })
-        }
-        let longestTail = tailRanges.joined().map(\.count).max() ?? 0
+        let tails = SearchesCSVWriter.describe(rows)
+        let header = Array(CSVText.line(SearchesCSVWriter.header).utf8)
+        try header.withUnsafeBytes { try flush($0) }
         // A row's own columns take at most 20 + 16 + 16 + 27 + 27 + 11 + 11 bytes and 7 commas.
-        let rowLimit = 160 + longestTail
+        let pipeline = RowBlockPipeline<(row: SearchRow, walk: Int)>(
+            blockRows: blockRows, bytesPerRow: 160 + tails.longest, formatters: formatters ?? rows.threads
+        )
         var merged = rows.merged()
         var written = 0
-        var bytesWritten = 0
-        var times = RFC3339Writer()
-        // Rows are formatted into one buffer while the other is written, on a thread of its own.
-        let flusher = ChunkFlusher(capacity: SearchesCSVWriter.chunkSize + rowLimit)
-        defer { flusher.close() }
-        try withoutActuallyEscaping(flush) { flush in
-            // Every write has ended and let go of `flush` before this block returns, thrown or not.
-            defer { flusher.drain() }
-            try tails.withUnsafeBufferPointer { tails in
-                var base = flusher.buffer()
-                var cursor = CSVText.line(SearchesCSVWriter.header).utf8.reduce(0) { offset, byte in
-                    base[offset] = byte
-                    return offset + 1
+        try pipeline.run(
+            fill: { block, capacity in
+                var count = 0
+                while count < capacity, let next = merged.next() {
+                    (block + count).initialize(to: (next.row, next.partition))
+                    count += 1
                 }
-                while let (row, walk) = merged.next() {
-                    written += 1
-                    var out = base + cursor
-                    out = SearchesCSVWriter.put(written, at: out)
-                    out.pointee = UInt8(ascii: ",")
-                    out += 1
-                    if row.hasToken { out = Pseudonymizer.putHex(row.token, at: out) }
-                    out.pointee = UInt8(ascii: ",")
-                    out += 1
-                    if row.hasUser { out = Pseudonymizer.putHex(row.user, at: out) }
-                    out.pointee = UInt8(ascii: ",")
-                    out += 1
-                    out = times.put(row.startedAt, at: out)
-                    out.pointee = UInt8(ascii: ",")
-                    out += 1
-                    out = times.put(row.endedAt, at: out)
-                    out.pointee = UInt8(ascii: ",")
-                    out += 1
-                    out = SearchesCSVWriter.put(Int(row.requests), at: out)
-                    out.pointee = UInt8(ascii: ",")
-                    out += 1
-                    if row.charactersAtSelection >= 0 { out = SearchesCSVWriter.put(Int(row.charactersAtSelection), at: out) }
-                    let tail = tailRanges[walk][Int(row.shape)]
-                    out.update(from: tails.baseAddress! + tail.start, count: tail.count)
-                    cursor = base.distance(to: out + tail.count)
-                    if cursor >= SearchesCSVWriter.chunkSize {
-                        base = try flusher.hand(cursor, to: flush)
-                        bytesWritten += cursor
-                        cursor = 0
-                        progress?(written, bytesWritten)
-                    }
-                }
-                if let failure = merged.failure {
+                if count == 0, let failure = merged.failure {
                     throw SearchRowsError.unreadable(reason: String(cString: strerror(failure)))
                 }
-                _ = try flusher.hand(cursor, to: flush)
-                try flusher.finish()
-                bytesWritten += cursor
+                written += count
+                return count
+            },
+            format: { slot in SearchesCSVWriter.format(slot.rows, count: slot.count, firstID: slot.rowsBefore + 1, tails: tails, at: slot.bytes) },
+            flush: flush,
+            progress: progress.map { report in { rows, bytes in report(rows, bytes + header.count) } }
+        )
+        if written == 0 { progress?(0, header.count) }
+        return written
+    }
+
+    /// Writes `count` rows numbered from `firstID` at `out`; returns the bytes written.
+    private static func format(_ rows: UnsafeMutablePointer<(row: SearchRow, walk: Int)>, count: Int, firstID: Int, tails: ShapeTails, at start: UnsafeMutablePointer<UInt8>) -> Int {
+        var times = RFC3339Writer()
+        var out = start
+        tails.bytes.withUnsafeBufferPointer { tailBytes in
+            for index in 0..<count {
+                let (row, walk) = rows[index]
+                out = SearchesCSVWriter.put(firstID + index, at: out)
+                out.pointee = UInt8(ascii: ",")
+                out += 1
+                if row.hasToken { out = Pseudonymizer.putHex(row.token, at: out) }
+                out.pointee = UInt8(ascii: ",")
+                out += 1
+                if row.hasUser { out = Pseudonymizer.putHex(row.user, at: out) }
+                out.pointee = UInt8(ascii: ",")
+                out += 1
+                out = times.put(row.startedAt, at: out)
+                out.pointee = UInt8(ascii: ",")
+                out += 1
+                out = times.put(row.endedAt, at: out)
+                out.pointee = UInt8(ascii: ",")
+                out += 1
+                out = SearchesCSVWriter.put(Int(row.requests), at: out)
+                out.pointee = UInt8(ascii: ",")
+                out += 1
+                if row.charactersAtSelection >= 0 { out = SearchesCSVWriter.put(Int(row.charactersAtSelection), at: out) }
+                let tail = tails.ranges[walk][Int(row.shape)]
+                out.update(from: tailBytes.baseAddress! + tail.start, count: tail.count)
+                out += tail.count
             }
         }
-        progress?(written, bytesWritten)
-        return written
+        rows.deinitialize(count: count)
+        return start.distance(to: out)
+    }
+
+    /// Every walk's shapes described and formatted, the walks side by side on the cores.
+    private static func describe(_ rows: SearchRows) -> ShapeTails {
+        let walks = rows.walks
+        let described = UnsafeMutableBufferPointer<[[UInt8]]>.allocate(capacity: walks)
+        described.initialize(repeating: [])
+        defer { described.deinitialize().deallocate() }
+        let slots = UncheckedBuffer(described)
+        DispatchQueue.concurrentPerform(iterations: walks) { walk in
+            slots.buffer[walk] = rows.describeShapes(walk).map(SearchesCSVWriter.tail)
+        }
+        var tails = ShapeTails()
+        for walk in described {
+            tails.ranges.append(walk.map { tail in
+                tails.bytes += tail
+                tails.longest = max(tails.longest, tail.count)
+                return TailRange(start: tails.bytes.count - tail.count, count: tail.count)
+            })
+        }
+        return tails
+    }
+
+    /// A buffer each of whose elements one thread writes.
+    private struct UncheckedBuffer: @unchecked Sendable {
+        let buffer: UnsafeMutableBufferPointer<[[UInt8]]>
+
+        init(_ buffer: UnsafeMutableBufferPointer<[[UInt8]]>) { self.buffer = buffer }
     }
 
     /// Writes `value` in decimal at `out`; returns the position after it.
@@ -198,69 +236,5 @@ struct RFC3339Writer {
             rest /= 10
         }
         position += count
-    }
-}
-
-/// Two buffers: one is filled by the caller while the other is written by a serial queue, so
-/// formatting and the write system calls overlap. The first write failure is thrown to the
-/// caller at its next hand-over, and no later chunk is written.
-private final class ChunkFlusher: @unchecked Sendable {
-    private let buffers: [UnsafeMutablePointer<UInt8>]
-    private var current = 0
-    private let queue = DispatchQueue(label: "searches.csv writer")
-    private let idle = DispatchSemaphore(value: 1)
-    private var failure: Error?
-
-    init(capacity: Int) {
-        buffers = [.allocate(capacity: capacity), .allocate(capacity: capacity)]
-    }
-
-    /// The buffer to fill.
-    func buffer() -> UnsafeMutablePointer<UInt8> { buffers[current] }
-
-    /// Writes the first `count` bytes of the buffer being filled, on the queue; returns the
-    /// buffer to fill next, once the write before has ended.
-    func hand(_ count: Int, to flush: @escaping (UnsafeRawBufferPointer) throws -> Void) throws -> UnsafeMutablePointer<UInt8> {
-        idle.wait()
-        if let failure {
-            idle.signal()
-            throw failure
-        }
-        // The buffer is this object's and the caller fills the other one meanwhile; `idle` orders
-        // every access to `failure`.
-        let job = Job(flush: flush, chunk: UnsafeRawBufferPointer(start: buffers[current], count: count))
-        queue.async { [self] in
-            do {
-                try job.flush(job.chunk)
-            } catch {
-                failure = error
-            }
-            idle.signal()
-        }
-        current = 1 - current
-        return buffers[current]
-    }
-
-    /// Waits for the last write; throws its failure.
-    func finish() throws {
-        drain()
-        if let failure { throw failure }
-    }
-
-    /// Waits until no write is running or queued (and the queue has let go of each).
-    func drain() {
-        idle.wait()
-        idle.signal()
-        queue.sync {}
-    }
-
-    func close() {
-        drain()
-        for buffer in buffers { buffer.deallocate() }
-    }
-
-    private struct Job: @unchecked Sendable {
-        let flush: (UnsafeRawBufferPointer) throws -> Void
-        let chunk: UnsafeRawBufferPointer
     }
 }

@@ -4,7 +4,8 @@ import Testing
 
 /// `searches.csv` streamed from the walks' rows (`SearchesCSVWriter`) against its oracle, the
 /// renderer of whole searches (`SearchesCSVRenderer`): byte for byte, for generated and
-/// disordered logs, on one and two threads, with rows spilled in tiny runs and kept whole.
+/// disordered logs, on one and two threads, with rows spilled in tiny runs and kept whole, formatted
+/// in blocks of any size on one to three threads.
 @Suite("searches.csv streamed")
 struct SearchesCSVWriterTests {
     /// The oracle's `searches.csv` of `path`.
@@ -17,7 +18,9 @@ struct SearchesCSVWriterTests {
     }
 
     /// The streamed `searches.csv` of `path`.
-    static func streamed(_ path: String, key: [UInt8], threads: Int, runLength: Int, options base: Analyzer.Options) throws -> [UInt8] {
+    static func streamed(
+        _ path: String, key: [UInt8], threads: Int, runLength: Int, options base: Analyzer.Options, formatters: Int? = nil, blockRows: Int = 8192
+    ) throws -> [UInt8] {
         let spill = TemporaryDirectory()
         var options = base
         options.threads = threads
@@ -26,7 +29,10 @@ struct SearchesCSVWriterTests {
         let rows = try #require(analysis.searchRows)
         var bytes: [UInt8] = []
         var reported = 0
-        let written = try SearchesCSVWriter().write(rows, flush: { bytes += $0 }, progress: { rows, bytesSoFar in
+        var writer = SearchesCSVWriter()
+        writer.formatters = formatters
+        writer.blockRows = blockRows
+        let written = try writer.write(rows, flush: { bytes += $0 }, progress: { rows, bytesSoFar in
             reported = rows
             #expect(bytesSoFar <= bytes.count)
         })
@@ -63,8 +69,9 @@ struct SearchesCSVWriterTests {
         for log in [path, shuffled] {
             let expected = try Self.oracle(log, key: key, options: options)
             #expect(expected.count > 1500 * 60)
-            for (threads, runLength) in [(1, 1 << 20), (2, 1 << 20), (1, 7), (2, 64)] {
-                let actual = try Self.streamed(log, key: key, threads: threads, runLength: runLength, options: options)
+            // Blocks of every size from one row, formatted on one to three threads.
+            for (threads, runLength, formatters, blockRows) in [(1, 1 << 20, 1, 8192), (2, 1 << 20, 2, 8192), (1, 7, 3, 1), (2, 64, 2, 37), (2, 64, 1, 2)] {
+                let actual = try Self.streamed(log, key: key, threads: threads, runLength: runLength, options: options, formatters: formatters, blockRows: blockRows)
                 if actual != expected {
                     let got = String(decoding: actual, as: UTF8.self).split(separator: "\n")
                     let want = String(decoding: expected, as: UTF8.self).split(separator: "\n")
