@@ -115,18 +115,26 @@ struct AnalyzeCommand {
             options.progress = { @Sendable bytes in progress.update(bytes) }
         }
         defer { progress?.finish() }
+        // With --out, searches.csv is written into the staging folder from the moment the walks
+        // are done, while the searches are priced; the staging is undone if the analysis fails.
+        let staging = try out.map { try ReportDirectoryWriter(directory: $0.path).begin() }
+        if let staging {
+            options.rowsReady = { rows in
+                progress?.beginWriting(rows: rows.count)
+                staging.start(ReportBundle.searchesFile(rows) { rows, bytes in progress?.wrote(rows: rows, bytes: bytes) })
+            }
+        }
         var (analysis, read) = try Analyzer(options: options).analyze(paths: paths, usedSampleLogs: usedSampleLogs)
         if parsed.has(Key.timestamp) { analysis.generatedAt = Timestamp(epochMilliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded())) }
         progress?.finish()
         shared.reportDiagnostics(read, parsed: parsed, context: context)
         shared.noteTypedText(records: read.typedTextRecords, files: read.typedTextFiles, parsed: parsed, context: context)
         let bundle = ReportBundle()
-        if let out {
-            progress?.beginWriting(rows: analysis.searchRows?.count ?? 0)
-            let files = bundle.files(analysis) { rows, bytes in progress?.wrote(rows: rows, bytes: bytes) }
-            try ReportDirectoryWriter(directory: out.path).write(files)
+        if let out, let staging {
+            let files = bundle.reportFiles(analysis)
+            try staging.commit(files)
             progress?.finish()
-            if !quiet { context.note("wrote \(files.map(\.path).joined(separator: ", ")) to \(out.shown).") }
+            if !quiet { context.note("wrote \(ReportBundle.paths(files).joined(separator: ", ")) to \(out.shown).") }
         }
         if summary {
             context.standardOutput.write(TerminalSummaryRenderer(text: terminal.text, outDirectory: out?.shown).render(analysis))

@@ -45,41 +45,82 @@ struct ReportDirectoryWriter {
 
     /// Writes `files`, streamed ones chunk by chunk, all or nothing (the rules above).
     func write(_ files: [ReportFile]) throws {
-        var created: [String] = []
-        var staging: (path: String, lock: Int32)?
-        defer {
-            if let staging {
-                removeTree(staging.path)
-                close(staging.lock)
+        try begin().commit(files)
+    }
+
+    /// Makes the directory and this run's staging folder, so that files can be started before
+    /// the rest of the set is known (`Staging.start`); `Staging.commit` finishes the write.
+    func begin() throws -> Staging {
+        let created = try makeDirectory(directory)
+        do {
+            let stage = try makeStaging()
+            removeStaleStaging(except: stage.path)
+            return Staging(writer: self, path: stage.path, lock: stage.lock, created: created)
+        } catch {
+            for folder in created.reversed() { rmdir(folder) }
+            throw error
+        }
+    }
+
+    /// A write begun: the directory and the staging folder exist. Streamed files started here are
+    /// written on threads of their own; `commit` writes the others, waits for every one and swaps
+    /// the set in. A staging that is not committed (an error, or the analysis failed) is undone
+    /// when it is abandoned or released: the staging folder removed, the folders the run created
+    /// removed again, nothing in the directory changed.
+    final class Staging: @unchecked Sendable {
+        private let writer: ReportDirectoryWriter
+        private let path: String
+        private let lock: Int32
+        private var created: [String]
+        private let group = DispatchGroup()
+        private let failures = StreamFailures()
+        /// Files started, by path, in order: they are swapped in with the rest.
+        private var started: [String] = []
+        private var isClosed = false
+
+        fileprivate init(writer: ReportDirectoryWriter, path: String, lock: Int32, created: [String]) {
+            self.writer = writer
+            self.path = path
+            self.lock = lock
+            self.created = created
+        }
+
+        /// Starts writing `file` into the staging folder on a thread of its own.
+        func start(_ file: ReportFile) {
+            started.append(file.path)
+            let (writer, stage) = (writer, path)
+            let failures = failures
+            do {
+                try writer.makeParents(of: file.path, under: stage + "/new")
+                try writer.makeParents(of: file.path, under: stage + "/old")
+            } catch {
+                failures.record(error)
+                return
+            }
+            DispatchQueue.global().async(group: group) {
+                do {
+                    try writer.writeFile(stage + "/new/" + file.path, contents: file.contents, shownAs: writer.directory + "/" + file.path)
+                } catch {
+                    failures.record(error)
+                }
             }
         }
-        do {
-            created = try makeDirectory(directory)
-            let stage = try makeStaging()
-            staging = stage
-            removeStaleStaging(except: stage.path)
-            for file in files {
-                try makeParents(of: file.path, under: stage.path + "/new")
-                try makeParents(of: file.path, under: stage.path + "/old")
-            }
+
+        /// Writes `files` (streamed ones started on threads, the others here), waits for every file
+        /// started, and swaps the whole set in; on any failure nothing in the directory changes.
+        func commit(_ files: [ReportFile]) throws {
+            defer { abandon() }
             // Streamed files are written on threads of their own while the others are rendered
             // and written here; every write has ended, failed or not, before anything is swapped.
-            let streamed = files.filter { if case .stream = $0.contents { true } else { false } }
-            let failures = StreamFailures()
-            let group = DispatchGroup()
-            for file in streamed {
-                DispatchQueue.global().async(group: group) { [self] in
-                    do {
-                        try writeFile(stage.path + "/new/" + file.path, contents: file.contents, shownAs: directory + "/" + file.path)
-                    } catch {
-                        failures.record(error)
-                    }
-                }
+            for file in files {
+                if case .stream = file.contents { start(file) }
             }
             do {
                 for file in files {
                     if case .stream = file.contents { continue }
-                    try writeFile(stage.path + "/new/" + file.path, contents: file.contents, shownAs: directory + "/" + file.path)
+                    try writer.makeParents(of: file.path, under: path + "/new")
+                    try writer.makeParents(of: file.path, under: path + "/old")
+                    try writer.writeFile(path + "/new/" + file.path, contents: file.contents, shownAs: writer.directory + "/" + file.path)
                 }
             } catch {
                 group.wait()
@@ -87,18 +128,27 @@ struct ReportDirectoryWriter {
             }
             group.wait()
             if let error = failures.first { throw error }
+            let paths = started + files.compactMap { if case .stream = $0.contents { nil } else { $0.path } }
             // Every folder first, so that nothing is replaced unless everything can be.
-            for file in files {
-                created += try makeParents(of: file.path, under: directory)
+            for path in paths {
+                created += try writer.makeParents(of: path, under: writer.directory)
             }
-            try swap(files.map(\.path), staging: stage.path)
-        } catch {
-            if let stage = staging {
-                removeTree(stage.path)
-            }
-            for folder in created.reversed() { rmdir(folder) }
-            throw error
+            try writer.swap(paths, staging: path)
+            created = []
         }
+
+        /// Undoes what was not committed (waiting for the files still being written) and removes
+        /// the staging folder; committing or abandoning twice does nothing more.
+        func abandon() {
+            guard !isClosed else { return }
+            isClosed = true
+            group.wait()
+            writer.removeTree(path)
+            close(lock)
+            for folder in created.reversed() { rmdir(folder) }
+        }
+
+        deinit { abandon() }
     }
 
     // MARK: The swap
@@ -106,7 +156,7 @@ struct ReportDirectoryWriter {
     /// Moves the staged files over their final names, or, if one cannot be, none of them.
     ///
     /// `staging/old/` already holds the folders of every path, so a step fails only at a rename.
-    private func swap(_ paths: [String], staging: String) throws {
+    fileprivate func swap(_ paths: [String], staging: String) throws {
         let lock = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard lock >= 0 else { throw CLIError.cannotCreate(path: directory, reason: String(cString: strerror(errno))) }
         defer { close(lock) }
@@ -192,7 +242,7 @@ struct ReportDirectoryWriter {
 
     /// The folders of `relative` (such as `charts/`) under `root`, created as needed.
     @discardableResult
-    private func makeParents(of relative: String, under root: String) throws -> [String] {
+    fileprivate func makeParents(of relative: String, under root: String) throws -> [String] {
         let folder = (relative as NSString).deletingLastPathComponent
         guard !folder.isEmpty else { return [] }
         return try makeDirectory(root + "/" + folder)
@@ -256,7 +306,7 @@ struct ReportDirectoryWriter {
 
     // MARK: Files
 
-    private func writeFile(_ path: String, contents: ReportFile.Contents, shownAs: String) throws {
+    fileprivate func writeFile(_ path: String, contents: ReportFile.Contents, shownAs: String) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw CLIError.cannotCreate(path: shownAs, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }
@@ -296,7 +346,7 @@ struct ReportDirectoryWriter {
     }
 
     /// Removes a staging folder and what is left in it.
-    private func removeTree(_ path: String) {
+    fileprivate func removeTree(_ path: String) {
         try? FileManager.default.removeItem(atPath: path)
     }
 }

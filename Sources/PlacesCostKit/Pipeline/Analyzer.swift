@@ -23,6 +23,9 @@ struct Analyzer: Sendable {
         var keepSearches = false
         /// Make every search a `searches.csv` row (`Analysis.searchRows`), in bounded memory.
         var searchRows: SearchRowOptions?
+        /// Called with the rows as soon as the walks are done and before the searches are priced,
+        /// so `searches.csv` can be written while they are (`--out`).
+        var rowsReady: (@Sendable (SearchRows) -> Void)?
         /// Called with the bytes read so far, from the reading thread.
         var progress: (@Sendable (Int) -> Void)?
         /// JSON Lines block size and line limit: fixed in use; tests make them small to cut
@@ -102,6 +105,23 @@ struct Analyzer: Sendable {
             throw IngestError.noRecords(inputs: inputs, problems: Analyzer.whyNothingWasRead(paths, read))
         }
         read.calls = []
+        // Priced when the rows are written, on the writer's threads: a calculator per walk (its
+        // pricers' cache is not shared between threads).
+        let walkShapes = streamed.rows.map(\.shapes)
+        let periodTimes = streamed.tally.periodTimes
+        let rowOptions = costOptions
+        searchRows?.describeShapes = { walk in
+            let calculator = CostCalculator(plan: plan, options: rowOptions)
+            return walkShapes[walk].map { key in
+                let time = Timestamp(microseconds: periodTimes[key.period] ?? 0)
+                let search = SearchSummary.representative(of: key, at: time, catalogs: catalogs, clip: clip)
+                return SearchRows.ShapeFigures(
+                    completed: search.outcome.isCompleted, needsDetails: DetailsNeed.needsDetails(search),
+                    anomalies: search.anomalyNames, listCostUSD: calculator.listCost(of: search)
+                )
+            }
+        }
+        if let searchRows { options.rowsReady?(searchRows) }
         // With --by the tally's shapes carry groups: the totals read them folded together.
         var tally = streamed.tally
         var groups: [String?: SearchTally.Group] = [:]
@@ -159,22 +179,6 @@ struct Analyzer: Sendable {
             recommendation: recommendation
         )
         analysis.groups = breakdown
-        // Priced when the rows are written, on the writer's threads: a calculator per walk (its
-        // pricers' cache is not shared between threads).
-        let walkShapes = streamed.rows.map(\.shapes)
-        let periodTimes = streamed.tally.periodTimes
-        let rowOptions = costOptions
-        searchRows?.describeShapes = { walk in
-            let calculator = CostCalculator(plan: plan, options: rowOptions)
-            return walkShapes[walk].map { key in
-                let time = Timestamp(microseconds: periodTimes[key.period] ?? 0)
-                let search = SearchSummary.representative(of: key, at: time, catalogs: catalogs, clip: clip)
-                return SearchRows.ShapeFigures(
-                    completed: search.outcome.isCompleted, needsDetails: DetailsNeed.needsDetails(search),
-                    anomalies: search.anomalyNames, listCostUSD: calculator.listCost(of: search)
-                )
-            }
-        }
         return (analysis, read)
     }
 

@@ -39,21 +39,45 @@ struct ReportBundle: Sendable {
     /// - Precondition: the analysis made its search rows (`Analyzer.Options.searchRows`).
     func files(_ analysis: Analysis, progress: (@Sendable (_ rows: Int, _ bytes: Int) -> Void)? = nil) -> [ReportFile] {
         guard let rows = analysis.searchRows else { preconditionFailure("ReportBundle.files needs the analysis's search rows") }
+        var files = reportFiles(analysis)
+        files.insert(ReportBundle.searchesFile(rows, progress: progress), at: ReportBundle.searchesPosition)
+        return files
+    }
+
+    /// Where `searches.csv` stands among the files: after `report.json`.
+    private static let searchesPosition = 3
+
+    /// The paths of every file, `searches.csv` in its place, given the others (`reportFiles`).
+    static func paths(_ reportFiles: [ReportFile]) -> [String] {
+        var paths = reportFiles.map(\.path)
+        paths.insert(searchesPath, at: searchesPosition)
+        return paths
+    }
+
+    static let searchesPath = "searches.csv"
+
+    /// Every file but `searches.csv`: what is rendered from the priced analysis.
+    func reportFiles(_ analysis: Analysis) -> [ReportFile] {
         var files = [
             ReportFile(path: "report.md") { render(analysis, as: .md) },
             ReportFile(path: "report.html") { HTMLReportRenderer().render(analysis) },
             ReportFile(path: "report.json") { render(analysis, as: .json) },
-            ReportFile(path: "searches.csv") { write in
-                if let failure = rows.failure {
-                    throw SearchRowsError.notKept(directory: failure.directory, reason: String(cString: strerror(failure.errno)))
-                }
-                try SearchesCSVWriter().write(rows, flush: write, progress: progress)
-            },
             ReportFile(path: "costs.csv") { render(analysis, as: .csv) },
         ]
         for (path, chart) in ReportCharts.charts(analysis) {
             files.append(ReportFile(path: path) { SVGChartRenderer().render(chart) })
         }
         return files
+    }
+
+    /// `searches.csv`, streamed from the walks' rows: it can be written as soon as the walks are
+    /// done, while the searches are priced (`Analyzer.Options.rowsReady`).
+    static func searchesFile(_ rows: SearchRows, progress: (@Sendable (_ rows: Int, _ bytes: Int) -> Void)? = nil) -> ReportFile {
+        ReportFile(path: searchesPath) { write in
+            if let failure = rows.failure {
+                throw SearchRowsError.notKept(directory: failure.directory, reason: String(cString: strerror(failure.errno)))
+            }
+            try SearchesCSVWriter().write(rows, flush: write, progress: progress)
+        }
     }
 }

@@ -71,6 +71,46 @@ struct ReportDirectoryWriterTests {
         #expect(ReportDirectoryWriterTests.listing(fresh) == (parent.isEmpty ? [blocked] : [parent, blocked]))
     }
 
+    @Test("An analysis that fails after --out was staged leaves no new folder, no staging folder and the earlier report as it was")
+    func failedAnalysisLeavesNothing() throws {
+        let directory = TemporaryDirectory()
+        let first = directory.write("first.jsonl", firstLog.map(\.jsonLine).joined(separator: "\n"))
+        let empty = directory.write("empty.jsonl", "{\"not\": \"a call\"}\n")
+        let nested = directory.path + "/new/nested"
+        #expect(runCLI(["analyze", empty, "--out", nested, "--quiet"]).code != .success)
+        #expect(!FileManager.default.fileExists(atPath: directory.path + "/new"))
+
+        let out = directory.path + "/out"
+        #expect(runCLI(["analyze", first, "--out", out, "--quiet"]).code == .success)
+        let before = ReportDirectoryWriterTests.snapshot(out)
+        #expect(runCLI(["analyze", empty, "--out", out, "--quiet"]).code != .success)
+        let after = ReportDirectoryWriterTests.snapshot(out)
+        #expect(ReportDirectoryWriterTests.listing(out).allSatisfy { !ReportDirectoryWriterTests.isStaging($0) })
+        #expect(Set(after.keys) == Set(before.keys))
+        for (name, file) in before {
+            #expect(after[name]?.bytes == file.bytes && after[name]?.inode == file.inode, "\(name) changed")
+        }
+    }
+
+    @Test("A file started before the others is swapped in with them; abandoned, it leaves nothing")
+    func startedEarly() throws {
+        let directory = TemporaryDirectory()
+        let out = directory.path + "/out"
+        let staging = try ReportDirectoryWriter(directory: out).begin()
+        staging.start(ReportFile(path: "early.csv") { write in
+            for chunk in ["a,b\n", "1,2\n"] { try Array(chunk.utf8).withUnsafeBytes { try write($0) } }
+        })
+        try staging.commit([ReportFile(path: "late.md", text: "# late\n")])
+        #expect(ReportDirectoryWriterTests.listing(out) == ["early.csv", "late.md"])
+        #expect(FileManager.default.contents(atPath: out + "/early.csv") == Data("a,b\n1,2\n".utf8))
+
+        let other = directory.path + "/other/deeper"
+        let abandoned = try ReportDirectoryWriter(directory: other).begin()
+        abandoned.start(ReportFile(path: "early.csv", text: "x"))
+        abandoned.abandon()
+        #expect(!FileManager.default.fileExists(atPath: directory.path + "/other"))
+    }
+
     @Test("Writers on threads creating one new nested directory at once all succeed, leaving one run's whole set")
     func concurrentThreads() throws {
         let directory = TemporaryDirectory()
