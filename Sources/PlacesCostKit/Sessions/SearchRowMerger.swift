@@ -25,8 +25,12 @@ struct SearchRowMerger {
     static let chunkRows = (256 << 10) / MemoryLayout<SearchRow>.stride
 
     private var cursors: [Cursor] = []
-    /// Cursor indices as a binary min-heap on their current rows.
+    /// Cursor indices as a binary min-heap on their current rows: only the runs that have begun.
     private var heap: [Int] = []
+    /// The cursors not yet in `heap`, latest first row first: a run joins the heap once the rows
+    /// before its first are out. A walk spills its runs one after another in time, so few runs
+    /// overlap and the heap stays a few cursors deep however many runs there are.
+    private var waiting: [Int] = []
     private let reshaped: [[UInt64: (from: UInt32, to: UInt32)]]
     /// The first read failure: the rows after it are missing.
     private(set) var failure: Int32?
@@ -43,12 +47,23 @@ struct SearchRowMerger {
                 cursors.append(Cursor(partition: partition, descriptor: -1, fileNext: 0, fileEnd: 0, chunk: store.buffer))
             }
         }
-        heap = Array(cursors.indices)
-        for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(index) }
+        waiting = cursors.indices.sorted { less($1, $0) }
+        activate()
+    }
+
+    /// Moves into the heap every waiting run whose first row comes before the heap's top (all of
+    /// them while the heap is empty): the top is then the next row of every run.
+    private mutating func activate() {
+        while let next = waiting.last, heap.isEmpty || !less(heap[0], next) {
+            waiting.removeLast()
+            heap.append(next)
+            siftUp(heap.count - 1)
+        }
     }
 
     /// The next row in order with its walk, or `nil` at the end.
     mutating func next() -> (row: SearchRow, partition: Int)? {
+        if let next = waiting.last, heap.isEmpty || !less(heap[0], next) { activate() }
         guard let top = heap.first else { return nil }
         var row = cursors[top].chunk[cursors[top].position]
         let partition = cursors[top].partition
@@ -93,6 +108,16 @@ struct SearchRowMerger {
     @inline(__always)
     private func less(_ lhs: Int, _ rhs: Int) -> Bool {
         cursors[lhs].chunk[cursors[lhs].position].precedes(cursors[rhs].chunk[cursors[rhs].position])
+    }
+
+    private mutating func siftUp(_ start: Int) {
+        var child = start
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard less(heap[child], heap[parent]) else { return }
+            heap.swapAt(child, parent)
+            child = parent
+        }
     }
 
     private mutating func siftDown(_ start: Int) {

@@ -13,8 +13,9 @@ import Darwin
 /// is noted in `reshaped` under its token's pseudonym, with the shape it was emitted with (a
 /// token has one session, so the pair names one row), and applied when its row is read.
 struct SearchRowStore: Sendable {
-    /// Rows a buffer holds before it is spilled: 16 MiB of rows.
-    static let defaultRunLength = (16 << 20) / MemoryLayout<SearchRow>.stride
+    /// Rows a buffer holds before it is spilled: 4 MiB of rows. What is left in the buffer is
+    /// sorted after the walk, before `searches.csv` can start, so a short run keeps that wait short.
+    static let defaultRunLength = (4 << 20) / MemoryLayout<SearchRow>.stride
 
     let directory: String
     let runLength: Int
