@@ -10,20 +10,27 @@ import Foundation
 final class ProgressReporter: @unchecked Sendable {
     private let sink: OutputSink
     private let totalBytes: Int?
-    private let started = DispatchTime.now().uptimeNanoseconds
+    /// Nanoseconds of a monotonic clock (the tests give their own).
+    private let clock: @Sendable () -> UInt64
+    private let started: UInt64
     private let lock = NSLock()
     private var lastShown: UInt64 = 0
     private var shown = false
     /// The time writing the report takes after the read, as a share of the read's: 0 when only
     /// standard output is written; with `--out`, `outWritingShare`.
     private let writingShare: Double
-    private var writing: (started: UInt64, rows: Int)?
+    /// When the writing began and the rows to write; `first`: the time, rows and bytes of the
+    /// first block written, from which the rate is measured (describing the shapes comes before
+    /// it, and would make the first estimate many times too long).
+    private var writing: (started: UInt64, rows: Int, first: (time: UInt64, rows: Int, bytes: Int)?)?
 
     /// Writing `--out`'s files after a read took about a fifth of the read's time on generated
     /// logs of 0.25 to 4 M searches (`scripts/bench.sh`), `searches.csv` most of it.
     static let outWritingShare = 0.2
 
-    init(sink: OutputSink, totalBytes: Int?, writingShare: Double = 0) {
+    init(sink: OutputSink, totalBytes: Int?, writingShare: Double = 0, clock: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }) {
+        self.clock = clock
+        self.started = clock()
         self.sink = sink
         self.totalBytes = totalBytes
         self.writingShare = writingShare
@@ -32,20 +39,28 @@ final class ProgressReporter: @unchecked Sendable {
     /// The read is done; `rows` rows of `searches.csv` are to be written.
     func beginWriting(rows: Int) {
         lock.lock()
-        writing = (DispatchTime.now().uptimeNanoseconds, rows)
+        writing = (clock(), rows, nil)
         lock.unlock()
     }
 
     /// `rows` rows, `bytes` bytes of `searches.csv` written so far (any thread).
     func wrote(rows: Int, bytes: Int) {
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = clock()
         lock.lock()
         defer { lock.unlock() }
-        guard let writing, now - started > 1_000_000_000, now - lastShown > 250_000_000 else { return }
+        guard let begun = writing else { return }
+        guard let first = begun.first else {
+            writing?.first = (now, rows, bytes)
+            return
+        }
+        guard now - started > 1_000_000_000, now - lastShown > 250_000_000, rows > first.rows else { return }
         lastShown = now
         shown = true
+        // The rate of the blocks since the first, applied to every row and byte written.
+        let seconds = Double(now - first.time) / 1e9
+        let rowsSince = Double(rows - first.rows)
         sink.write("\r\u{1B}[K" + ProgressReporter.writingLine(
-            rows: rows, totalRows: writing.rows, bytes: bytes, elapsedSeconds: Double(now - writing.started) / 1e9))
+            rows: rows, totalRows: begun.rows, bytes: bytes, elapsedSeconds: seconds * Double(rows) / rowsSince))
     }
 
     /// The input files' total size, when every one named is a regular file.
@@ -67,7 +82,7 @@ final class ProgressReporter: @unchecked Sendable {
     }
 
     func update(_ bytesRead: Int) {
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = clock()
         let elapsed = now - started
         lock.lock()
         defer { lock.unlock() }

@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 @testable import PlacesCostKit
 
@@ -51,6 +52,22 @@ extension ProgressReporterTests {
         reporter.beginWriting(rows: 10)
         reporter.wrote(rows: 5, bytes: 500)
         #expect(terminal.text.isEmpty, "nothing within the first second")
+    }
+
+    @Test("The time left to write is measured from the first block on, not from the start of the writing")
+    func writingRate() {
+        let time = Mutex<UInt64>(0)
+        let terminal = TerminalSink()
+        let reporter = ProgressReporter(sink: terminal, totalBytes: 100, writingShare: 0.2) { time.withLock { $0 } }
+        time.withLock { $0 = 2_000_000_000 }
+        reporter.beginWriting(rows: 100_000)
+        // The shapes take a second to describe, then blocks of 8,192 rows come every 0.1 s.
+        time.withLock { $0 = 3_000_000_000 }
+        reporter.wrote(rows: 8_192, bytes: 1_000_000)
+        #expect(terminal.text.isEmpty, "no rate from one block")
+        time.withLock { $0 = 3_100_000_000 }
+        reporter.wrote(rows: 16_384, bytes: 2_000_000)
+        #expect(terminal.text.hasSuffix("wrote 16,384 of 100,000 rows of searches.csv (16%), 2 MB at 10 MB/s, 1.0 s left"), "\(terminal.text)")
     }
 }
 
