@@ -86,6 +86,11 @@ struct Forecast: Sendable {
     }
 
     func run() throws -> Result {
+        // Counted SKUs of one generation cannot be billed with the other's table: its searches
+        // are billed again, shape by shape, by the target table's rules.
+        if let pinned, try measuredGenerations().contains(where: { $0 != pinned.apiVersion }) {
+            return try Forecast(profile: profile.repriced(with: pinned), pinned: pinned, bundled: bundled, volume: volume).run()
+        }
         let plan = PricingPlan(mode: pinned.map { .fixed($0) } ?? .automatic(bundled))
         let generations = try measuredGenerations()
         var pooled: [Key: [PooledLine]] = [:]
@@ -182,13 +187,6 @@ struct Forecast: Sendable {
     /// The API generations of the measured calls, from the tables that billed them.
     private func measuredGenerations() throws -> [APIGeneration] {
         let generations = Set(try profile.tableIDs.map { try measuredTable($0).apiVersion })
-        if let pinned, let other = generations.first(where: { $0 != pinned.apiVersion }) {
-            let completion = profile.searches > 0 ? Double(profile.completed) / Double(profile.searches) : 0
-            throw ForecastError.otherGeneration(
-                table: pinned.id, tableGeneration: pinned.apiVersion, measured: other,
-                requests: max(profile.averageRequests, 1), completionRate: completion
-            )
-        }
         return APIGeneration.allCases.filter(generations.contains)
     }
 

@@ -66,7 +66,6 @@ struct ScenarioTests {
         (#"{"schema": "placescost.scenarios/1", "scenarios": [{"name": "a", "mistakes_fixed": 1}]}"#, .dataError, "scenarios[0].mistakes_fixed` has the wrong type"),
         (#"{"schema": "placescost.scenarios/1", "scenarios": [{"name": "a", "fields": "address_only"}]}"#, .dataError, "set `mistakes_fixed` to true"),
         (#"{"schema": "placescost.scenarios/1", "scenarios": [{"name": "a", "delay": 50}]}"#, .dataError, "asks for delay 50, which the report did not price"),
-        (#"{"schema": "placescost.scenarios/1", "scenarios": [{"name": "a", "pricing": "places-new-2025"}]}"#, .dataError, "whose SKUs and session rules differ"),
         (#"{"schema": "placescost.scenarios/1", "scenarios": [{"name": "a", "strategy": "cheapest"}]}"#, .dataError, "`scenarios[0].strategy` must be one of"),
         (#"[1, 2]"#, .dataError, "it is not a JSON object"),
         ("MISSING", .noInput, "cannot read the scenario file"),
