@@ -37,6 +37,13 @@ extension MeasuredTraffic {
             }
         }
         let classes = try integer(object["length_classes"], "traffic.length_classes")!
+        guard let dayList = object["rule_days"] as? [Any] else { throw invalid("`traffic.rule_days` is missing or not an array") }
+        let ruleDays = try dayList.enumerated().map { index, value in
+            guard let text = value as? String, let day = PriceTableLoader.parseDay(text) else {
+                throw invalid("`traffic.rule_days[\(index)]` is not a date as YYYY-MM-DD")
+            }
+            return day
+        }
         guard let maskList = object["field_masks"] as? [Any] else { throw invalid("`traffic.field_masks` is missing or not an array") }
         let masks = try maskList.enumerated().map { index, mask in
             guard let fields = mask as? [String] else { throw invalid("`traffic.field_masks[\(index)]` is not a list of field names") }
@@ -87,6 +94,6 @@ extension MeasuredTraffic {
                 generation: try generation(row[2], at + "[2]"), fields: try mask(row[3], at + "[3]"), count: try integer(row[4], at + "[4]")!
             )
         }
-        return MeasuredTraffic(lengthClasses: classes, fieldMasks: masks, periods: periods, searches: searches, calls: calls)
+        return MeasuredTraffic(lengthClasses: classes, ruleDays: ruleDays, fieldMasks: masks, periods: periods, searches: searches, calls: calls)
     }
 }

@@ -137,6 +137,9 @@ struct TrafficProfile: Sendable {
     /// - Throws: `ForecastError.noTraffic` for a report written before reports kept `traffic`.
     func repriced(with table: PriceTable) throws -> TrafficProfile {
         guard let traffic else { throw ForecastError.noTraffic(file: file, table: table.id, generation: table.apiVersion) }
+        if let rules = table.sessionRules, let day = PriceTableLoader.parseDay(rules.terminatingDetails.effectiveFrom), traffic.splitsAPeriod(day) {
+            throw ForecastError.ruleDayInsidePeriod(file: file, table: table.id, day: rules.terminatingDetails.effectiveFrom)
+        }
         var options = CostCalculator.Options()
         options.delays = strategies.map(\.delay).filter { $0 > 0 }
         options.scale = scale

@@ -46,6 +46,10 @@ struct MeasuredTraffic: Sendable, Equatable {
 
     /// Length classes kept (the largest delay priced): delays above it cannot be priced from it.
     var lengthClasses: Int
+    /// Days (since the epoch, UTC) at which the periods of a month were split, the start days of
+    /// the dated session rules of the tables the log was priced with: a table whose rule starts
+    /// on another day inside the log's months cannot tell its searches' sides from the periods.
+    var ruleDays: [Int]
     var fieldMasks: [[String]]
     var periods: [Period]
     var searches: [SearchShape]
@@ -60,8 +64,9 @@ struct MeasuredTraffic: Sendable, Equatable {
 
     /// The shapes of an analysis' representatives; `month` gives a time's billing month label,
     /// as the pricing took it.
-    init(_ summary: SearchSummary, lengthClasses: Int, month: (Timestamp) -> String) {
+    init(_ summary: SearchSummary, lengthClasses: Int, ruleDays: [Int], month: (Timestamp) -> String) {
         self.lengthClasses = lengthClasses
+        self.ruleDays = ruleDays
         var masks: [[String]] = []
         var maskIndex: [[String]: Int] = [:]
         func mask(_ fields: [String]?) -> Int? {
@@ -111,16 +116,27 @@ struct MeasuredTraffic: Sendable, Equatable {
         fieldMasks = masks
     }
 
-    init(lengthClasses: Int, fieldMasks: [[String]], periods: [Period], searches: [SearchShape], calls: [CallShape]) {
+    init(lengthClasses: Int, ruleDays: [Int], fieldMasks: [[String]], periods: [Period], searches: [SearchShape], calls: [CallShape]) {
         self.lengthClasses = lengthClasses
+        self.ruleDays = ruleDays
         self.fieldMasks = fieldMasks
         self.periods = periods
         self.searches = searches
         self.calls = calls
     }
 
-    /// Searches in each shape's period.
+    /// Searches of every shape.
     var searchCount: Int { searches.reduce(0) { $0 + $1.count } }
+
+    /// The day a dated rule starting on `day` would cut one of the periods in two: inside the
+    /// months of the periods, after the first call, and not a day the periods were split on.
+    func splitsAPeriod(_ day: Int) -> Bool {
+        guard !ruleDays.contains(day), let first = periods.map(\.firstCall.daysSinceEpoch).min(),
+              let lastMonth = periods.compactMap({ Forecast.monthIndex($0.month) }).max() else { return false }
+        // The day after the last month, a day late for a time zone east of UTC.
+        let end = CivilDate.daysSinceEpoch(year: (lastMonth + 1) / 12, month: (lastMonth + 1) % 12 + 1, day: 1) + 1
+        return day > first && day <= end
+    }
 
     /// The searches and calls as the cost engine prices them: each shape's representative, with
     /// its count, billed in its period's month. They price as the log's own searches do.

@@ -192,7 +192,7 @@ struct CostCalculator {
             breakEvenRequests: BreakEven.requests(primary), unconfirmedPrices: unconfirmed.sorted(),
             delays: delays, scale: options.scale, tables: tables,
             searchesByMonth: months.map { (month: $0.label, searches: counted.searchesByMonth[$0] ?? 0) },
-            timeZone: options.timeZone
+            ruleStartDays: Array(Set(plan.ruleStartDays)).sorted(), timeZone: options.timeZone
         )
     }
 

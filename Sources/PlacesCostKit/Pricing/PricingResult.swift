@@ -20,6 +20,9 @@ struct PricingResult: Sendable {
     var tables: [String: PriceTable] = [:]
     /// Searches (not base calls) that started in each billed month, before `scale`, in month order.
     var searchesByMonth: [(month: String, searches: Int)] = []
+    /// Days since the epoch on which billing periods were split for dated session rules
+    /// (`BillingCalendar.ruleStartDays` of the plan), sorted.
+    var ruleStartDays: [Int] = []
     /// The zone calendar months were taken in (`--timezone`).
     var timeZone: TimeZone = TimeZone(identifier: "UTC")!
 

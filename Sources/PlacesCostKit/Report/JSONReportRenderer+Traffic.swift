@@ -1,3 +1,5 @@
+import Foundation
+
 /// `traffic`: the measured searches and calls by shape (`MeasuredTraffic`), which
 /// `simulate --from report.json` bills with a table of either API generation.
 extension JSONReportRenderer {
@@ -5,7 +7,9 @@ extension JSONReportRenderer {
         var options = CostCalculator.Options()
         options.timeZone = analysis.pricing.timeZone
         let calendar = CostCalculator(plan: PricingPlan(mode: .fixed(analysis.pricing.primaryTable)), options: options)
-        let traffic = MeasuredTraffic(analysis.sessions, lengthClasses: analysis.pricing.delays.max() ?? 0) { calendar.month(of: $0).label }
+        let traffic = MeasuredTraffic(
+            analysis.sessions, lengthClasses: analysis.pricing.delays.max() ?? 0, ruleDays: analysis.pricing.ruleStartDays
+        ) { calendar.month(of: $0).label }
         return trafficObject(traffic)
     }
 
@@ -15,6 +19,10 @@ extension JSONReportRenderer {
         func optional(_ value: Int?) -> JSONValue { value.map { .int($0) } ?? .null }
         return .object([
             ("length_classes", .int(traffic.lengthClasses)),
+            ("rule_days", .row(traffic.ruleDays.map { day in
+                let date = CivilDate(daysSinceEpoch: day)
+                return .string(String(format: "%04d-%02d-%02d", date.year, date.month, date.day))
+            })),
             ("field_masks", .array(traffic.fieldMasks.map { .row($0.map { .string($0) }) })),
             ("periods", .array(traffic.periods.map { .row([.string($0.month), .string($0.firstCall.rfc3339)]) })),
             ("search_columns", .row(MeasuredTraffic.searchColumns.map { .string($0) })),

@@ -108,6 +108,34 @@ struct OtherGenerationTests {
         #expect(SimulateFromTests.strategies(legacyBill)["current@0"]!["cost_usd"] as! Double != SimulateFromTests.strategies(simulated)["current@0"]!["cost_usd"] as! Double)
     }
 
+    @Test("A table whose dated rule starts inside the log's months on a day the report was not split at is refused; one outside them is analyze's bill")
+    func ruleDays() throws {
+        let directory = TemporaryDirectory()
+        let log = try OtherGenerationTests.log(directory, .legacy)
+        let (report, document) = try SimulateFromTests.report(log, directory, options: ["--scale", "50"])
+        #expect((document["traffic"] as! Object)["rule_days"] as? [String] == ["2025-03-01"])
+        func table(_ day: String) throws -> String {
+            var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: packageRoot + "/Pricing/places-new-2025.json"))) as? Object)
+            var rules = object["session_rules"] as! Object
+            var terminating = rules["terminating_details"] as! Object
+            terminating["effective_from"] = day
+            rules["terminating_details"] = terminating
+            object["session_rules"] = rules
+            object["id"] = "new-rule-\(day)"
+            let path = directory.path + "/new-rule-\(day).json"
+            try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let inside = try table("2025-03-10")
+        for from in [report, log] {
+            let refused = runCLI(["simulate", "--from", from, "--pricing", inside] + (from == log ? ["--scale", "50"] : []))
+            #expect(refused.code == .dataError && refused.stderr.contains("changes its terminating-details rule on 2025-03-10"), "\(refused.stderr)")
+        }
+        let outside = try table("2024-06-01")
+        let (_, oracle) = try SimulateFromTests.report(log, directory, options: ["--scale", "50", "--pricing", outside])
+        OtherGenerationTests.expectSameBills(try SimulateFromTests.simulate(["--from", report, "--pricing", outside]), oracle, "rule before the log")
+    }
+
     @Test("traffic round-trips: read back from report.json, its shapes price as the analysis' own searches")
     func trafficRoundTrip() throws {
         let directory = TemporaryDirectory()
