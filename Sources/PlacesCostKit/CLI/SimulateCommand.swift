@@ -84,6 +84,8 @@ struct SimulateCommand {
             4 requests: per-request + Geocoding $0.01632 per search, per session $0.017.
           placescost simulate --from report.json --searches 50000 --growth 10 --months 12
             the log's traffic per search, 50,000 searches in the first month, 10% more each month.
+          placescost simulate --from app.jsonl --timezone Europe/Paris --pricing places-new-2025
+            the log's searches billed by Places API (New)'s rules, read as analyze would read it.
         """
     )
 
