@@ -54,6 +54,9 @@ struct Forecast: Sendable {
         var pinnedTable: String?
         /// The month whose tables the break-even volumes (`Total.billsFrom`) are found in.
         var breakEvenMonth: String
+        /// The generations of the measured calls whose searches were billed again by the pinned
+        /// table's rules (`prepared()`); empty when the counted events were billed as they were.
+        var movedFrom: [APIGeneration] = []
 
         /// Whether every strategy at every delay bills $0.00 in every month.
         var insideFreeCaps: Bool {
@@ -88,7 +91,11 @@ struct Forecast: Sendable {
     func run() throws -> Result {
         // Counted SKUs of one generation cannot be billed with the other's table: its searches
         // are billed again, shape by shape, by the target table's rules.
-        if try needsRepricing() { return try prepared().run() }
+        if try needsRepricing() {
+            var result = try prepared().run()
+            result.movedFrom = try measuredGenerations().filter { $0 != pinned?.apiVersion }
+            return result
+        }
         let plan = PricingPlan(mode: pinned.map { .fixed($0) } ?? .automatic(bundled))
         let generations = try measuredGenerations()
         var pooled: [Key: [PooledLine]] = [:]
