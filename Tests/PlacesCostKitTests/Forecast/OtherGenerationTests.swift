@@ -103,6 +103,21 @@ struct OtherGenerationTests {
                 #expect(abs((entry["cost_usd"] as! Double) - expected) < 1e-6, "\(key) in \(month["month"]!): \(entry["cost_usd"]!) against \(expected)")
             }
         }
+        // A scenario with the New table prices the same move, option by option.
+        let file = directory.path + "/move.json"
+        try """
+            {"schema": "placescost.scenarios/1", "scenarios": [
+              {"name": "move", "pricing": "places-new-2025", "searches": 50000, "growth_pct": 10, "months": 12, "start": "2026-11"},
+              {"name": "move, fixed, delay 2", "pricing": "places-new-2025", "searches": 50000, "growth_pct": 10, "months": 12, "start": "2026-11", "mistakes_fixed": true, "delay": 2}
+            ]}
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let scenarios = try #require(try SimulateFromTests.json(runCLI(["simulate", "--json", "--quiet", "--from", report, "--scenario", file]).stdout)["scenarios"] as? [Object])
+        let totals = SimulateFromTests.strategies(simulated)
+        #expect(scenarios.count == 2)
+        for scenario in scenarios {
+            let key = "\(scenario["strategy"]!)@\(scenario["delay"]!)"
+            #expect(abs((scenario["cost_usd"] as! Double) - (totals[key]!["cost_usd"] as! Double)) < 1e-9, "\(key)")
+        }
         // Under New rules an abandoned search bills its requests: the move changes the bill.
         let legacyBill = try SimulateFromTests.simulate(["--from", report, "--searches", "50000", "--growth", "10", "--months", "12", "--start", "2026-11"])
         #expect(SimulateFromTests.strategies(legacyBill)["current@0"]!["cost_usd"] as! Double != SimulateFromTests.strategies(simulated)["current@0"]!["cost_usd"] as! Double)
