@@ -47,7 +47,8 @@ struct ArgumentScanner: Sendable {
             }
         }
 
-        fileprivate func given(_ option: CommandOption) -> Bool {
+        /// Whether the option was given, flag or value.
+        func given(_ option: CommandOption) -> Bool {
             flags.contains(option.name) || values[option.name] != nil
         }
     }

@@ -7,7 +7,10 @@ struct ForecastCommand {
     typealias Key = SimulateCommand.Key
 
     /// Options that describe typed traffic, which `--from` measures instead.
-    static let averagesOnly = [Key.requests, Key.chars, Key.delay, Key.completionRate, Key.fields, Key.needsDetails, Key.delays, Key.maxDelay]
+    static let averagesOnly = [Key.requests, Key.chars, Key.delay, Key.completionRate, Key.fields, Key.needsDetails]
+    /// Options that say how a log is read, grouped and priced into a report: `--from LOG` takes
+    /// them as `analyze` does; a report.json was made with its own (`assumptions`).
+    static let logOnly = SimulateCommand.logOptions + [Key.delays, Key.maxDelay]
     /// The largest monthly growth taken, in percent (ten-fold a month).
     static let maxGrowthPercent = 1000.0
 
@@ -106,7 +109,9 @@ struct ForecastCommand {
     }
 
     /// The traffic of `--from`: a `report.json` read as it is, or logs (`--from LOG` and any more
-    /// given as arguments) analyzed with `analyze`'s defaults and read back through the report `analyze --json` prints for it.
+    /// given as arguments) analyzed as `analyze` would with the same reading and grouping options
+    /// (`SimulateCommand.logOptions`, `--delays`, `--max-delay`), and read back through the
+    /// report `analyze --json` prints for it.
     private func profile() throws -> TrafficProfile {
         let path = input == "-" || input.hasPrefix("/") ? input : context.workingDirectory + "/" + input
         let isReport: Bool
@@ -117,6 +122,11 @@ struct ForecastCommand {
         }
         let more = parsed.positionals
         if isReport {
+            if let option = ForecastCommand.logOnly.first(where: parsed.given) {
+                throw OptionValues(usage: SimulateCommand.usage).error(
+                    "--\(option.name) says how a log is read; \(input) is a report.json, read with the options it records: give the log, or leave --\(option.name) out."
+                )
+            }
             guard more.isEmpty else {
                 throw OptionValues(usage: SimulateCommand.usage).error("--from \(input) is a report.json; more logs (`\(more[0])`) go with a log: --from LOG LOG...")
             }
@@ -125,11 +135,30 @@ struct ForecastCommand {
             }
             return try TrafficProfile.decode(data, file: input)
         }
+        let shared = AnalysisOptionsParser(usage: SimulateCommand.usage)
+        let values = OptionValues(usage: SimulateCommand.usage)
         var options = Analyzer.Options()
+        try shared.apply(parsed, to: &options)
+        // Billed by `Forecast`: the log's own tables, then --pricing's (so a log and its
+        // report.json give the same simulation).
+        options.pricing = nil
         options.temporaryDirectory = context.temporaryDirectory
         options.reader.zlibLibrary = context.zlibLibrary
-        let (analysis, read) = try Analyzer(options: options).analyze(paths: [path] + more.map { $0 == "-" || $0.hasPrefix("/") ? $0 : context.workingDirectory + "/" + $0 })
-        AnalysisOptionsParser(usage: SimulateCommand.usage).reportDiagnostics(read, parsed: parsed, context: context)
+        options.sessions = SessionOptions(
+            timeoutSeconds: try values.seconds(parsed[AnalyzeCommand.Key.sessionTimeout], option: "--session-timeout") ?? SessionOptions.defaultTimeoutSeconds,
+            userGapSeconds: try values.seconds(parsed[AnalyzeCommand.Key.userGap], option: "--user-gap") ?? SessionOptions.defaultUserGapSeconds
+        )
+        options.maxDelay = try values.wholeNumber(parsed[Key.maxDelay], option: "--max-delay", range: 0...100) ?? 4
+        options.costs.delays = try values.delays(parsed[Key.delays]) ?? Array(1...6)
+        let paths = [path] + more.map { $0 == "-" || $0.hasPrefix("/") ? $0 : context.workingDirectory + "/" + $0 }
+        let progress = shared.progressReporter(parsed, paths: paths, writingOut: false, context: context)
+        if let progress {
+            options.progress = { @Sendable bytes in progress.update(bytes) }
+        }
+        defer { progress?.finish() }
+        let (analysis, read) = try Analyzer(options: options).analyze(paths: paths)
+        progress?.finish()
+        shared.reportDiagnostics(read, parsed: parsed, context: context)
         return try TrafficProfile.decode(Data(JSONReportRenderer().render(analysis).utf8), file: input)
     }
 }

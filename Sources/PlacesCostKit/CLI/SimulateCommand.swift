@@ -36,7 +36,8 @@ struct SimulateCommand {
             help: "Output format (default md). On a terminal, without --report, the Markdown is shown wrapped and aligned."
         )
         static let json = CommandOption.reportJSON
-        static let quiet = CommandOption("quiet", short: "q", help: "Print no notes on standard error (unconfirmed prices).")
+        /// `analyze`'s, as simulate's notes are analyze's too with --from LOG.
+        static let quiet = AnalysisOptionsParser.Key.quiet
         static let from = CommandOption(
             "from", value: "FILE", completion: .files,
             help: "Start from measured traffic: a report.json of `placescost analyze`, or a log (analyzed as analyze would; more logs may follow as arguments). Without --searches, --months, --growth or --start: the log's own months and volume."
@@ -56,13 +57,20 @@ struct SimulateCommand {
         )
     }
 
+    /// `analyze`'s options that say how logs are read and grouped into searches, declared there:
+    /// `simulate --from LOG` reads the log with them as `analyze` would (`--pricing` and
+    /// `--quiet` are simulate's own entries of the same meaning).
+    static let logOptions: [CommandOption] = AnalysisOptionsParser.options.filter {
+        $0 != AnalysisOptionsParser.Key.pricing && $0 != AnalysisOptionsParser.Key.quiet
+    } + [AnalyzeCommand.Key.sessionTimeout, AnalyzeCommand.Key.userGap]
+
     static let table = OptionTable(
         command: "simulate",
         options: [
             Key.searches, Key.requests, Key.chars, Key.delay, Key.completionRate, Key.fields, Key.needsDetails,
             Key.pricing, Key.months, Key.delays, Key.maxDelay, Key.report, Key.json, TerminalOutput.option, Key.quiet,
             Key.from, Key.growth, Key.start, Key.scenario, Key.out,
-        ],
+        ] + logOptions,
         alternatives: [[Key.requests, Key.chars], [Key.fields, Key.needsDetails]]
     )
 
@@ -76,6 +84,8 @@ struct SimulateCommand {
             4 requests: per-request + Geocoding $0.01632 per search, per session $0.017.
           placescost simulate --from report.json --searches 50000 --growth 10 --months 12
             the log's traffic per search, 50,000 searches in the first month, 10% more each month.
+          placescost simulate --from app.jsonl --timezone Europe/Paris --pricing places-new-2025
+            the log's searches billed by Places API (New)'s rules, read as analyze would read it.
         """
     )
 
@@ -102,6 +112,9 @@ struct SimulateCommand {
         }
         for option in [Key.growth, Key.start, Key.scenario, Key.out] where parsed[option] != nil {
             throw values.error("--\(option.name) takes --from: it applies to measured traffic.")
+        }
+        if let option = SimulateCommand.logOptions.first(where: parsed.given) {
+            throw values.error("--\(option.name) takes --from LOG: it says how a log is read.")
         }
         guard parsed.positionals.isEmpty else {
             throw values.error("simulate takes no file arguments (found `\(parsed.positionals[0])`); use `placescost analyze` for logs.")

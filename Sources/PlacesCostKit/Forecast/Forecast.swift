@@ -54,6 +54,9 @@ struct Forecast: Sendable {
         var pinnedTable: String?
         /// The month whose tables the break-even volumes (`Total.billsFrom`) are found in.
         var breakEvenMonth: String
+        /// The generations of the measured calls whose searches were billed again by the pinned
+        /// table's rules (`prepared()`); empty when the counted events were billed as they were.
+        var movedFrom: [APIGeneration] = []
 
         /// Whether every strategy at every delay bills $0.00 in every month.
         var insideFreeCaps: Bool {
@@ -79,13 +82,20 @@ struct Forecast: Sendable {
     var volume: Volume
 
     /// A measured SKU's events over the log, by the generation of the table that billed them.
-    private struct PooledLine {
+    struct PooledLine {
         var generation: APIGeneration
         var sku: String
         var count: Int
     }
 
     func run() throws -> Result {
+        // Counted SKUs of one generation cannot be billed with the other's table: its searches
+        // are billed again, shape by shape, by the target table's rules.
+        if try needsRepricing() {
+            var result = try prepared().run()
+            result.movedFrom = try measuredGenerations().filter { $0 != pinned?.apiVersion }
+            return result
+        }
         let plan = PricingPlan(mode: pinned.map { .fixed($0) } ?? .automatic(bundled))
         let generations = try measuredGenerations()
         var pooled: [Key: [PooledLine]] = [:]
@@ -156,6 +166,20 @@ struct Forecast: Sendable {
         )
     }
 
+    /// This forecast with its measured counts in the pinned table's API generation: counted SKUs
+    /// of one generation cannot be billed with the other's table, so the searches are billed
+    /// again, shape by shape, by the pinned table's rules (`TrafficProfile.repriced(with:)`).
+    func prepared() throws -> Forecast {
+        guard let pinned, try needsRepricing() else { return self }
+        return Forecast(profile: try profile.repriced(with: pinned), pinned: pinned, bundled: bundled, volume: volume)
+    }
+
+    /// Whether `--pricing` bills another API generation than some measured calls'.
+    private func needsRepricing() throws -> Bool {
+        guard let pinned else { return false }
+        return try measuredGenerations().contains { $0 != pinned.apiVersion }
+    }
+
     /// The smallest whole monthly volume at which `bill` is more than $0 (to the micro-dollar),
     /// by bisection: a bill never falls as the volume grows. Nil when it is $0 up to `maxSearches`.
     static func firstBilledVolume(_ bill: (Double) throws -> Double) rethrows -> Double? {
@@ -180,20 +204,13 @@ struct Forecast: Sendable {
     }
 
     /// The API generations of the measured calls, from the tables that billed them.
-    private func measuredGenerations() throws -> [APIGeneration] {
+    func measuredGenerations() throws -> [APIGeneration] {
         let generations = Set(try profile.tableIDs.map { try measuredTable($0).apiVersion })
-        if let pinned, let other = generations.first(where: { $0 != pinned.apiVersion }) {
-            let completion = profile.searches > 0 ? Double(profile.completed) / Double(profile.searches) : 0
-            throw ForecastError.otherGeneration(
-                table: pinned.id, tableGeneration: pinned.apiVersion, measured: other,
-                requests: max(profile.averageRequests, 1), completionRate: completion
-            )
-        }
         return APIGeneration.allCases.filter(generations.contains)
     }
 
     /// A strategy's events of every month, per generation and SKU, in first-seen order.
-    private func pool(_ strategy: TrafficProfile.Strategy) throws -> [PooledLine] {
+    func pool(_ strategy: TrafficProfile.Strategy) throws -> [PooledLine] {
         var lines: [PooledLine] = []
         for month in strategy.months {
             for line in month.lines {
@@ -223,7 +240,7 @@ struct Forecast: Sendable {
 
     /// Pooled events times `scale × factor`, billed by the table of their generation; lines in
     /// table-id order, then in each table's SKU order, as `analyze` orders a month's lines.
-    private func projectedVolumes(_ lines: [PooledLine], tables: [APIGeneration: PriceTable], factor: Double) throws -> [(sku: PriceTable.SKU, volume: Double)] {
+    func projectedVolumes(_ lines: [PooledLine], tables: [APIGeneration: PriceTable], factor: Double) throws -> [(sku: PriceTable.SKU, volume: Double)] {
         var volumes: [(sku: PriceTable.SKU, volume: Double)] = []
         for table in tables.values.sorted(by: { $0.id < $1.id }) {
             let mine = lines.filter { tables[$0.generation]?.id == table.id }

@@ -8,8 +8,12 @@ enum ForecastError: Error, Equatable, CustomStringConvertible {
     case noSearches(file: String)
     /// A table the report was priced with that is not bundled, and `--pricing` names another.
     case tableNotAvailable(file: String, id: String)
-    /// `--pricing` names a table of another API generation than the measured calls.
-    case otherGeneration(table: String, tableGeneration: APIGeneration, measured: APIGeneration, requests: Double, completionRate: Double)
+    /// `--pricing` names a table of another API generation than the measured calls, and the
+    /// report has no `traffic` to bill them again from (written by an older placescost).
+    case noTraffic(file: String, table: String, generation: APIGeneration)
+    /// A table of the other generation whose dated session rule starts inside the log's months on
+    /// a day the report's periods were not split at: which searches it applies to is not known.
+    case ruleDayInsidePeriod(file: String, table: String, day: String)
     /// A `--scenario` file that cannot be opened.
     case scenarioUnreadable(file: String)
     /// A `--scenario` file that is not a scenario file, or holds a value out of range.
@@ -29,9 +33,11 @@ enum ForecastError: Error, Equatable, CustomStringConvertible {
             "\(file) holds no search, so there is no traffic per search to simulate from."
         case .tableNotAvailable(let file, let id):
             "\(file) was priced with the table `\(id)`, which is not bundled. Give the same table with --pricing FILE."
-        case .otherGeneration(let table, let tableGeneration, let measured, let requests, let completionRate):
-            "`\(table)` prices \(ForecastError.name(tableGeneration)) calls, but the measured calls are \(ForecastError.name(measured)) calls, whose SKUs and session rules differ: their counts cannot be billed with it. "
-                + "To price a move, simulate from the measured averages: placescost simulate --pricing \(table) --requests \(Money.plain(requests)) --completion-rate \(Money.plain(completionRate, digits: 3))."
+        case .noTraffic(let file, let table, let generation):
+            "\(file) has no `traffic` member: it was written by an older placescost, and `\(table)` bills \(ForecastError.name(generation)) calls, whose SKUs and session rules differ from the measured calls'. "
+                + "Write the report again with `placescost analyze --json` (or give simulate --from the logs) to bill its searches with another API generation's rules."
+        case .ruleDayInsidePeriod(let file, let table, let day):
+            "`\(table)` changes its terminating-details rule on \(day), inside the months of \(file), which was not split at that day, so the searches on each side of it are not known. Price the log with it directly: placescost analyze LOG --pricing \(table)."
         case .scenarioUnreadable(let file):
             "cannot read the scenario file \(file). Give --scenario a JSON file as docs/cli.md (simulate --scenario) describes."
         case .invalidScenarios(let file, let reason):

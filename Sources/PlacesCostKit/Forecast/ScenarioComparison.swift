@@ -12,6 +12,17 @@ struct ScenarioComparison: Sendable {
         var treeTotal: Forecast.Total?
         /// The table the tree's break-even comes from: the first month's for the calls' generation.
         var tableID: String
+        /// The scenario's cohorts as priced: each with its option and table, and its last month.
+        var cohorts: [PricedCohort] = []
+    }
+
+    struct PricedCohort: Sendable {
+        var cohort: ScenarioFile.Cohort
+        var key: Forecast.Key
+        /// `--pricing`'s or the cohort's table; nil: the table in force each month.
+        var pinnedTable: String?
+        /// `YYYY-MM` of the cohort's last month (it may outlast the scenario).
+        var until: String
     }
 
     /// What the command line gives scenarios that leave a member unset.
@@ -41,8 +52,9 @@ struct ScenarioComparison: Sendable {
                 growthPercent: scenario.growthPercent ?? defaults.growthPercent ?? 0,
                 start: start
             )
-            let result = try Forecast(profile: profile, pinned: pinned, bundled: bundled, volume: volume).run()
-            let option = result.total(scenario.pricedStrategy, delay: scenario.delay)!
+            let forecast = Forecast(profile: profile, pinned: pinned, bundled: bundled, volume: volume)
+            var result = try forecast.run()
+            var option = result.total(scenario.pricedStrategy, delay: scenario.delay)!
             let plan = PricingPlan(mode: pinned.map { .fixed($0) } ?? .automatic(bundled))
             let generation = profile.strategies.first?.months.first?.tables.first.flatMap { bundled[$0]?.apiVersion } ?? pinned?.apiVersion
             let table = plan.table(generation: generation, monthIndex: start)
@@ -54,9 +66,35 @@ struct ScenarioComparison: Sendable {
                 maxDelay: profile.maxDelay, searches: profile.searches, completed: profile.completed, abandoned: profile.searches - profile.completed
             )
             let tree = DecisionTree.walk(evidence)
+            var treeTotal = result.total(tree.strategy, delay: tree.delay)
+            var cohorts: [PricedCohort] = []
+            if !scenario.cohorts.isEmpty {
+                var parts: [CohortMix.Part] = []
+                for cohort in scenario.cohorts {
+                    guard priced.contains(cohort.delay) else { throw ForecastError.delayNotPriced(scenario: scenario.name, delay: cohort.delay, priced: priced) }
+                    let own = try (cohort.pricing ?? scenario.pricing ?? defaults.pricing).map(load)
+                    let key = Forecast.Key(strategy: cohort.pricedStrategy, delay: cohort.delay)
+                    parts.append(CohortMix.Part(
+                        forecast: try Forecast(profile: profile, pinned: own, bundled: bundled, volume: volume).prepared(), key: key,
+                        share: cohort.share, months: cohort.months
+                    ))
+                    cohorts.append(PricedCohort(cohort: cohort, key: key, pinnedTable: own?.id, until: Forecast.label(start + cohort.months - 1)))
+                }
+                let mix = CohortMix(main: try forecast.prepared(), cohorts: parts, searches: result.months.map(\.searches), start: start)
+                // The option and the tree's answer are each priced with the cohorts beside them.
+                for key in [option.key] + (treeTotal.map { [$0.key] } ?? []) {
+                    let (months, total) = try mix.run(key)
+                    for index in result.months.indices {
+                        result.months[index].bills[key] = months[index].bill
+                        result.months[index].tables = Array(Set(result.months[index].tables + months[index].tables)).sorted()
+                    }
+                    if key == option.key { option = total }
+                    if key == treeTotal?.key { treeTotal = total }
+                }
+            }
             return Priced(
                 scenario: scenario, forecast: result, option: option, tree: tree,
-                treeTotal: result.total(tree.strategy, delay: tree.delay), tableID: table.id
+                treeTotal: treeTotal, tableID: table.id, cohorts: cohorts
             )
         }
     }

@@ -47,6 +47,11 @@ struct TrafficProfile: Sendable {
     /// Mean autocomplete calls per search at delays 0...`maxDelay` (`recommendation.evidence`).
     var meanRequests: [Int: Double]
     var strategies: [Strategy]
+    /// The searches and calls by shape (`report.json` `traffic`), from which a table of the other
+    /// API generation bills them (`repriced(with:)`); nil in a report of an older placescost.
+    var traffic: MeasuredTraffic?
+    /// The report's name as given, for messages.
+    var file: String
 
     /// Searches the log stands for in an average month.
     var searchesPerMonth: Double { Double(searches) * scale / Double(max(months.count, 1)) }
@@ -109,8 +114,49 @@ struct TrafficProfile: Sendable {
                 selectionsWithMask: raw.needs_details.selections_with_mask, selectionsNeedingDetails: raw.needs_details.selections_needing_details
             ),
             meanRequests: Dictionary(raw.recommendation.evidence.mean_requests_by_delay.compactMap { key, value in Int(key).map { ($0, value) } }) { first, _ in first },
-            strategies: strategies
+            strategies: strategies,
+            traffic: try traffic(data, file: file, delays: strategies.map(\.delay)),
+            file: file
         )
+    }
+
+    /// `traffic`, checked to hold the length classes every priced delay needs.
+    private static func traffic(_ data: Data, file: String, delays: [Int]) throws -> MeasuredTraffic? {
+        guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+              let traffic = try MeasuredTraffic.decode(root, file: file) else { return nil }
+        guard traffic.lengthClasses >= delays.max() ?? 0 else {
+            throw CompareError.invalidReport(file: file, reason: "`traffic.length_classes` is below the largest delay the report priced")
+        }
+        return traffic
+    }
+
+    /// The profile with every strategy's month lines billed again from `traffic` with `table`,
+    /// by the rules `analyze --pricing` applies to each search: how the log's searches would bill
+    /// under another API generation's SKUs and session rules.
+    ///
+    /// - Throws: `ForecastError.noTraffic` for a report written before reports kept `traffic`.
+    func repriced(with table: PriceTable) throws -> TrafficProfile {
+        guard let traffic else { throw ForecastError.noTraffic(file: file, table: table.id, generation: table.apiVersion) }
+        if let rules = table.sessionRules, let day = PriceTableLoader.parseDay(rules.terminatingDetails.effectiveFrom), traffic.splitsAPeriod(day) {
+            throw ForecastError.ruleDayInsidePeriod(file: file, table: table.id, day: rules.terminatingDetails.effectiveFrom)
+        }
+        var options = CostCalculator.Options()
+        options.delays = strategies.map(\.delay).filter { $0 > 0 }
+        options.scale = scale
+        options.needsDetails = detailsNeed.needsDetails
+        let result = CostCalculator(plan: PricingPlan(mode: .fixed(table)), options: options).price(traffic.items())
+        var copy = self
+        copy.strategies = result.strategies.map { cost in
+            Strategy(
+                id: cost.strategy, delay: cost.delay, valid: cost.valid, costUSD: cost.costUSD,
+                months: cost.months.map { month in
+                    Month(label: month.month, tables: month.tableIDs, lines: month.lines.filter { !$0.unpriced }.map {
+                        Line(table: $0.tableID, sku: $0.sku, count: $0.count)
+                    })
+                }
+            )
+        }
+        return copy
     }
 
     /// The members read here beyond `ReportDocument`'s, spelled as the file spells them.

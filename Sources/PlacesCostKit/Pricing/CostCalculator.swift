@@ -191,7 +191,8 @@ struct CostCalculator {
             primaryTable: primary, strategies: costs, tablesUsed: used,
             breakEvenRequests: BreakEven.requests(primary), unconfirmedPrices: unconfirmed.sorted(),
             delays: delays, scale: options.scale, tables: tables,
-            searchesByMonth: months.map { (month: $0.label, searches: counted.searchesByMonth[$0] ?? 0) }
+            searchesByMonth: months.map { (month: $0.label, searches: counted.searchesByMonth[$0] ?? 0) },
+            ruleStartDays: Array(Set(plan.ruleStartDays)).sorted(), timeZone: options.timeZone
         )
     }
 

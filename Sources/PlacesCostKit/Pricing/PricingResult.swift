@@ -1,3 +1,5 @@
+import Foundation
+
 /// The Pricing stage's result: every strategy at every delay, and the facts behind the numbers.
 struct PricingResult: Sendable {
     /// The table that billed the most searches and calls (the one `pricing.id` names).
@@ -18,6 +20,11 @@ struct PricingResult: Sendable {
     var tables: [String: PriceTable] = [:]
     /// Searches (not base calls) that started in each billed month, before `scale`, in month order.
     var searchesByMonth: [(month: String, searches: Int)] = []
+    /// Days since the epoch on which billing periods were split for dated session rules
+    /// (`BillingCalendar.ruleStartDays` of the plan), sorted.
+    var ruleStartDays: [Int] = []
+    /// The zone calendar months were taken in (`--timezone`).
+    var timeZone: TimeZone = TimeZone(identifier: "UTC")!
 
     /// The cost of `strategy` at `delay`.
     func cost(_ strategy: StrategyID, delay: Int) -> StrategyCost? {

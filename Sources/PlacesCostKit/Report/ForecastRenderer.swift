@@ -40,6 +40,11 @@ struct ForecastRenderer: Sendable {
         lines.append("")
         lines.append(volumeSentence(result, source: MarkdownText.name(source)))
         lines.append("")
+        if let table = result.pinnedTable, !result.movedFrom.isEmpty {
+            let from = result.movedFrom.map(ForecastError.name).joined(separator: " and ")
+            lines.append("The measured \(from) searches are billed again, search shape by search shape, by the rules of `\(table)`: its session rules and field-mask SKUs, as `analyze --pricing \(table)` prices them.")
+            lines.append("")
+        }
         for delay in delays(result) {
             lines.append("Bill per month at delay \(delay)\(delay == result.recommendedDelay && delay != 0 ? " (the recommended delay)" : "") (free caps, tiers and credit applied):")
             lines.append("")

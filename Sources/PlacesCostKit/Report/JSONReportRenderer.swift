@@ -74,6 +74,7 @@ struct JSONReportRenderer: Sendable {
                     ("searches_total", .int(alternative.searches)),
                 ])
             })),
+            ("traffic", traffic(analysis)),
         ])
     }
 

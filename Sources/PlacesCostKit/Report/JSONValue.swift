@@ -11,6 +11,9 @@ indirect enum JSONValue: Equatable, Sendable {
     case finite(JSONNumber)
     case string(String)
     case array([JSONValue])
+    /// An array written on one line (`[0, "session", 3]`): a row of a long table of small rows
+    /// (`traffic` in `report.json`), where one element a line would multiply the document's size.
+    case row([JSONValue])
     case object([(String, JSONValue)])
 
     static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
@@ -57,6 +60,13 @@ indirect enum JSONValue: Equatable, Sendable {
                 output += position == elements.count - 1 ? "\n" : ",\n"
             }
             output += String(repeating: "  ", count: indent) + "]"
+        case .row(let elements):
+            output += "["
+            for (position, element) in elements.enumerated() {
+                if position > 0 { output += ", " }
+                element.write(to: &output, indent: indent)
+            }
+            output += "]"
         case .object(let members):
             guard !members.isEmpty else { output += "{}"; return }
             output += "{\n"

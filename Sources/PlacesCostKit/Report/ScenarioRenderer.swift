@@ -50,6 +50,14 @@ struct ScenarioRenderer: Sendable {
             row("price tables") { tables($0) }
             row("priced as") { option($0.option.key.strategy, $0.option.key.delay) + ($0.scenario.strategy == nil ? ($0.scenario.mistakesFixed ? " (mistakes fixed)" : " (as the app calls now)") : "") }
         }
+        if scenarios.contains(where: { !$0.cohorts.isEmpty }) {
+            row("cohorts") { priced in
+                priced.cohorts.isEmpty ? "none" : priced.cohorts.map { cohort in
+                    "\(Money.plain(cohort.cohort.share * 100))% `\(cohort.key.strategy.rawValue)` d\(cohort.key.delay)"
+                        + (cohort.pinnedTable.map { " on `\($0)`" } ?? "") + " until \(cohort.until)"
+                }.joined(separator: "; ")
+            }
+        }
         row("**bill over the period**") { "**\(Money.usd($0.option.costUSD))**" }
         if !brief {
             row("first month") { priced in Money.usd(priced.forecast.months.first?.bills[priced.option.key]?.costUSD ?? 0) }
@@ -105,6 +113,16 @@ struct ScenarioRenderer: Sendable {
                     ("cost_usd", .number(priced.option.costUSD)),
                     ("inside_free_caps", .bool(Advisor.micros(priced.option.costUSD) == 0)),
                     ("bills_from_searches_per_month", priced.option.billsFrom.map { .number($0) } ?? .null),
+                ] + (priced.cohorts.isEmpty ? [] : [
+                    ("cohorts", .array(priced.cohorts.map { cohort in
+                        .object([
+                            ("share", .number(cohort.cohort.share)), ("months", .int(cohort.cohort.months)), ("until", .string(cohort.until)),
+                            ("pricing", cohort.pinnedTable.map { .string($0) } ?? .null),
+                            ("mistakes_fixed", .bool(cohort.cohort.mistakesFixed)), ("fields", .string(cohort.cohort.fields.rawValue)),
+                            ("strategy", .string(cohort.key.strategy.rawValue)), ("delay", .int(cohort.key.delay)),
+                        ])
+                    })),
+                ]) + [
                     ("months", .array(priced.forecast.months.map { month in
                         .object([
                             ("month", .string(month.label)), ("searches", .number(month.searches)),

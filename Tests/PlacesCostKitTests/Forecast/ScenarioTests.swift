@@ -18,11 +18,19 @@ struct ScenarioTests {
         let report = try ScenarioTests.reportPath(directory)
         let document = try SimulateFromTests.json(runCLI(["simulate", "--json", "--quiet", "--from", report, "--scenario", ScenarioTests.example]).stdout)
         let scenarios = try #require(document["scenarios"] as? [[String: Any]])
-        #expect(scenarios.map { $0["name"] as! String } == ["as we are", "after the fix", "fix, address only, delay 3"])
-        #expect(scenarios.map { "\($0["strategy"]!)@\($0["delay"]!)" } == ["current@0", "session_details@0", "session_details_basic@3"])
+        #expect(scenarios.map { $0["name"] as! String } == ["as we are", "after the fix", "fix, address only, delay 3", "fix, half on the old build for 3 months"])
+        #expect(scenarios.map { "\($0["strategy"]!)@\($0["delay"]!)" } == ["current@0", "session_details@0", "session_details_basic@3", "session_details@0"])
         let single = try SimulateFromTests.simulate(["--from", report, "--searches", "50000", "--growth", "10", "--months", "12", "--start", "2027-03"])
         let totals = SimulateFromTests.strategies(single)
-        for scenario in scenarios {
+        // The cohort's three months are billed with its half beside the rest; the nine after as "after the fix".
+        let mixed = scenarios[3]["months"] as! [[String: Any]]
+        let fixed = scenarios[1]["months"] as! [[String: Any]]
+        #expect(mixed.count == 12 && (scenarios[3]["cohorts"] as? [Any])?.count == 1)
+        for index in 0..<12 {
+            let (mine, plain) = (mixed[index]["cost_usd"] as! Double, fixed[index]["cost_usd"] as! Double)
+            #expect(index < 3 ? mine != plain : mine == plain, "month \(index)")
+        }
+        for scenario in scenarios.prefix(3) {
             let key = "\(scenario["strategy"]!)@\(scenario["delay"]!)"
             #expect(abs((scenario["cost_usd"] as! Double) - (totals[key]!["cost_usd"] as! Double)) < 1e-9, "\(key)")
             #expect((scenario["months"] as! [Any]).count == 12)
@@ -36,7 +44,8 @@ struct ScenarioTests {
 
         let markdown = runCLI(["simulate", "--report", "md", "--from", report, "--scenario", ScenarioTests.example]).stdout
         let header = try #require(markdown.split(separator: "\n").first { $0.hasPrefix("| | ") })
-        #expect(header.split(separator: "|").count == 4)
+        #expect(header.split(separator: "|").count == 5)
+        #expect(markdown.contains("| cohorts | none | none | none | 50% `current` d0 until 2027-05 |"))
         #expect(markdown.contains("| decision tree's answer |") && markdown.contains("| **bill over the period** |"))
     }
 
@@ -66,7 +75,6 @@ struct ScenarioTests {
         (#"{"schema": "placescost.scenarios/1", "scenarios": [{"name": "a", "mistakes_fixed": 1}]}"#, .dataError, "scenarios[0].mistakes_fixed` has the wrong type"),
         (#"{"schema": "placescost.scenarios/1", "scenarios": [{"name": "a", "fields": "address_only"}]}"#, .dataError, "set `mistakes_fixed` to true"),
         (#"{"schema": "placescost.scenarios/1", "scenarios": [{"name": "a", "delay": 50}]}"#, .dataError, "asks for delay 50, which the report did not price"),
-        (#"{"schema": "placescost.scenarios/1", "scenarios": [{"name": "a", "pricing": "places-new-2025"}]}"#, .dataError, "whose SKUs and session rules differ"),
         (#"{"schema": "placescost.scenarios/1", "scenarios": [{"name": "a", "strategy": "cheapest"}]}"#, .dataError, "`scenarios[0].strategy` must be one of"),
         (#"[1, 2]"#, .dataError, "it is not a JSON object"),
         ("MISSING", .noInput, "cannot read the scenario file"),

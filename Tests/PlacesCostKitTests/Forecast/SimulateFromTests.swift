@@ -304,7 +304,8 @@ struct SimulateFromTests {
         (["--from", "REPORT", "--searches", "-5"], .usage, "--searches takes"),
         (["--from", "REPORT", "--searches", "1000000000000", "--growth", "1000", "--months", "3"], .usage, "the volume passes"),
         (["--growth", "10"], .usage, "--growth takes --from"),
-        (["--from", "REPORT", "--pricing", "places-new-2025"], .dataError, "whose SKUs and session rules differ"),
+        (["--from", "NOTRAFFIC", "--pricing", "places-new-2025"], .dataError, "has no `traffic` member: it was written by an older placescost"),
+        (["--from", "BADTRAFFIC", "--pricing", "places-new-2025"], .dataError, "`traffic.searches[0][1]` is not session, spent_token or inferred"),
         (["--from", "NOTREPORT"], .dataError, "not a report.json of `analyze`"),
         (["--from", "OLDREPORT"], .dataError, "written by an older placescost"),
         (["--from", "SHORTREPORT"], .dataError, "do not name the same months in every strategy"),
@@ -336,7 +337,21 @@ struct SimulateFromTests {
         short["strategies"] = damaged
         let shortPath = directory.path + "/short.json"
         try JSONSerialization.data(withJSONObject: short).write(to: URL(fileURLWithPath: shortPath))
-        let replaced = arguments.map { ["REPORT": path, "NOTREPORT": notReport, "OLDREPORT": oldPath, "SHORTREPORT": shortPath][$0] ?? $0 }
+        // A report.json of a placescost that kept no `traffic`, and one whose traffic was edited.
+        var noTraffic = report
+        noTraffic["traffic"] = nil
+        let noTrafficPath = directory.path + "/no-traffic.json"
+        try JSONSerialization.data(withJSONObject: noTraffic).write(to: URL(fileURLWithPath: noTrafficPath))
+        var badTraffic = report
+        var traffic = report["traffic"] as! Object
+        var rows = traffic["searches"] as! [[Any]]
+        rows[0][1] = "typed"
+        traffic["searches"] = rows
+        badTraffic["traffic"] = traffic
+        let badTrafficPath = directory.path + "/bad-traffic.json"
+        try JSONSerialization.data(withJSONObject: badTraffic).write(to: URL(fileURLWithPath: badTrafficPath))
+        let files = ["REPORT": path, "NOTREPORT": notReport, "OLDREPORT": oldPath, "SHORTREPORT": shortPath, "NOTRAFFIC": noTrafficPath, "BADTRAFFIC": badTrafficPath]
+        let replaced = arguments.map { files[$0] ?? $0 }
         let result = runCLI(["simulate"] + replaced)
         #expect(result.code == code, "\(result.stderr)")
         #expect(result.stderr.contains(message), "\(result.stderr)")
