@@ -31,8 +31,9 @@ struct ExampleOutputsTests {
     static let examples: [Example] = [
         // The web report, the daily charts and the cost by day: every file --out writes.
         Example(arguments: ["analyze", "SampleLogs", "--by", "day"], output: .directory("report")),
-        // The cost by platform, as a product manager reads it.
-        Example(arguments: ["analyze", "SampleLogs", "--by", "platform", "--report", "md"], output: .standardOutput(file: "by-platform.md")),
+        // The cost by platform, as a product manager reads it: beside the web report, whose charts
+        // of the same log are the ones it links (`--by` adds charts only by day).
+        Example(arguments: ["analyze", "SampleLogs", "--by", "platform", "--report", "md"], output: .standardOutput(file: "report/by-platform.md")),
         // The README's before and after: the sample log and the same app with its token mistakes fixed.
         Example(arguments: ["compare", "SampleLogs/ios-app.jsonl", "docs/examples/after-fix/ios-app.jsonl"], output: .directory("compare")),
     ]
@@ -65,13 +66,28 @@ struct ExampleOutputsTests {
         }
     }
 
+    @Test("Every file or chart a Markdown example links is in docs/examples/", arguments: examples)
+    func linksResolve(_ example: Example) throws {
+        for (path, contents) in try ExampleOutputsTests.render(example) where path.hasSuffix(".md") {
+            let folder = (path as NSString).deletingLastPathComponent
+            for match in contents.matches(of: /\]\(([^)#:\s]+)\)/) {
+                let target = ExampleOutputsTests.root + "/" + (folder.isEmpty ? "" : folder + "/") + match.1
+                #expect(FileManager.default.fileExists(atPath: target), "docs/examples/\(path) links \(match.1), which is not there")
+            }
+        }
+    }
+
     @Test("docs/examples/ holds what each example command writes now", arguments: examples)
     func example(_ example: Example) throws {
         let rendered = try ExampleOutputsTests.render(example)
         #expect(!rendered.isEmpty)
         if case .directory(let folder) = example.output {
             // A file the command no longer writes must not linger in the examples.
-            let kept = try ExampleOutputsTests.files(under: ExampleOutputsTests.root + "/" + folder).keys.map { folder + "/" + $0 }
+            // Files other examples write into the folder (standard output saved beside it) are theirs.
+            let others = Set(ExampleOutputsTests.examples.compactMap { other -> String? in
+                if case .standardOutput(let file) = other.output { file } else { nil }
+            })
+            let kept = try ExampleOutputsTests.files(under: ExampleOutputsTests.root + "/" + folder).keys.map { folder + "/" + $0 }.filter { !others.contains($0) }
             if ExampleOutputsTests.recording {
                 for path in kept where rendered[path] == nil { try FileManager.default.removeItem(atPath: ExampleOutputsTests.root + "/" + path) }
             } else {
