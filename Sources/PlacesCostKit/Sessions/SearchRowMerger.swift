@@ -51,8 +51,8 @@ struct SearchRowMerger {
         activate()
     }
 
-    /// Moves into the heap every waiting run whose first row comes before the heap's top (all of
-    /// them while the heap is empty): the top is then the next row of every run.
+    /// Moves into the heap every waiting run whose first row comes before the heap's top (the
+    /// earliest waiting run when the heap is empty): the top is then the next row of every run.
     private mutating func activate() {
         while let next = waiting.last, heap.isEmpty || !less(heap[0], next) {
             waiting.removeLast()
@@ -63,7 +63,7 @@ struct SearchRowMerger {
 
     /// The next row in order with its walk, or `nil` at the end.
     mutating func next() -> (row: SearchRow, partition: Int)? {
-        if let next = waiting.last, heap.isEmpty || !less(heap[0], next) { activate() }
+        activate()
         guard let top = heap.first else { return nil }
         var row = cursors[top].chunk[cursors[top].position]
         let partition = cursors[top].partition
