@@ -38,46 +38,71 @@ indirect enum JSONValue: Equatable, Sendable {
 
     /// The document as pretty-printed JSON (two-space indent, newline at the end).
     func rendered() -> String {
-        var output = ""
+        var output: [UInt8] = []
+        output.reserveCapacity(1 << 12)
         write(to: &output, indent: 0)
-        output += "\n"
-        return output
+        output.append(UInt8(ascii: "\n"))
+        return String(decoding: output, as: UTF8.self)
     }
 
-    private func write(to output: inout String, indent: Int) {
+    /// Writes the value's UTF-8 bytes: a report's `traffic` table runs to a megabyte, so text is
+    /// appended as bytes, never built as a `String` per member.
+    private func write(to output: inout [UInt8], indent: Int) {
         switch self {
-        case .null: output += "null"
-        case .bool(let value): output += value ? "true" : "false"
-        case .int(let value): output += String(value)
-        case .finite(let number): output += JSONValue.format(number.value)
+        case .null: output.append(contentsOf: "null".utf8)
+        case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
+        case .int(let value): JSONValue.writeInteger(value, to: &output)
+        case .finite(let number): output.append(contentsOf: JSONValue.format(number.value).utf8)
         case .string(let value): JSONValue.writeString(value, to: &output)
         case .array(let elements):
-            guard !elements.isEmpty else { output += "[]"; return }
-            output += "[\n"
+            guard !elements.isEmpty else { output.append(contentsOf: "[]".utf8); return }
+            output.append(contentsOf: "[\n".utf8)
             for (position, element) in elements.enumerated() {
-                output += String(repeating: "  ", count: indent + 1)
+                JSONValue.writeIndent(indent + 1, to: &output)
                 element.write(to: &output, indent: indent + 1)
-                output += position == elements.count - 1 ? "\n" : ",\n"
+                output.append(contentsOf: (position == elements.count - 1 ? "\n" : ",\n").utf8)
             }
-            output += String(repeating: "  ", count: indent) + "]"
+            JSONValue.writeIndent(indent, to: &output)
+            output.append(UInt8(ascii: "]"))
         case .row(let elements):
-            output += "["
+            output.append(UInt8(ascii: "["))
             for (position, element) in elements.enumerated() {
-                if position > 0 { output += ", " }
+                if position > 0 { output.append(contentsOf: ", ".utf8) }
                 element.write(to: &output, indent: indent)
             }
-            output += "]"
+            output.append(UInt8(ascii: "]"))
         case .object(let members):
-            guard !members.isEmpty else { output += "{}"; return }
-            output += "{\n"
+            guard !members.isEmpty else { output.append(contentsOf: "{}".utf8); return }
+            output.append(contentsOf: "{\n".utf8)
             for (position, (key, value)) in members.enumerated() {
-                output += String(repeating: "  ", count: indent + 1)
+                JSONValue.writeIndent(indent + 1, to: &output)
                 JSONValue.writeString(key, to: &output)
-                output += ": "
+                output.append(contentsOf: ": ".utf8)
                 value.write(to: &output, indent: indent + 1)
-                output += position == members.count - 1 ? "\n" : ",\n"
+                output.append(contentsOf: (position == members.count - 1 ? "\n" : ",\n").utf8)
             }
-            output += String(repeating: "  ", count: indent) + "}"
+            JSONValue.writeIndent(indent, to: &output)
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static func writeIndent(_ indent: Int, to output: inout [UInt8]) {
+        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * indent))
+    }
+
+    /// `value` in decimal, as `String(value)` spells it.
+    private static func writeInteger(_ value: Int, to output: inout [UInt8]) {
+        if value < 0 { output.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        // 20 digits hold any `UInt64`.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = 20
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
         }
     }
 
@@ -108,21 +133,25 @@ indirect enum JSONValue: Equatable, Sendable {
         return "\(sign)\(magnitude / 1_000_000)" + (fraction.isEmpty ? "" : ".\(fraction)")
     }
 
-    private static func writeString(_ value: String, to output: inout String) {
-        output += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case let control where control.value < 0x20:
-                let hex = String(control.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
+    /// `value` as a JSON string: quotes, backslashes and control characters escaped, every
+    /// other character as its UTF-8 bytes.
+    private static func writeString(_ value: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: "\\\"".utf8)
+            case UInt8(ascii: "\\"): output.append(contentsOf: "\\\\".utf8)
+            case UInt8(ascii: "\n"): output.append(contentsOf: "\\n".utf8)
+            case UInt8(ascii: "\r"): output.append(contentsOf: "\\r".utf8)
+            case UInt8(ascii: "\t"): output.append(contentsOf: "\\t".utf8)
+            case ..<0x20:
+                output.append(contentsOf: "\\u00".utf8)
+                for digit in [byte >> 4, byte & 0x0F] {
+                    output.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
+                }
+            default: output.append(byte)
             }
         }
-        output += "\""
+        output.append(UInt8(ascii: "\""))
     }
 }
