@@ -115,13 +115,25 @@ struct ReportDirectoryWriter {
             for file in files {
                 if case .stream = file.contents { start(file) }
             }
+            let rendered = files.filter { if case .stream = $0.contents { false } else { true } }
             do {
-                for file in files {
-                    if case .stream = file.contents { continue }
+                for file in rendered {
                     try writer.makeParents(of: file.path, under: path + "/new")
                     try writer.makeParents(of: file.path, under: path + "/old")
-                    try writer.writeFile(path + "/new/" + file.path, contents: file.contents, shownAs: writer.directory + "/" + file.path)
                 }
+                // Each file is rendered, written and synced on a core of its own: `report.json`
+                // and `report.html` take longest, and their `fsync`s wait for the disk together.
+                let results = ParallelMap.results(count: rendered.count) { index -> Error? in
+                    let file = rendered[index]
+                    do {
+                        try writer.writeFile(path + "/new/" + file.path, contents: file.contents, shownAs: writer.directory + "/" + file.path)
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+                // The first failure in the files' order, whatever thread met it first.
+                if let error = results.lazy.compactMap({ $0 }).first { throw error }
             } catch {
                 group.wait()
                 throw error

@@ -111,6 +111,29 @@ struct ReportDirectoryWriterTests {
         #expect(!FileManager.default.fileExists(atPath: directory.path + "/other"))
     }
 
+    @Test("Files rendered side by side all land whole; one that cannot be written is named, and nothing is swapped in")
+    func renderedSideBySide() throws {
+        let directory = TemporaryDirectory()
+        let out = directory.path + "/out"
+        let paths = (0 ..< 12).map { $0 % 3 == 0 ? "charts/f\($0).svg" : "f\($0).md" }
+        let text: @Sendable (String) -> String = { String(repeating: $0 + "\n", count: 5_000) }
+        try ReportDirectoryWriter(directory: out).begin().commit(paths.map { path in ReportFile(path: path) { text(path) } })
+        for path in paths {
+            #expect(FileManager.default.contents(atPath: out + "/" + path) == Data(text(path).utf8))
+        }
+        let before = ReportDirectoryWriterTests.snapshot(out).mapValues(\.bytes)
+
+        // The same path twice: one of the two cannot be created (it exists), whichever comes second.
+        let clashing = paths.map { ReportFile(path: $0, text: "new") } + [ReportFile(path: "f4.md", text: "again")]
+        #expect {
+            try ReportDirectoryWriter(directory: out).begin().commit(clashing)
+        } throws: { error in
+            "\(error)".contains("\(out)/f4.md")
+        }
+        #expect(ReportDirectoryWriterTests.snapshot(out).mapValues(\.bytes) == before)
+        #expect(!ReportDirectoryWriterTests.listing(out).contains { ReportDirectoryWriterTests.isStaging($0) })
+    }
+
     @Test("Writers on threads creating one new nested directory at once all succeed, leaving one run's whole set")
     func concurrentThreads() throws {
         let directory = TemporaryDirectory()
