@@ -56,11 +56,7 @@ struct SearchesCSVWriter {
         var written = 0
         try pipeline.run(
             fill: { block, capacity in
-                var count = 0
-                while count < capacity, let next = merged.next() {
-                    (block + count).initialize(to: (next.row, next.partition))
-                    count += 1
-                }
+                let count = merged.fill(block, capacity: capacity)
                 if count == 0, let failure = merged.failure {
                     throw SearchRowsError.unreadable(reason: String(cString: strerror(failure)))
                 }

@@ -20,6 +20,9 @@ struct SearchRow: Sendable, Equatable {
     var shape: UInt32
     var hasToken: Bool
     var hasUser: Bool
+    /// A session counted as abandoned while its token waits: a later call may show it expired,
+    /// and its final shape is then in `SearchRowStore.reshaped`. Only such rows are looked up.
+    var mayExpire: Bool
 
     /// Whether `self` is written before `other`.
     @inline(__always)

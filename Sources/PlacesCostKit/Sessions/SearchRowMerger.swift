@@ -5,10 +5,15 @@ import Darwin
 #endif
 
 /// Every walk's `searches.csv` rows in one order (`SearchRow.precedes`), merged from the sorted
-/// runs of their `SearchRowStore`s: a row at a time from each run, so memory is a chunk a run.
+/// runs of their `SearchRowStore`s: a chunk of each run at a time, so memory is a chunk a run.
 ///
 /// Each row comes with its walk (partition): its `shape` indexes that walk's shapes. A session
 /// reshaped after it was emitted (`SearchRowStore.reshaped`) comes with its final shape.
+///
+/// The walks share out the searches by hash, so their runs cover the same hours and the merge
+/// takes from one and then another nearly row by row: the heap holds each run's next key beside
+/// its cursor, and a row costs a comparison or two on those keys and a copy. A value type, so
+/// that this loop pays no exclusivity check; the chunks are a class's (`Chunks`), freed with it.
 struct SearchRowMerger {
     /// One sorted run: rows of a spill file read a chunk at a time, or a walk's sorted buffer.
     private struct Cursor {
@@ -17,20 +22,55 @@ struct SearchRowMerger {
         /// The run's rows still to read from the file, by row index.
         var fileNext: Int
         let fileEnd: Int
-        var chunk: [SearchRow]
+        /// Rows read and not yet taken: `rows[position ..< count]`, in `chunks`.
+        let rows: UnsafeMutablePointer<SearchRow>
         var position = 0
+        var count = 0
+    }
+
+    /// A run in the heap: the order of its next row, and the run.
+    private struct Entry {
+        var startedAt: Int64
+        var sequence: Int64
+        var cursor: Int
+
+        init(_ row: SearchRow, cursor: Int) {
+            startedAt = row.startedAt
+            sequence = row.sequence
+            self.cursor = cursor
+        }
+
+        @inline(__always)
+        func precedes(_ other: Entry) -> Bool {
+            startedAt != other.startedAt ? startedAt < other.startedAt : sequence < other.sequence
+        }
     }
 
     /// Rows read from a spill file at once: 256 KiB.
     static let chunkRows = (256 << 10) / MemoryLayout<SearchRow>.stride
 
+    /// The cursors' rows, freed when the last copy of the merger goes.
+    private final class Chunks {
+        var owned: [UnsafeMutablePointer<SearchRow>] = []
+
+        func allocate(_ count: Int) -> UnsafeMutablePointer<SearchRow> {
+            owned.append(.allocate(capacity: count))
+            return owned[owned.count - 1]
+        }
+
+        deinit {
+            for rows in owned { rows.deallocate() }
+        }
+    }
+
+    private let chunks = Chunks()
     private var cursors: [Cursor] = []
-    /// Cursor indices as a binary min-heap on their current rows: only the runs that have begun.
-    private var heap: [Int] = []
-    /// The cursors not yet in `heap`, latest first row first: a run joins the heap once the rows
-    /// before its first are out. A walk spills its runs one after another in time, so few runs
-    /// overlap and the heap stays a few cursors deep however many runs there are.
-    private var waiting: [Int] = []
+    /// A binary min-heap of the runs that have begun.
+    private var heap: [Entry] = []
+    /// The runs not yet in `heap`, by their first rows, latest first: a run joins the heap once
+    /// the rows before its first are out. A walk spills its runs one after another in time, so
+    /// few runs overlap and the heap stays a few runs deep however many runs there are.
+    private var waiting: [Entry] = []
     private let reshaped: [[UInt64: (from: UInt32, to: UInt32)]]
     /// The first read failure: the rows after it are missing.
     private(set) var failure: Int32?
@@ -40,94 +80,104 @@ struct SearchRowMerger {
         reshaped = stores.map(\.reshaped)
         for (partition, store) in stores.enumerated() {
             for run in store.runs {
-                var cursor = Cursor(partition: partition, descriptor: store.spillDescriptor, fileNext: run.lowerBound, fileEnd: run.upperBound, chunk: [])
-                if SearchRowMerger.refill(&cursor, failure: &failure) { cursors.append(cursor) }
+                let cursor = Cursor(
+                    partition: partition, descriptor: store.spillDescriptor, fileNext: run.lowerBound, fileEnd: run.upperBound,
+                    rows: chunks.allocate(min(SearchRowMerger.chunkRows, run.count))
+                )
+                cursors.append(cursor)
+                if refill(cursors.count - 1) { waiting.append(Entry(cursor.rows[0], cursor: cursors.count - 1)) }
             }
             if !store.buffer.isEmpty {
-                cursors.append(Cursor(partition: partition, descriptor: -1, fileNext: 0, fileEnd: 0, chunk: store.buffer))
+                let rows = chunks.allocate(store.buffer.count)
+                _ = UnsafeMutableBufferPointer(start: rows, count: store.buffer.count).initialize(from: store.buffer)
+                cursors.append(Cursor(partition: partition, descriptor: -1, fileNext: 0, fileEnd: 0, rows: rows, count: store.buffer.count))
+                waiting.append(Entry(rows[0], cursor: cursors.count - 1))
             }
         }
-        waiting = cursors.indices.sorted { less($1, $0) }
-        activate()
+        waiting.sort { $1.precedes($0) }
+    }
+
+    /// Writes the next rows in order, with their walks, at `block`, up to `capacity`; returns
+    /// how many: fewer only at the end (or at a read failure, `failure`).
+    mutating func fill(_ block: UnsafeMutablePointer<(row: SearchRow, walk: Int)>, capacity: Int) -> Int {
+        var filled = 0
+        while filled < capacity {
+            activate()
+            guard var top = heap.first else { break }
+            let cursor = top.cursor
+            var row = cursors[cursor].rows[cursors[cursor].position]
+            let partition = cursors[cursor].partition
+            cursors[cursor].position += 1
+            if cursors[cursor].position < cursors[cursor].count || refill(cursor) {
+                let next = cursors[cursor].rows[cursors[cursor].position]
+                top.startedAt = next.startedAt
+                top.sequence = next.sequence
+                heap[0] = top
+            } else {
+                heap[0] = heap[heap.count - 1]
+                heap.removeLast()
+            }
+            if heap.count > 1 { siftDown() }
+            if row.mayExpire, let patch = reshaped[partition][row.token], patch.from == row.shape { row.shape = patch.to }
+            (block + filled).initialize(to: (row, partition))
+            filled += 1
+        }
+        return filled
     }
 
     /// Moves into the heap every waiting run whose first row comes before the heap's top (the
     /// earliest waiting run when the heap is empty): the top is then the next row of every run.
+    @inline(__always)
     private mutating func activate() {
-        while let next = waiting.last, heap.isEmpty || !less(heap[0], next) {
+        while let next = waiting.last, heap.isEmpty || !heap[0].precedes(next) {
             waiting.removeLast()
             heap.append(next)
             siftUp(heap.count - 1)
         }
     }
 
-    /// The next row in order with its walk, or `nil` at the end.
-    mutating func next() -> (row: SearchRow, partition: Int)? {
-        activate()
-        guard let top = heap.first else { return nil }
-        var row = cursors[top].chunk[cursors[top].position]
-        let partition = cursors[top].partition
-        cursors[top].position += 1
-        if cursors[top].position == cursors[top].chunk.count, !SearchRowMerger.refill(&cursors[top], failure: &failure) {
-            heap[0] = heap[heap.count - 1]
-            heap.removeLast()
-        }
-        if !heap.isEmpty { siftDown(0) }
-        if row.hasToken, let patch = reshaped[partition][row.token], patch.from == row.shape { row.shape = patch.to }
-        return (row, partition)
-    }
-
     /// Reads the cursor's next chunk from its file; `false` when the run is done (or unreadable).
-    private static func refill(_ cursor: inout Cursor, failure: inout Int32?) -> Bool {
+    private mutating func refill(_ index: Int) -> Bool {
+        let cursor = cursors[index]
         guard cursor.descriptor >= 0, cursor.fileNext < cursor.fileEnd, failure == nil else { return false }
         let count = min(SearchRowMerger.chunkRows, cursor.fileEnd - cursor.fileNext)
         let stride = MemoryLayout<SearchRow>.stride
-        var chunk = cursor.chunk
-        chunk.removeAll(keepingCapacity: true)
-        let complete = withUnsafeTemporaryAllocation(byteCount: count * stride, alignment: MemoryLayout<SearchRow>.alignment) { bytes in
-            var done = 0
-            while done < bytes.count {
-                let read = pread(cursor.descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(cursor.fileNext * stride + done))
-                if read < 0, errno == EINTR { continue }
-                guard read > 0 else {
-                    failure = read < 0 ? errno : EIO
-                    return false
-                }
-                done += read
+        let bytes = UnsafeMutableRawPointer(cursor.rows)
+        var done = 0
+        while done < count * stride {
+            let read = pread(cursor.descriptor, bytes + done, count * stride - done, off_t(cursor.fileNext * stride + done))
+            if read < 0, errno == EINTR { continue }
+            guard read > 0 else {
+                failure = read < 0 ? errno : EIO
+                return false
             }
-            chunk.append(contentsOf: bytes.bindMemory(to: SearchRow.self))
-            return true
+            done += read
         }
-        guard complete else { return false }
-        cursor.chunk = chunk
-        cursor.position = 0
-        cursor.fileNext += count
+        cursors[index].position = 0
+        cursors[index].count = count
+        cursors[index].fileNext += count
         return true
-    }
-
-    @inline(__always)
-    private func less(_ lhs: Int, _ rhs: Int) -> Bool {
-        cursors[lhs].chunk[cursors[lhs].position].precedes(cursors[rhs].chunk[cursors[rhs].position])
     }
 
     private mutating func siftUp(_ start: Int) {
         var child = start
         while child > 0 {
             let parent = (child - 1) / 2
-            guard less(heap[child], heap[parent]) else { return }
+            guard heap[child].precedes(heap[parent]) else { return }
             heap.swapAt(child, parent)
             child = parent
         }
     }
 
-    private mutating func siftDown(_ start: Int) {
-        var parent = start
+    @inline(__always)
+    private mutating func siftDown() {
+        var parent = 0
         while true {
             let left = 2 * parent + 1
             guard left < heap.count else { return }
             var child = left
-            if left + 1 < heap.count, less(heap[left + 1], heap[left]) { child = left + 1 }
-            guard less(heap[child], heap[parent]) else { return }
+            if left + 1 < heap.count, heap[left + 1].precedes(heap[left]) { child = left + 1 }
+            guard heap[child].precedes(heap[parent]) else { return }
             heap.swapAt(child, parent)
             parent = child
         }

@@ -1,13 +1,13 @@
 /// `searches.csv`'s rows: each finished search as a `SearchRow`, its token and user as keyed
 /// pseudonyms computed here, on the walk's thread.
 extension SessionStream {
-    mutating func appendRow(_ draft: Draft, _ outcome: Search.Outcome, lengths: LengthProfile, selection: Event?, shape: Int) {
+    mutating func appendRow(_ draft: Draft, _ outcome: Search.Outcome, lengths: LengthProfile, selection: Event?, shape: Int, mayExpire: Bool) {
         guard let pseudonymizer = options.rows?.pseudonymizer else { return }
         var row = SearchRow(
             startedAt: draft.startedAt, sequence: draft.sequence, endedAt: selection?.time ?? draft.lastAutocompleteAt,
             token: 0, user: 0, requests: lengths.requests,
             charactersAtSelection: outcome.isCompleted ? lengths.last : -1, shape: UInt32(shape),
-            hasToken: draft.kind != .inferred, hasUser: draft.user != UInt32.max
+            hasToken: draft.kind != .inferred, hasUser: draft.user != UInt32.max, mayExpire: mayExpire
         )
         if row.hasToken { row.token = tokenPseudonym(draft.key, pseudonymizer) }
         if row.hasUser, tokenUsersArePseudonyms, draft.kind != .inferred {

@@ -3,8 +3,8 @@ extension SessionStream {
     // MARK: - Counting
 
     @discardableResult
-    mutating func closeSession(_ session: Draft, _ outcome: Search.Outcome, selection: Event? = nil) -> Int {
-        let shape = emit(session, outcome, selection: selection)
+    mutating func closeSession(_ session: Draft, _ outcome: Search.Outcome, selection: Event? = nil, mayExpire: Bool = false) -> Int {
+        let shape = emit(session, outcome, selection: selection, mayExpire: mayExpire)
         if session.hasOneRequest {
             tally.anomalies.oneRequestSessions += 1
             countSessionAnomaly(shape: shape, \.oneRequestSessions)
@@ -12,8 +12,12 @@ extension SessionStream {
         return shape
     }
 
+    /// Counts a finished search by its shape; returns the shape's index.
+    ///
+    /// - Parameter mayExpire: the search is a session counted as abandoned while its token
+    ///   waits: a later call may yet show it expired (`reshapeRow`).
     @discardableResult
-    mutating func emit(_ draft: Draft, _ outcome: Search.Outcome, selection: Event? = nil) -> Int {
+    mutating func emit(_ draft: Draft, _ outcome: Search.Outcome, selection: Event? = nil, mayExpire: Bool = false) -> Int {
         let generation = draft.generation ?? selection?.generation
         let lengths = takeLengths(of: draft)
         var group: UInt32 = 0
@@ -24,7 +28,7 @@ extension SessionStream {
             selectionAPI: selection?.api, selectionGeneration: selection?.generation, group: group
         )
         let index = tally.add(key, time: draft.startedAt)
-        if rows != nil { appendRow(draft, outcome, lengths: lengths, selection: selection, shape: index) }
+        if rows != nil { appendRow(draft, outcome, lengths: lengths, selection: selection, shape: index, mayExpire: mayExpire) }
         if options.keepSearches {
             let all = keptLengths.removeValue(forKey: draft.sequence) ?? lengths.representativeLengths(clip: options.clip)
             tally.kept.append((search(draft, outcome, lengths: all, selection: selection), draft.sequence))

@@ -15,7 +15,7 @@ extension SessionStream {
             // A shape index must fit in the state word; past that the token simply stays open.
             guard tally.shapes.count + 1 < Int(TokenState.mainSpentShape) else { return }
             let keptIndex = tally.kept.count
-            shape = UInt32(closeSession(open.draft, .abandoned))
+            shape = UInt32(closeSession(open.draft, .abandoned, mayExpire: true))
             if options.keepSearches { waitingKept[token] = keptIndex }
         } else if open.hasRun {
             return
