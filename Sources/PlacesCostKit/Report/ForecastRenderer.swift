@@ -26,17 +26,24 @@ struct ForecastRenderer: Sendable {
         case .measured:
             "The traffic of \(source) at its own volume, month by month" + (result.pinnedTable.map { ", priced with `\($0)`." } ?? ", priced with the tables it was priced with.")
         case .projected(let searches, let months, let growth, let start):
-            "The traffic of \(source), per search, at \(Money.plain(searches)) searches in \(Forecast.label(start))"
+            "The traffic of \(source), per search, at \(ForecastRenderer.searches(searches)) searches in \(Forecast.label(start))"
                 + (growth == 0 ? "" : ", growing \(Money.plain(growth))% a month")
                 + ", for \(months) month\(months == 1 ? "" : "s"); "
                 + (result.pinnedTable.map { "every month priced with `\($0)`." } ?? "each month priced with the table in force that month for the calls' API generation.")
+                + (result.months.contains { $0.searches != $0.searches.rounded() } ? " Searches are shown to the whole search; each month is billed for its exact volume." : "")
         }
+    }
+
+    /// Searches as people count them, whole: growth and `--scale` make fractional volumes, which
+    /// are billed as they are. A volume under one search keeps its decimals rather than show 0.
+    static func searches(_ value: Double) -> String {
+        value == 0 || abs(value) >= 1 ? Money.count(value) : Money.plain(value)
     }
 
     func markdown(_ result: Forecast.Result, source: String, brief: Bool = false) -> String {
         var lines: [String] = []
         let months = result.months.count
-        lines.append("# What-if from measured traffic: \(Money.plain(result.searches)) searches over \(months) month\(months == 1 ? "" : "s")")
+        lines.append("# What-if from measured traffic: \(ForecastRenderer.searches(result.searches)) searches over \(months) month\(months == 1 ? "" : "s")")
         lines.append("")
         lines.append(volumeSentence(result, source: MarkdownText.name(source)))
         lines.append("")
@@ -54,10 +61,10 @@ struct ForecastRenderer: Sendable {
                 let cells = StrategyID.allCases.map { strategy in
                     month.bills[Forecast.Key(strategy: strategy, delay: delay)].map { Money.usd($0.costUSD) } ?? ""
                 }
-                lines.append("| \(month.label) | \(Money.plain(month.searches)) | \(month.tables.map { "`\($0)`" }.joined(separator: ", ")) | " + cells.joined(separator: " | ") + " |")
+                lines.append("| \(month.label) | \(ForecastRenderer.searches(month.searches)) | \(month.tables.map { "`\($0)`" }.joined(separator: ", ")) | " + cells.joined(separator: " | ") + " |")
             }
             let totals = StrategyID.allCases.map { result.total($0, delay: delay).map { "**\(Money.usd($0.costUSD))**" } ?? "" }
-            lines.append("| **total** | \(Money.plain(result.searches)) | | " + totals.joined(separator: " | ") + " |")
+            lines.append("| **total** | \(ForecastRenderer.searches(result.searches)) | | " + totals.joined(separator: " | ") + " |")
             lines.append("")
         }
         let invalid = StrategyID.allCases.filter { result.total($0, delay: 0)?.valid == false }

@@ -227,6 +227,35 @@ struct SimulateFromTests {
         }
     }
 
+    @Test("Growing volumes are shown in whole searches, with a sentence saying the bills use the exact ones; whole volumes need no such sentence")
+    func wholeSearchesShown() throws {
+        let directory = TemporaryDirectory()
+        let log = SimulateFromTests.log(directory, start: "2026-10-01", days: 20)
+        let (path, _) = try SimulateFromTests.report(log, directory)
+        let grown = runCLI(["simulate", "--from", path, "--searches", "538", "--growth", "10", "--months", "12", "--report", "md", "--quiet"])
+        #expect(grown.code == .success, "\(grown.stderr)")
+        let lines = grown.stdout.split(separator: "\n").map(String.init)
+        // 538 × 1.1^m: 591.8, 650.98, ... and 11,504.74 in all, shown to the whole search.
+        #expect(lines.first == "# What-if from measured traffic: 11,505 searches over 12 months")
+        let rows = lines.filter { $0.hasPrefix("| 20") || $0.hasPrefix("| **total**") }
+        #expect(rows.count == 13, "\(lines)")
+        for (index, row) in rows.enumerated() {
+            let cell = row.split(separator: "|")[1].trimmingCharacters(in: .whitespaces)
+            let volume = index == 12 ? (0 ..< 12).reduce(0.0) { $0 + 538 * pow(1.1, Double($1)) } : 538 * pow(1.1, Double(index))
+            #expect(cell == Money.count(volume), "\(row)")
+            #expect(!cell.contains("."), "\(row)")
+        }
+        #expect(grown.stdout.contains("Searches are shown to the whole search; each month is billed for its exact volume."))
+
+        let flat = runCLI(["simulate", "--from", path, "--searches", "538", "--months", "3", "--report", "md", "--quiet"])
+        #expect(flat.code == .success, "\(flat.stderr)")
+        #expect(flat.stdout.hasPrefix("# What-if from measured traffic: 1,614 searches over 3 months"))
+        #expect(!flat.stdout.contains("shown to the whole search"))
+        // A volume under one search keeps its decimals rather than read as none.
+        #expect(ForecastRenderer.searches(0.25) == "0.25")
+        #expect(ForecastRenderer.searches(0) == "0")
+    }
+
     @Test("--start defaults to the month after the log's last; --growth -100 leaves later months empty")
     func startAndShrink() throws {
         let directory = TemporaryDirectory()
