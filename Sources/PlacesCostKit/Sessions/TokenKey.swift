@@ -125,29 +125,50 @@ enum TokenKey {
         let length = tag == dashedTag ? 36 : tag == hexTag ? 32 : body.count
         if text.count < length { text = [UInt8](repeating: 0, count: max(length, 64)) }
         text.withUnsafeMutableBufferPointer { text in
-            let out = text.baseAddress!
+            let out = UnsafeMutableRawPointer(text.baseAddress!)
             guard tag == dashedTag || tag == hexTag else {
-                if length > 0 { UnsafeMutableRawPointer(out).copyMemory(from: body.baseAddress!, byteCount: length) }
+                if length > 0 { out.copyMemory(from: body.baseAddress!, byteCount: length) }
                 return
             }
-            let digits: StaticString = "0123456789abcdef"
-            let hex = digits.utf8Start
-            var position = 0
-            for offset in 0..<16 {
-                if tag == dashedTag, offset == 4 || offset == 6 || offset == 8 || offset == 10 {
-                    out[position] = UInt8(ascii: "-")
-                    position += 1
-                }
-                let byte = body[offset]
-                out[position] = hex[Int(byte >> 4)]
-                out[position + 1] = hex[Int(byte & 0x0F)]
-                position += 2
+            // Four bytes are eight digits; a dashed UUID's digits go 8-4-4-4-12.
+            @inline(__always)
+            func digits(_ chunk: Int) -> UInt64 {
+                hexDigits(UInt32(littleEndian: body.loadUnaligned(fromByteOffset: 4 * chunk, as: UInt32.self)))
             }
+            @inline(__always)
+            func put(_ digits: UInt64, at offset: Int) { out.storeBytes(of: digits.littleEndian, toByteOffset: offset, as: UInt64.self) }
+            @inline(__always)
+            func put(_ digits: UInt32, at offset: Int) { out.storeBytes(of: digits.littleEndian, toByteOffset: offset, as: UInt32.self) }
+            guard tag == dashedTag else {
+                for chunk in 0..<4 { put(digits(chunk), at: 8 * chunk) }
+                return
+            }
+            let (second, third) = (digits(1), digits(2))
+            put(digits(0), at: 0)
+            put(UInt32(truncatingIfNeeded: second), at: 9)
+            put(UInt32(truncatingIfNeeded: second >> 32), at: 14)
+            put(UInt32(truncatingIfNeeded: third), at: 19)
+            put(UInt32(truncatingIfNeeded: third >> 32), at: 24)
+            put(digits(3), at: 28)
+            for offset in stride(from: 8, through: 23, by: 5) { out.storeBytes(of: UInt8(ascii: "-"), toByteOffset: offset, as: UInt8.self) }
         }
         return length
     }
 
-    /// The token or user text of a stored key.
+    /// The eight lowercase hex digits of four bytes (the first byte in the low bits), the first
+    /// digit in the low byte: every byte's two nibbles spread to bytes of their own, then each
+    /// nibble made a digit at once ('0' + n, and 39 more for 10-15).
+    @inline(__always)
+    static func hexDigits(_ bytes: UInt32) -> UInt64 {
+        var spread = UInt64(bytes)
+        spread = (spread | spread << 16) & 0x0000_FFFF_0000_FFFF
+        spread = (spread | spread << 8) & 0x00FF_00FF_00FF_00FF
+        let nibbles = (spread >> 4) & 0x000F_000F_000F_000F | (spread & 0x000F_000F_000F_000F) << 8
+        let letters = ((nibbles &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
+        return nibbles &+ 0x3030_3030_3030_3030 &+ letters &* 0x27
+    }
+
+    /// The token or user text of a stored key: the slow twin of `decode(_:into:)`.
     static func decode(_ stored: ArraySlice<UInt8>) -> String {
         var index = stored.startIndex
         while stored[index] & 0x80 != 0 { index += 1 }

@@ -219,6 +219,30 @@ struct SessionStreamTests {
         }
     }
 
+    @Test("The byte decoder of stored keys gives its slow twin's text: dashed and plain UUIDs of every digit, other tokens, projects of every width")
+    func tokenKeyBytesDecode() {
+        var random = SystemRandomNumberGenerator()
+        var tokens = ["", "tok-1", "7B94D68C-FF83-4F09-8E63-860A076469AA", String(repeating: "x", count: 100)]
+        // Every digit at every place, dashed and plain, plus random ones.
+        for digit in "0123456789abcdef" {
+            let plain = String(repeating: digit, count: 32)
+            tokens += [plain, UUID.dashed(plain)]
+        }
+        for _ in 0..<500 {
+            let plain = String((0..<32).map { _ in "0123456789abcdef".randomElement(using: &random)! })
+            tokens += [plain, UUID.dashed(plain)]
+        }
+        var text: [UInt8] = []
+        for (index, token) in tokens.enumerated() {
+            var bytes = token
+            let project: UInt32 = [0, 127, 128, 300, 1 << 20, .max][index % 6]
+            let key = bytes.withUTF8 { TokenKey.encoded(project: project, UnsafeRawBufferPointer($0)) }
+            let length = key.withUnsafeBytes { TokenKey.decode($0, into: &text) }
+            #expect(String(decoding: text[..<length], as: UTF8.self) == TokenKey.decode(key[...]))
+            #expect(TokenKey.decode(key[...]) == token)
+        }
+    }
+
     @Test("Token keys: UUIDs pack to 18 bytes and unpack to the same text; other tokens are kept as they are")
     func tokenKeys() {
         for token in ["7b94d68c-ff83-4f09-8e63-860a076469aa", "6513270e269e0d37f2a74de452e6b438", "7B94D68C-FF83-4F09-8E63-860A076469AA", "tok-1", "", "7b94d68c-ff83-4f09-8e63-860a076469ag"] {
@@ -363,5 +387,13 @@ struct AccessLogBlockTests {
         whole.maxLineLength = 250
         let baseline = try Analyzer(options: whole).analyze(paths: [file]).0
         #expect(ReportBundle().render(analysis, as: .json) == ReportBundle().render(baseline, as: .json))
+    }
+}
+
+private extension UUID {
+    /// 32 hex digits with a UUID's dashes (8-4-4-4-12).
+    static func dashed(_ plain: String) -> String {
+        let digits = Array(plain)
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(digits[$0]) }.joined(separator: "-")
     }
 }
