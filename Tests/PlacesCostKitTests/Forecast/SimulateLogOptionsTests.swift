@@ -34,6 +34,29 @@ struct SimulateLogOptionsTests {
         #expect(SimulateFromTests.strategies(plain).mapValues { $0["cost_usd"] as! Double } != SimulateFromTests.strategies(simulated).mapValues { $0["cost_usd"] as! Double })
     }
 
+    @Test("An access log, a HAR file and CSV, given to simulate --from, bill what analyze bills of them, with and without their options", arguments: [
+        ("access-log", ["--format", "access-log", "--since", "2025-02-25"]), ("access-log", []),
+        ("har", ["--format", "har", "--until", "2025-03-05", "--threads", "1"]), ("har", []),
+        ("csv", ["--format", "csv", "--session-timeout", "40", "--timezone", "Asia/Tokyo"]),
+    ])
+    func otherFormats(format: String, given: [String]) throws {
+        let directory = TemporaryDirectory()
+        let log = directory.path + "/generated." + (format == "access-log" ? "log" : format)
+        let generated = runCLI(["generate", "--searches", "700", "--seed", "23", "--format", format, "--start", "2025-02-15", "--days", "30", "--out", log])
+        #expect(generated.code == .success, "\(generated.stderr)")
+        let options = given + ["--scale", "300"]
+        let (_, analyzed) = try SimulateFromTests.report(log, directory, options: options)
+        #expect(((analyzed["searches"] as! [String: Any])["total"] as! Int) > 0, "\(format): no searches read")
+        let simulated = try SimulateFromTests.simulate(["--from", log] + options)
+        OtherGenerationTests.expectSameBills(simulated, analyzed, "\(format) " + options.joined(separator: " "))
+        let months = (analyzed["period"] as! [String: Any])["months"] as! [String]
+        #expect((simulated["months"] as! [[String: Any]]).map { $0["month"] as! String } == months)
+        guard !given.isEmpty else { return }
+        // The options change the reading: without them the bill differs.
+        let plain = try SimulateFromTests.simulate(["--from", log, "--scale", "300"])
+        #expect(SimulateFromTests.strategies(plain).mapValues { $0["cost_usd"] as! Double } != SimulateFromTests.strategies(simulated).mapValues { $0["cost_usd"] as! Double })
+    }
+
     @Test("A report.json was read with its own options: a log option with it is a one-line usage error", arguments: [
         ["--scale", "2"], ["--timezone", "Europe/Paris"], ["--session-timeout", "60"], ["--dedupe"], ["--route", "/x=autocomplete"],
         ["--delays", "1,2"], ["--max-delay", "3"],
