@@ -15,11 +15,14 @@ import Darwin
 /// its cursor, and a row costs a comparison or two on those keys and a copy. A value type, so
 /// that this loop pays no exclusivity check; the chunks are a class's (`Chunks`), freed with it.
 struct SearchRowMerger {
-    /// One sorted run: rows of a spill file read a chunk at a time, or a walk's sorted buffer.
+    /// One sorted run: rows of a spill file, or of a walk's sorted buffer, read a chunk at a time.
     private struct Cursor {
         let partition: Int
+        /// The spill file, or -1 for a run in `memory`.
         let descriptor: Int32
-        /// The run's rows still to read from the file, by row index.
+        /// A walk's sorted buffer, shared with its store (never copied whole); empty for a file run.
+        let memory: [SearchRow]
+        /// The run's rows still to read, by row index in the file or in `memory`.
         var fileNext: Int
         let fileEnd: Int
         /// Rows read and not yet taken: `rows[position ..< count]`, in `chunks`.
@@ -80,21 +83,25 @@ struct SearchRowMerger {
         reshaped = stores.map(\.reshaped)
         for (partition, store) in stores.enumerated() {
             for run in store.runs {
-                let cursor = Cursor(
-                    partition: partition, descriptor: store.spillDescriptor, fileNext: run.lowerBound, fileEnd: run.upperBound,
+                begin(Cursor(
+                    partition: partition, descriptor: store.spillDescriptor, memory: [], fileNext: run.lowerBound, fileEnd: run.upperBound,
                     rows: chunks.allocate(min(SearchRowMerger.chunkRows, run.count))
-                )
-                cursors.append(cursor)
-                if refill(cursors.count - 1) { waiting.append(Entry(cursor.rows[0], cursor: cursors.count - 1)) }
+                ))
             }
             if !store.buffer.isEmpty {
-                let rows = chunks.allocate(store.buffer.count)
-                _ = UnsafeMutableBufferPointer(start: rows, count: store.buffer.count).initialize(from: store.buffer)
-                cursors.append(Cursor(partition: partition, descriptor: -1, fileNext: 0, fileEnd: 0, rows: rows, count: store.buffer.count))
-                waiting.append(Entry(rows[0], cursor: cursors.count - 1))
+                begin(Cursor(
+                    partition: partition, descriptor: -1, memory: store.buffer, fileNext: 0, fileEnd: store.buffer.count,
+                    rows: chunks.allocate(min(SearchRowMerger.chunkRows, store.buffer.count))
+                ))
             }
         }
         waiting.sort { $1.precedes($0) }
+    }
+
+    /// Adds a run, to wait for its first row's turn.
+    private mutating func begin(_ cursor: Cursor) {
+        cursors.append(cursor)
+        if refill(cursors.count - 1) { waiting.append(Entry(cursor.rows[0], cursor: cursors.count - 1)) }
     }
 
     /// Writes the next rows in order, with their walks, at `block`, up to `capacity`; returns
@@ -136,11 +143,28 @@ struct SearchRowMerger {
         }
     }
 
-    /// Reads the cursor's next chunk from its file; `false` when the run is done (or unreadable).
+    /// Reads the cursor's next chunk from its file or buffer; `false` when the run is done (or
+    /// unreadable).
     private mutating func refill(_ index: Int) -> Bool {
         let cursor = cursors[index]
-        guard cursor.descriptor >= 0, cursor.fileNext < cursor.fileEnd, failure == nil else { return false }
+        guard cursor.fileNext < cursor.fileEnd, failure == nil else { return false }
         let count = min(SearchRowMerger.chunkRows, cursor.fileEnd - cursor.fileNext)
+        if cursor.descriptor < 0 {
+            cursor.memory.withUnsafeBytes { memory in
+                let stride = MemoryLayout<SearchRow>.stride
+                UnsafeMutableRawPointer(cursor.rows).copyMemory(from: memory.baseAddress! + cursor.fileNext * stride, byteCount: count * stride)
+            }
+        } else if !readFile(count, into: cursor) {
+            return false
+        }
+        cursors[index].position = 0
+        cursors[index].count = count
+        cursors[index].fileNext += count
+        return true
+    }
+
+    /// Reads `count` rows of the cursor's file at its next row.
+    private mutating func readFile(_ count: Int, into cursor: Cursor) -> Bool {
         let stride = MemoryLayout<SearchRow>.stride
         let bytes = UnsafeMutableRawPointer(cursor.rows)
         var done = 0
@@ -153,9 +177,6 @@ struct SearchRowMerger {
             }
             done += read
         }
-        cursors[index].position = 0
-        cursors[index].count = count
-        cursors[index].fileNext += count
         return true
     }
 
