@@ -91,8 +91,7 @@ struct ReportDirectoryWriter {
             let (writer, stage) = (writer, path)
             let failures = failures
             do {
-                try writer.makeParents(of: file.path, under: stage + "/new")
-                try writer.makeParents(of: file.path, under: stage + "/old")
+                try makeStagedParents(of: file.path)
             } catch {
                 failures.record(error)
                 return
@@ -117,10 +116,7 @@ struct ReportDirectoryWriter {
             }
             let rendered = files.filter { if case .stream = $0.contents { false } else { true } }
             do {
-                for file in rendered {
-                    try writer.makeParents(of: file.path, under: path + "/new")
-                    try writer.makeParents(of: file.path, under: path + "/old")
-                }
+                for file in rendered { try makeStagedParents(of: file.path) }
                 // Each file is rendered, written and synced on a core of its own: `report.json`
                 // and `report.html` take longest, and their `fsync`s wait for the disk together.
                 let results = ParallelMap.results(count: rendered.count) { index -> Error? in
@@ -147,6 +143,13 @@ struct ReportDirectoryWriter {
             }
             try writer.swap(paths, staging: path)
             created = []
+        }
+
+        /// The folders of `relative` under the staging's `new/` (where it is written) and `old/`
+        /// (where the file it replaces goes during the swap).
+        private func makeStagedParents(of relative: String) throws {
+            try writer.makeParents(of: relative, under: path + "/new")
+            try writer.makeParents(of: relative, under: path + "/old")
         }
 
         /// Undoes what was not committed (waiting for the files still being written) and removes

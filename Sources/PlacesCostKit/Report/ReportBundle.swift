@@ -32,18 +32,6 @@ struct ReportBundle: Sendable {
         }
     }
 
-    /// Every file, paths relative to the output directory. `searches.csv` is streamed from
-    /// `analysis.searchRows` (`SearchesCSVWriter`), never held whole.
-    ///
-    /// - Parameter progress: called with the `searches.csv` rows and bytes written so far.
-    /// - Precondition: the analysis made its search rows (`Analyzer.Options.searchRows`).
-    func files(_ analysis: Analysis, progress: (@Sendable (_ rows: Int, _ bytes: Int) -> Void)? = nil) -> [ReportFile] {
-        guard let rows = analysis.searchRows else { preconditionFailure("ReportBundle.files needs the analysis's search rows") }
-        var files = reportFiles(analysis)
-        files.insert(ReportBundle.searchesFile(rows, progress: progress), at: ReportBundle.searchesPosition)
-        return files
-    }
-
     /// Where `searches.csv` stands among the files: after `report.json`.
     private static let searchesPosition = 3
 

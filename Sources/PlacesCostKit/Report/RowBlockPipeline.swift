@@ -67,8 +67,8 @@ final class RowBlockPipeline<Row>: @unchecked Sendable {
         for _ in 0..<count { free.signal() }
     }
 
-    /// Whether a write has failed: the caller may stop filling.
-    var hasFailed: Bool {
+    /// Whether a write has failed: filling stops, and the writer drops the blocks after it.
+    private var hasFailed: Bool {
         lock.lock()
         defer { lock.unlock() }
         return failure != nil

@@ -132,8 +132,12 @@ struct SearchesCSVWriterTests {
         let rows = try #require(analysis.searchRows)
         #expect(rows.failure != nil)
         let out = directory.path + "/out"
-        let files = ReportBundle().files(analysis)
-        #expect(throws: CLIError.self) { try ReportDirectoryWriter(directory: out).write(files) }
+        // As analyze --out writes: searches.csv started first, the other files committed with it.
+        #expect(throws: CLIError.self) {
+            let staging = try ReportDirectoryWriter(directory: out).begin()
+            staging.start(ReportBundle.searchesFile(rows))
+            try staging.commit(ReportBundle().reportFiles(analysis))
+        }
         #expect(!FileManager.default.fileExists(atPath: out + "/searches.csv"))
         #expect(!FileManager.default.fileExists(atPath: out + "/report.md"))
     }
