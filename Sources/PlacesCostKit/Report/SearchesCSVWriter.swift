@@ -108,14 +108,7 @@ struct SearchesCSVWriter {
 
     /// Every walk's shapes described and formatted, the walks side by side on the cores.
     private static func describe(_ rows: SearchRows) -> ShapeTails {
-        let walks = rows.walks
-        let described = UnsafeMutableBufferPointer<[[UInt8]]>.allocate(capacity: walks)
-        described.initialize(repeating: [])
-        defer { described.deinitialize().deallocate() }
-        let slots = UncheckedBuffer(described)
-        DispatchQueue.concurrentPerform(iterations: walks) { walk in
-            slots.buffer[walk] = rows.describeShapes(walk).map(SearchesCSVWriter.tail)
-        }
+        let described = ParallelMap.results(count: rows.walks) { walk in rows.describeShapes(walk).map(SearchesCSVWriter.tail) }
         var tails = ShapeTails()
         for walk in described {
             tails.ranges.append(walk.map { tail in
@@ -125,13 +118,6 @@ struct SearchesCSVWriter {
             })
         }
         return tails
-    }
-
-    /// A buffer each of whose elements one thread writes.
-    private struct UncheckedBuffer: @unchecked Sendable {
-        let buffer: UnsafeMutableBufferPointer<[[UInt8]]>
-
-        init(_ buffer: UnsafeMutableBufferPointer<[[UInt8]]>) { self.buffer = buffer }
     }
 
     /// Writes `value` in decimal at `out`; returns the position after it.
