@@ -28,6 +28,7 @@ struct SearchRowStore: Sendable {
     private(set) var failure: Int32?
     /// The final shape of sessions emitted before their outcome was known, by token pseudonym.
     var reshaped: [UInt64: (from: UInt32, to: UInt32)] = [:]
+    private var sorter = RowRunSorter()
 
     /// - Parameter directory: where the spill file is made (and at once unlinked).
     init(directory: String, runLength: Int = SearchRowStore.defaultRunLength) {
@@ -49,12 +50,11 @@ struct SearchRowStore: Sendable {
 
     /// Sorts what is left in the buffer; call once the walk is done.
     mutating func finish() {
-        buffer.sort { $0.precedes($1) }
+        sorter.sort(&buffer)
     }
 
-    /// Sorts the buffer and appends it to the spill file as a run.
+    /// Appends the buffer to the spill file as a run, in order.
     private mutating func spill() {
-        buffer.sort { $0.precedes($1) }
         if spillDescriptor < 0 {
             var template = Array((directory + "/placescost-rows-XXXXXX").utf8CString)
             spillDescriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -65,8 +65,12 @@ struct SearchRowStore: Sendable {
             }
             template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         }
-        let written = buffer.withUnsafeBytes { bytes in
-            SearchRowStore.writeAll(spillDescriptor, bytes, at: off_t(spilledRows * MemoryLayout<SearchRow>.stride))
+        var offset = spilledRows * MemoryLayout<SearchRow>.stride
+        var written: Int32?
+        sorter.inOrder(&buffer) { part in
+            written = SearchRowStore.writeAll(spillDescriptor, UnsafeRawBufferPointer(part), at: off_t(offset))
+            offset += part.count * MemoryLayout<SearchRow>.stride
+            return written == nil
         }
         if let written {
             failure = written

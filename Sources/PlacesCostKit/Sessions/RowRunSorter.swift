@@ -1,0 +1,156 @@
+/// Puts a walk's buffered rows in `SearchRow.precedes` order, in linear time for the order a walk
+/// emits them in.
+///
+/// A walk emits a search when it ends: a completed search at its details call, an abandoned one
+/// when its timeout or its user's gap has passed. So the rows come as a few interleaved sequences,
+/// each nearly in start order. Each row goes on the first pile whose last row precedes it
+/// (patience sorting, first fit); the piles, each in order by construction, are then merged,
+/// the next row taken from the pile whose head precedes the others'. Input more disordered than
+/// `maxPiles` piles allow falls back to the standard library's sort: the order is the same, only
+/// the time differs. Keys are unique (`sequence` is), so any correct sort gives the same rows.
+struct RowRunSorter {
+    /// Piles kept before the input counts as disordered; a merge step compares this many heads.
+    static let maxPiles = 8
+
+    /// The pile of each row, then each pile's rows, grouped, in input order (`order`).
+    private var pileOf: [UInt8] = []
+    private var order: [UInt32] = []
+    /// The rows in order, handed out `chunkRows` at a time.
+    private var chunk: [SearchRow] = []
+    private let chunkRows: Int
+
+    /// - Parameter chunkRows: rows handed to `body` at once: the memory the sorter keeps besides
+    ///   its per-row index (5 bytes a row).
+    init(chunkRows: Int = 4096) {
+        self.chunkRows = max(1, chunkRows)
+    }
+
+    /// Calls `body` with `rows` in order, in consecutive chunks (the whole of `rows`, sorted in
+    /// place, when it fills one pile or too many); stops at the first `false`.
+    mutating func inOrder(_ rows: inout [SearchRow], _ body: (UnsafeBufferPointer<SearchRow>) -> Bool) {
+        guard let piles = pile(rows) else {
+            rows.sort { $0.precedes($1) }
+            rows.withUnsafeBufferPointer { _ = body($0) }
+            return
+        }
+        if piles.count <= 1 {
+            rows.withUnsafeBufferPointer { _ = body($0) }
+            return
+        }
+        merge(rows, piles: piles, body)
+    }
+
+    /// Sorts `rows` in place.
+    mutating func sort(_ rows: inout [SearchRow]) {
+        guard let piles = pile(rows) else {
+            rows.sort { $0.precedes($1) }
+            return
+        }
+        guard piles.count > 1 else { return }
+        var sorted: [SearchRow] = []
+        sorted.reserveCapacity(rows.count)
+        merge(rows, piles: piles) { part in
+            sorted.append(contentsOf: part)
+            return true
+        }
+        rows = sorted
+    }
+
+    /// Each row's pile in `pileOf`, and each pile's row count; nil past `maxPiles`.
+    private mutating func pile(_ rows: [SearchRow]) -> [Int]? {
+        pileOf.removeAll(keepingCapacity: true)
+        pileOf.append(contentsOf: repeatElement(0, count: rows.count))
+        var counts = [Int](repeating: 0, count: RowRunSorter.maxPiles)
+        var piles = 0
+        // Each pile's last row, as its key.
+        var lasts = [Key](repeating: Key(startedAt: .min, sequence: .min), count: RowRunSorter.maxPiles)
+        let fits = lasts.withUnsafeMutableBufferPointer { lasts in
+            counts.withUnsafeMutableBufferPointer { counts in
+                pileOf.withUnsafeMutableBufferPointer { pileOf in
+                    rows.withUnsafeBufferPointer { rows in
+                        for index in 0..<rows.count {
+                            let key = Key(rows[index])
+                            var pile = 0
+                            while pile < piles, key.precedes(lasts[pile]) { pile += 1 }
+                            if pile == piles {
+                                guard pile < RowRunSorter.maxPiles else { return false }
+                                piles += 1
+                            }
+                            counts[pile] += 1
+                            lasts[pile] = key
+                            pileOf[index] = UInt8(truncatingIfNeeded: pile)
+                        }
+                        return true
+                    }
+                }
+            }
+        }
+        return fits ? Array(counts[..<piles]) : nil
+    }
+
+    /// Merges the piles `pile` made, handing the rows out in chunks.
+    private mutating func merge(_ rows: [SearchRow], piles counts: [Int], _ body: (UnsafeBufferPointer<SearchRow>) -> Bool) {
+        let piles = counts.count
+        // Each pile's rows, in input order, at `order[starts[pile]...]`.
+        var starts = [Int](repeating: 0, count: piles)
+        for pile in 1..<piles { starts[pile] = starts[pile - 1] + counts[pile - 1] }
+        var heads = starts
+        order.removeAll(keepingCapacity: true)
+        order.append(contentsOf: repeatElement(0, count: rows.count))
+        order.withUnsafeMutableBufferPointer { order in
+            for (index, pile) in pileOf.enumerated() {
+                order[heads[Int(pile)]] = UInt32(truncatingIfNeeded: index)
+                heads[Int(pile)] += 1
+            }
+        }
+        let ends = heads
+        heads = starts
+        // The key of each pile's next row; an ended pile's comes after every row's.
+        var next = (0..<piles).map { Key(rows[Int(order[starts[$0]])]) }
+        chunk.removeAll(keepingCapacity: true)
+        chunk.reserveCapacity(chunkRows)
+        rows.withUnsafeBufferPointer { rows in
+            order.withUnsafeBufferPointer { order in
+                next.withUnsafeMutableBufferPointer { next in
+                    heads.withUnsafeMutableBufferPointer { heads in
+                        for _ in 0..<rows.count {
+                            var best = 0
+                            for pile in 1..<piles where next[pile].precedes(next[best]) { best = pile }
+                            chunk.append(rows[Int(order[heads[best]])])
+                            heads[best] += 1
+                            next[best] = heads[best] < ends[best] ? Key(rows[Int(order[heads[best]])]) : .last
+                            if chunk.count == chunkRows {
+                                guard chunk.withUnsafeBufferPointer(body) else { return }
+                                chunk.removeAll(keepingCapacity: true)
+                            }
+                        }
+                        if !chunk.isEmpty { _ = chunk.withUnsafeBufferPointer(body) }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A row's place in the order, without the rest of the row.
+    private struct Key {
+        var startedAt: Int64
+        var sequence: Int64
+
+        /// After every row's key.
+        static let last = Key(startedAt: .max, sequence: .max)
+
+        init(startedAt: Int64, sequence: Int64) {
+            self.startedAt = startedAt
+            self.sequence = sequence
+        }
+
+        init(_ row: SearchRow) {
+            self.init(startedAt: row.startedAt, sequence: row.sequence)
+        }
+
+        @inline(__always)
+        func precedes(_ other: Key) -> Bool {
+            startedAt != other.startedAt ? startedAt < other.startedAt : sequence < other.sequence
+        }
+    }
+}
