@@ -41,11 +41,25 @@ struct Pseudonymizer: Sendable {
     /// position after them.
     @inline(__always)
     static func putHex(_ value: UInt64, at out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
-        for index in 0..<16 {
-            let digit = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * index)) & 0x0F
-            out[index] = digit < 10 ? digit + 0x30 : digit + 0x57
-        }
+        let raw = UnsafeMutableRawPointer(out)
+        raw.storeBytes(of: hexDigits(UInt32(truncatingIfNeeded: value >> 32)), as: UInt64.self)
+        (raw + 8).storeBytes(of: hexDigits(UInt32(truncatingIfNeeded: value)), as: UInt64.self)
         return out + 16
+    }
+
+    /// The 8 hex digits of `value` as the bytes of a word in memory order (most significant
+    /// digit first), all eight at once: the nibbles are spread one to a byte, and a byte of 10
+    /// or more gets the gap from `9` to `a` added, with no carry across bytes (each stays < 64).
+    @inline(__always)
+    static func hexDigits(_ value: UInt32) -> UInt64 {
+        var spread = UInt64(value)
+        spread = (spread | spread << 16) & 0x0000_FFFF_0000_FFFF
+        spread = (spread | spread << 8) & 0x00FF_00FF_00FF_00FF
+        spread = (spread | spread << 4) & 0x0F0F_0F0F_0F0F_0F0F
+        // Byte i now holds nibble i, counted from the least significant.
+        let isLetter = (spread &+ 0x0606_0606_0606_0606) >> 4 & 0x0101_0101_0101_0101
+        let ascii = spread &+ 0x3030_3030_3030_3030 &+ isLetter &* UInt64(UInt8(ascii: "a") - UInt8(ascii: "0") - 10)
+        return ascii.bigEndian
     }
 
     /// Appends 16 lowercase hex digits of `value`, most significant first.

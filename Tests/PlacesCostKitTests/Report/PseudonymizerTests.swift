@@ -61,4 +61,23 @@ struct PseudonymizerTests {
             }
         }
     }
+
+    @Test("putHex writes all sixteen digits of every nibble value, most significant first, as String(radix: 16) does")
+    func hexDigits() {
+        var values: [UInt64] = [0, 1, 9, 10, 15, 16, 0xA, 0xF0, 0x0123_4567_89AB_CDEF, 0xFEDC_BA98_7654_3210, .max, 1 << 63, 0x9999_9999_AAAA_AAAA]
+        // Every nibble value at every position.
+        for position in 0..<16 {
+            for nibble in UInt64(0)...15 { values.append(nibble << UInt64(4 * position)) }
+        }
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<10_000 { values.append(random.next()) }
+        var buffer = [UInt8](repeating: 0, count: 17)
+        for value in values {
+            let end = buffer.withUnsafeMutableBufferPointer { Pseudonymizer.putHex(value, at: $0.baseAddress!) - $0.baseAddress! }
+            let text = String(value, radix: 16)
+            #expect(end == 16)
+            #expect(String(decoding: buffer[..<16], as: UTF8.self) == String(repeating: "0", count: 16 - text.count) + text)
+            #expect(buffer[16] == 0, "nothing written past the digits")
+        }
+    }
 }
