@@ -117,12 +117,14 @@ struct ReportDirectoryWriter {
             let rendered = files.filter { if case .stream = $0.contents { false } else { true } }
             do {
                 for file in rendered { try makeStagedParents(of: file.path) }
-                // Each file is rendered, written and synced on a core of its own: `report.json`
-                // and `report.html` take longest, and their `fsync`s wait for the disk together.
+                // Each file is rendered and written on a core of its own (`report.json` and
+                // `report.html` take longest) and handed to the disk, then all are synced: the
+                // first `fsync` commits the journal that records every one of them, so the wait
+                // is one commit, not one a file with rendering held up behind each.
                 let results = ParallelMap.results(count: rendered.count) { index -> Error? in
                     let file = rendered[index]
                     do {
-                        try writer.writeFile(path + "/new/" + file.path, contents: file.contents, shownAs: writer.directory + "/" + file.path)
+                        try writer.writeFile(path + "/new/" + file.path, contents: file.contents, shownAs: writer.directory + "/" + file.path, sync: false)
                         return nil
                     } catch {
                         return error
@@ -130,6 +132,9 @@ struct ReportDirectoryWriter {
                 }
                 // The first failure in the files' order, whatever thread met it first.
                 if let error = results.lazy.compactMap({ $0 }).first { throw error }
+                for file in rendered {
+                    try writer.sync(path + "/new/" + file.path, shownAs: writer.directory + "/" + file.path)
+                }
             } catch {
                 group.wait()
                 throw error
@@ -321,10 +326,14 @@ struct ReportDirectoryWriter {
 
     // MARK: Files
 
-    fileprivate func writeFile(_ path: String, contents: ReportFile.Contents, shownAs: String) throws {
+    /// Writes a file, synced to disk before it returns, or with `sync` false only handed to the
+    /// disk (`sync(_:shownAs:)` must follow before the file is swapped in).
+    fileprivate func writeFile(_ path: String, contents: ReportFile.Contents, shownAs: String, sync: Bool = true) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw CLIError.cannotCreate(path: shownAs, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }
+        /// Bytes written so far.
+        var total = 0
         func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
             var offset = 0
             while offset < bytes.count {
@@ -334,6 +343,7 @@ struct ReportDirectoryWriter {
                 guard written > 0 else { throw CLIError.cannotWriteReport(path: shownAs, reason: String(cString: strerror(errno))) }
                 offset += written
             }
+            total += bytes.count
         }
         switch contents {
         case .text(let render):
@@ -342,21 +352,31 @@ struct ReportDirectoryWriter {
         case .stream(let produce):
             // Each 16 MiB goes to disk as the rest is written, so the `fsync` below waits for
             // little of a large file.
-            var written = 0
             var handedToDisk = 0
             do {
                 try produce { chunk in
                     try writeAll(chunk)
-                    written += chunk.count
-                    if written - handedToDisk >= 16 << 20 {
-                        SystemCall.startWriteback(descriptor, offset: handedToDisk, count: written - handedToDisk)
-                        handedToDisk = written
+                    if total - handedToDisk >= 16 << 20 {
+                        SystemCall.startWriteback(descriptor, offset: handedToDisk, count: total - handedToDisk)
+                        handedToDisk = total
                     }
                 }
             } catch let error as SearchRowsError {
                 throw CLIError.cannotWriteReport(path: shownAs, reason: "\(error)")
             }
         }
+        guard sync else {
+            SystemCall.startWriteback(descriptor, offset: 0, count: total)
+            return
+        }
+        guard fsync(descriptor) == 0 else { throw CLIError.cannotWriteReport(path: shownAs, reason: String(cString: strerror(errno))) }
+    }
+
+    /// Waits until a file written with `sync` false is on disk.
+    fileprivate func sync(_ path: String, shownAs: String) throws {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw CLIError.cannotWriteReport(path: shownAs, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
         guard fsync(descriptor) == 0 else { throw CLIError.cannotWriteReport(path: shownAs, reason: String(cString: strerror(errno))) }
     }
 
