@@ -56,6 +56,9 @@ print(rows)
 PY
 
 measure() {  # prints "seconds peak_kb cpu_seconds"
+    # Each run starts with nothing left for the disk to do: the previous `--out` removed and its
+    # blocks freed, no writeback under way, so one run's I/O is never timed in the next.
+    sync
     /usr/bin/time -f "%e %M %U %S" -o "$dir/time.txt" "$@" >/dev/null 2>"$dir/stderr.txt" || { cat "$dir/stderr.txt" >&2; exit 1; }
     awk '{printf "%s %s %.2f\n", $1, $2, $3 + $4}' "$dir/time.txt"
 }
