@@ -1,16 +1,18 @@
-/// Puts a walk's buffered rows in `SearchRow.precedes` order, in linear time for the order a walk
-/// emits them in.
+/// Puts a walk's buffered rows in `SearchRow.precedes` order, in a pass and a merge for the order
+/// a walk emits them in.
 ///
 /// A walk emits a search when it ends: a completed search at its details call, an abandoned one
 /// when its timeout or its user's gap has passed. So the rows come as a few interleaved sequences,
 /// each nearly in start order. Each row goes on the first pile whose last row precedes it
-/// (patience sorting, first fit); the piles, each in order by construction, are then merged,
-/// the next row taken from the pile whose head precedes the others'. Input more disordered than
-/// `maxPiles` piles allow falls back to the standard library's sort: the order is the same, only
-/// the time differs. Keys are unique (`sequence` is), so any correct sort gives the same rows.
+/// (patience sorting, first fit); the piles, each in order by construction, are then merged, the
+/// next row taken from the pile whose head precedes the others' (a heap). Input more disordered
+/// than `maxPiles` piles allow falls back to the standard library's sort: the order is the same,
+/// only the time differs. Keys are unique (`sequence` is), so any correct sort gives the same rows.
 struct RowRunSorter {
-    /// Piles kept before the input counts as disordered; a merge step compares this many heads.
-    static let maxPiles = 8
+    /// Piles kept before the input counts as disordered: a walk's rows fill about 7 on a log of
+    /// a million searches a month, and more as searches overlap more. A row costs a halving
+    /// search among the piles and a step of the merge's heap.
+    static let maxPiles = 64
 
     /// The pile of each row, then each pile's rows, grouped, in input order (`order`).
     private var pileOf: [UInt8] = []
@@ -71,7 +73,18 @@ struct RowRunSorter {
                         for index in 0..<rows.count {
                             let key = Key(rows[index])
                             var pile = 0
-                            while pile < piles, key.precedes(lasts[pile]) { pile += 1 }
+                            if piles > 0, key.precedes(lasts[0]) {
+                                // The piles' last rows fall from the first pile on (a row joins
+                                // the first pile it follows), so the piles a row cannot join
+                                // are a prefix, found by halving.
+                                var low = 1
+                                var high = piles
+                                while low < high {
+                                    let middle = (low + high) / 2
+                                    if key.precedes(lasts[middle]) { low = middle + 1 } else { high = middle }
+                                }
+                                pile = low
+                            }
                             if pile == piles {
                                 guard pile < RowRunSorter.maxPiles else { return false }
                                 piles += 1
@@ -105,29 +118,50 @@ struct RowRunSorter {
         }
         let ends = heads
         heads = starts
-        // The key of each pile's next row; an ended pile's comes after every row's.
+        // The key of each pile's next row; an ended pile's comes after every row's, so it sinks
+        // in the heap and is never taken: exactly `rows.count` rows are.
         var next = (0..<piles).map { Key(rows[Int(order[starts[$0]])]) }
+        // A binary min-heap of the piles by their next row.
+        var heap = Array(0..<piles)
+        heap.sort { next[$0].precedes(next[$1]) }
         chunk.removeAll(keepingCapacity: true)
         chunk.reserveCapacity(chunkRows)
         rows.withUnsafeBufferPointer { rows in
             order.withUnsafeBufferPointer { order in
                 next.withUnsafeMutableBufferPointer { next in
                     heads.withUnsafeMutableBufferPointer { heads in
-                        for _ in 0..<rows.count {
-                            var best = 0
-                            for pile in 1..<piles where next[pile].precedes(next[best]) { best = pile }
-                            chunk.append(rows[Int(order[heads[best]])])
-                            heads[best] += 1
-                            next[best] = heads[best] < ends[best] ? Key(rows[Int(order[heads[best]])]) : .last
-                            if chunk.count == chunkRows {
-                                guard chunk.withUnsafeBufferPointer(body) else { return }
-                                chunk.removeAll(keepingCapacity: true)
+                        heap.withUnsafeMutableBufferPointer { heap in
+                            for _ in 0..<rows.count {
+                                let best = heap[0]
+                                chunk.append(rows[Int(order[heads[best]])])
+                                heads[best] += 1
+                                next[best] = heads[best] < ends[best] ? Key(rows[Int(order[heads[best]])]) : .last
+                                RowRunSorter.siftDown(heap, by: next)
+                                if chunk.count == chunkRows {
+                                    guard chunk.withUnsafeBufferPointer(body) else { return }
+                                    chunk.removeAll(keepingCapacity: true)
+                                }
                             }
+                            if !chunk.isEmpty { _ = chunk.withUnsafeBufferPointer(body) }
                         }
-                        if !chunk.isEmpty { _ = chunk.withUnsafeBufferPointer(body) }
                     }
                 }
             }
+        }
+    }
+
+    /// Restores the heap order after the top pile's next row changed.
+    @inline(__always)
+    private static func siftDown(_ heap: UnsafeMutableBufferPointer<Int>, by next: UnsafeMutableBufferPointer<Key>) {
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1
+            guard left < heap.count else { return }
+            var child = left
+            if left + 1 < heap.count, next[heap[left + 1]].precedes(next[heap[left]]) { child = left + 1 }
+            guard next[heap[child]].precedes(next[heap[parent]]) else { return }
+            heap.swapAt(child, parent)
+            parent = child
         }
     }
 

@@ -76,6 +76,26 @@ struct RowRunSorterTests {
         }
     }
 
+    @Test("Rows dealt from k sequences in turn, each round falling, come out sorted: k piles merged, or the standard sort past 64")
+    func dealt() {
+        for sequences in [2, 9, 20, 64, 65, 200] {
+            var rows: [SearchRow] = []
+            for round in 0..<300 {
+                for sequence in 0..<sequences {
+                    // Within a round the starts fall, so each row needs a pile of its own.
+                    let start = Int64(round * sequences + (sequences - 1 - sequence))
+                    rows.append(Self.row(start * 10, Int64(rows.count)))
+                }
+            }
+            let expected = rows.sorted { $0.precedes($1) }
+            #expect(Self.handedOut(rows, chunkRows: 1000).rows == expected, "\(sequences) sequences")
+            var sorter = RowRunSorter()
+            var sorted = rows
+            sorter.sort(&sorted)
+            #expect(sorted == expected, "\(sequences) sequences")
+        }
+    }
+
     @Test("A consumer that stops is handed nothing more")
     func stops() {
         // Two interleaved sequences: two piles, merged in chunks.
