@@ -31,7 +31,7 @@ struct SearchesCSVWriter {
         var count: Int
     }
 
-    /// Every shape's tail in one array.
+    /// Every distinct tail in one array, and where each walk's shapes find theirs.
     private struct ShapeTails: Sendable {
         var bytes: [UInt8] = []
         var ranges: [[TailRange]] = []
@@ -106,18 +106,42 @@ struct SearchesCSVWriter {
         return start.distance(to: out)
     }
 
-    /// Every walk's shapes described and formatted, the walks side by side on the cores.
+    /// Every walk's shapes described (the walks side by side on the cores) and their tails
+    /// formatted, each distinct tail once: a million searches fall into about 10,000 shapes a
+    /// walk but about a hundred tails.
     private static func describe(_ rows: SearchRows) -> ShapeTails {
-        let described = ParallelMap.results(count: rows.walks) { walk in rows.describeShapes(walk).map(SearchesCSVWriter.tail) }
+        let described = ParallelMap.results(count: rows.walks) { walk in rows.describeShapes(walk) }
         var tails = ShapeTails()
+        var formatted: [TailKey: TailRange] = [:]
         for walk in described {
-            tails.ranges.append(walk.map { tail in
+            tails.ranges.append(walk.map { figures in
+                let key = TailKey(figures)
+                if let range = formatted[key] { return range }
+                let tail = SearchesCSVWriter.tail(figures)
                 tails.bytes += tail
                 tails.longest = max(tails.longest, tail.count)
-                return TailRange(start: tails.bytes.count - tail.count, count: tail.count)
+                let range = TailRange(start: tails.bytes.count - tail.count, count: tail.count)
+                formatted[key] = range
+                return range
             })
         }
         return tails
+    }
+
+    /// What a tail is formatted from, the cost by its bits: two costs that compare equal but
+    /// print differently (`0` and `-0`) keep tails of their own.
+    private struct TailKey: Hashable {
+        var completed: Bool
+        var needsDetails: Bool?
+        var anomalies: [String]
+        var costBits: UInt64
+
+        init(_ figures: SearchRows.ShapeFigures) {
+            completed = figures.completed
+            needsDetails = figures.needsDetails
+            anomalies = figures.anomalies
+            costBits = figures.listCostUSD.bitPattern
+        }
     }
 
     /// Writes `value` in decimal at `out`; returns the position after it.
