@@ -8,16 +8,31 @@ struct TerminalSummaryRenderer: Sendable {
     var outDirectory: String?
     static let maxLines = 40
     static let labelWidth = 22
-    /// The options table's columns: rank, name, delay, bill, saving and list price, with the
-    /// spaces before each.
-    static let optionColumns = (rank: 2 + 2 + 2, name: 34, figures: 5 + 10 + 17, list: 13)
+    /// The options table's columns, with the spaces before each: rank, name, delay, and the least
+    /// the money columns take (bill, saving, list price); each money column widens to its widest
+    /// figure and two spaces, so that a bill of $10,000 or more never runs into the delay.
+    static let optionColumns = (rank: 2 + 2 + 2, name: 34, delay: 5, bill: 10, saving: 17, list: 13)
 
-    /// The options table on this screen: the list price only where the whole table fits, the
-    /// strategy's name cut to the room left.
-    var optionLayout: (name: Int, list: Bool) {
+    /// The options table on a screen, for the options it shows.
+    struct OptionLayout {
+        var name: Int
+        var bill: Int
+        var saving: Int
+        /// The list price's width; nil where the whole table does not fit.
+        var list: Int?
+    }
+
+    /// The options table on this screen for `shown`: the list price only where the whole table
+    /// fits, the strategy's name cut to the room left.
+    func optionLayout(_ shown: [Recommendation.Option]) -> OptionLayout {
         let columns = TerminalSummaryRenderer.optionColumns
-        let list = text.width >= columns.rank + columns.name + columns.figures + columns.list
-        return (min(columns.name, text.width - columns.rank - columns.figures - (list ? columns.list : 0)), list)
+        func width(_ minimum: Int, _ figure: (Recommendation.Option) -> Double) -> Int {
+            shown.reduce(minimum) { max($0, Money.usd(figure($1)).unicodeScalars.count + 2) }
+        }
+        let (bill, saving, list) = (width(columns.bill, \.costUSD), width(columns.saving, \.savingsUSDPerMonth), width(columns.list, \.listCostUSD))
+        let figures = columns.delay + bill + saving
+        let fits = text.width >= columns.rank + columns.name + figures + list
+        return OptionLayout(name: min(columns.name, text.width - columns.rank - figures - (fits ? list : 0)), bill: bill, saving: saving, list: fits ? list : nil)
     }
     /// The headline's labels that would not fit `labelWidth`, shortened for the terminal.
     static let shortLabels = ["Why not the tree's answer": "Why not the tree", "Same delay, calls as made": "Calls as made, delayed"]
@@ -45,13 +60,19 @@ struct TerminalSummaryRenderer: Sendable {
         }
         var headline: [[String]] = rows.map(headlineRow)
 
-        let layout = optionLayout
-        var options = [text.styled(TerminalSummaryRenderer.padded("Options by the bill", layout.name + 6) + "delay      bill   saving a month" + (layout.list ? "   list price" : ""), .bold)]
-        for (index, option) in advice.highlights.filter(\.valid).prefix(5).enumerated() {
-            options.append(optionLine(option, rank: String(index + 1), advice: advice))
+        let valid = Array(advice.highlights.filter(\.valid).prefix(5))
+        let notValid = Array(advice.highlights.filter { !$0.valid }.prefix(2))
+        let layout = optionLayout(valid + notValid)
+        let optionsHeader = TerminalSummaryRenderer.padded("Options by the bill", layout.name + 6)
+            + TerminalSummaryRenderer.leftPadded("delay", TerminalSummaryRenderer.optionColumns.delay)
+            + TerminalSummaryRenderer.leftPadded("bill", layout.bill) + TerminalSummaryRenderer.leftPadded("saving a month", layout.saving)
+            + (layout.list.map { TerminalSummaryRenderer.leftPadded("list price", $0) } ?? "")
+        var options = [text.styled(optionsHeader, .bold)]
+        for (index, option) in valid.enumerated() {
+            options.append(optionLine(option, rank: String(index + 1), advice: advice, layout: layout))
         }
-        for option in advice.highlights.filter({ !$0.valid }).prefix(2) {
-            options.append(optionLine(option, rank: "-", advice: advice, note: " (not valid)"))
+        for option in notValid {
+            options.append(optionLine(option, rank: "-", advice: advice, layout: layout, note: " (not valid)"))
         }
 
         let seen = advice.anomalies.filter { $0.cost.count > 0 }
@@ -60,11 +81,18 @@ struct TerminalSummaryRenderer: Sendable {
             // Under --scale the money is for the scaled volume: so is the count beside it.
             let scale = analysis.pricing.scale
             let countLabel = scale == 1 ? "count" : "billed"
-            anomalies.append(text.styled(TerminalSummaryRenderer.padded("Anomalies", 30) + TerminalSummaryRenderer.leftPadded(countLabel, 9) + "       cost  fix", .bold))
-            for anomaly in seen.prefix(6) {
-                let start = "  " + TerminalSummaryRenderer.padded(anomaly.cost.name, 28)
-                    + TerminalSummaryRenderer.leftPadded(Money.count(Double(anomaly.cost.count) * scale), 9)
-                    + "  " + text.styled(TerminalSummaryRenderer.leftPadded(Money.usd(anomaly.cost.billedListUSD), 9), .yellow) + "  "
+            let shown = seen.prefix(6).map { (name: $0.cost.name, count: Money.count(Double($0.cost.count) * scale), cost: Money.usd($0.cost.billedListUSD), fix: $0.fix) }
+            // As wide as the widest figure (a count two spaces from the longest name, which fills
+            // its 28 columns), so a count in the millions or a cost of $10,000 stays under its header.
+            let countWidth = shown.reduce(9) { max($0, $1.count.unicodeScalars.count + 2) }
+            let costWidth = shown.reduce(9) { max($0, $1.cost.unicodeScalars.count) }
+            anomalies.append(text.styled(
+                TerminalSummaryRenderer.padded("Anomalies", 30) + TerminalSummaryRenderer.leftPadded(countLabel, countWidth)
+                    + "  " + TerminalSummaryRenderer.leftPadded("cost", costWidth) + "  fix", .bold
+            ))
+            for anomaly in shown {
+                let start = "  " + TerminalSummaryRenderer.padded(anomaly.name, 28) + TerminalSummaryRenderer.leftPadded(anomaly.count, countWidth)
+                    + "  " + text.styled(TerminalSummaryRenderer.leftPadded(anomaly.cost, costWidth), .yellow) + "  "
                 // The fix is cut to the screen; on one too narrow for a useful part, left out.
                 let room = text.width - TerminalText.visibleWidth(start)
                 anomalies.append(room >= 12 ? start + TerminalText.truncated(anomaly.fix, to: room) : String(start.dropLast(2)))
@@ -109,17 +137,16 @@ struct TerminalSummaryRenderer: Sendable {
             .enumerated().map { $0.offset == 0 ? label + " " + $0.element.dropFirst(width + 1) : $0.element }
     }
 
-    private func optionLine(_ option: Recommendation.Option, rank: String, advice: Recommendation, note: String = "") -> String {
+    private func optionLine(_ option: Recommendation.Option, rank: String, advice: Recommendation, layout: OptionLayout, note: String = "") -> String {
         var name = option.strategy.rawValue
         if option.sameChoice(as: advice.recommended) { name += advice.keepsCurrent ? " (keep)" : " (recommended)" }
         if option.sameChoice(as: advice.treeOption), !option.sameChoice(as: advice.recommended) { name += " (tree)" }
         name += note
-        let layout = optionLayout
         let line = "  " + TerminalSummaryRenderer.leftPadded(rank, 2) + "  " + TerminalSummaryRenderer.padded(TerminalText.truncated(name, to: layout.name), layout.name)
-            + TerminalSummaryRenderer.leftPadded(String(option.delay), 5)
-            + TerminalSummaryRenderer.leftPadded(Money.usd(option.costUSD), 10)
-            + TerminalSummaryRenderer.leftPadded(Money.usd(option.savingsUSDPerMonth), 17)
-            + (layout.list ? TerminalSummaryRenderer.leftPadded(Money.usd(option.listCostUSD), 13) : "")
+            + TerminalSummaryRenderer.leftPadded(String(option.delay), TerminalSummaryRenderer.optionColumns.delay)
+            + TerminalSummaryRenderer.leftPadded(Money.usd(option.costUSD), layout.bill)
+            + TerminalSummaryRenderer.leftPadded(Money.usd(option.savingsUSDPerMonth), layout.saving)
+            + (layout.list.map { TerminalSummaryRenderer.leftPadded(Money.usd(option.listCostUSD), $0) } ?? "")
         return option.sameChoice(as: advice.recommended) ? text.styled(line, .green) : line
     }
 

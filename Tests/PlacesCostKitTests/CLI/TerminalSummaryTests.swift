@@ -105,6 +105,43 @@ struct TerminalSummaryTests {
         #expect(sink.text.contains("10,800"), "36 reused tokens in the log, 10,800 at --scale 300")
         #expect(!sink.text.contains("\u{1B}"))
     }
+
+    @Test("Bills of $10,000, $100,000 and millions stay in their columns: each figure ends under its header, two spaces from the one before", arguments: [1, 300, 3000, 300_000])
+    func wideFigures(_ scale: Int) throws {
+        let sink = TerminalSink()
+        let context = CommandContext(standardOutput: sink, standardError: StringSink(), workingDirectory: packageRoot,
+                                     environment: Self.environment(["NO_COLOR": "1"]))
+        let code = CLI(arguments: ["analyze", "SampleLogs/ios-app.jsonl", "--scale", String(scale)], context: context).run()
+        #expect(code == .success)
+        let lines = sink.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for (title, headers) in [("Options by the bill", ["delay", "bill", "saving a month", "list price"]), ("Anomalies", ["count", "billed", "cost"])] {
+            let start = try #require(lines.firstIndex { $0.hasPrefix(title) })
+            let header = lines[start]
+            let rows = lines[(start + 1)...].prefix { !$0.isEmpty }
+            #expect(rows.count >= 2)
+            // Where each header ends; "bill" is the one after "delay", not the title's.
+            var ends: [Int] = []
+            var searchFrom = header.index(header.startIndex, offsetBy: title.count)
+            for name in headers {
+                guard let range = header.range(of: " " + name, range: searchFrom ..< header.endIndex) else { continue }
+                ends.append(header.distance(from: header.startIndex, to: range.upperBound))
+                searchFrom = range.upperBound
+            }
+            #expect(ends.count >= 2, "\(title): \(header)")
+            for row in rows {
+                let characters = Array(row)
+                for end in ends {
+                    // A figure ends here: a digit, then a space or the line's end; and the figure
+                    // (its digits, commas, point and dollar sign) has two spaces before it.
+                    #expect(end <= characters.count && characters[end - 1].isNumber, "\(title), scale \(scale): \(row)")
+                    #expect(end == characters.count || characters[end] == " ", "\(title), scale \(scale): \(row)")
+                    var first = end - 1
+                    while first > 0, characters[first - 1].isNumber || ",.$".contains(characters[first - 1]) { first -= 1 }
+                    #expect(first >= 2 && characters[first - 1] == " " && characters[first - 2] == " ", "\(title), scale \(scale): \(row)")
+                }
+            }
+        }
+    }
 }
 
 @Suite("Errors that say what to do")
