@@ -102,6 +102,15 @@ struct TerminalText: Sendable {
         return String(String.UnicodeScalarView(text.unicodeScalars.prefix(max(0, width - 1)))) + "…"
     }
 
+    /// `text` cut to `width` columns in the middle: its start and its end, an ellipsis between.
+    static func truncatedInMiddle(_ text: String, to width: Int) -> String {
+        let scalars = text.unicodeScalars
+        guard scalars.count > width else { return text }
+        let kept = max(0, width - 1)
+        let head = (kept + 1) / 2
+        return String(String.UnicodeScalarView(scalars.prefix(head))) + "…" + String(String.UnicodeScalarView(scalars.suffix(kept - head)))
+    }
+
     /// A Markdown document for a terminal: headings bold, paragraphs and list items wrapped,
     /// tables aligned, each cell cut so that a row fits `width`.
     func document(_ markdown: String) -> String {
@@ -188,13 +197,20 @@ struct TerminalText: Sendable {
         while span(widths[...]) > width, let widest = widths.indices.max(by: { widths[$0] < widths[$1] }), widths[widest] > TerminalText.minimumCut {
             widths[widest] -= 1
         }
+        // A cut that would make two different cells of a column read the same (`session_details`
+        // and `session_details_basic`) is made in the middle of that column's cells instead.
+        let cutsInMiddle = (0..<columns).map { column in
+            let cells = Set(plain.compactMap { column < $0.count ? $0[column] : nil })
+            return Set(cells.map { TerminalText.truncated($0, to: widths[column]) }).count < cells.count
+        }
         let numeric = (0..<columns).map { column in
             plain.dropFirst().allSatisfy { column >= $0.count || $0[column].isEmpty || $0[column].first.map { "$-0123456789".contains($0) } == true }
         }
         return plain.enumerated().map { index, row in
             var cells: [String] = []
             for column in 0..<columns {
-                let cell = TerminalText.truncated(column < row.count ? row[column] : "", to: widths[column])
+                let full = column < row.count ? row[column] : ""
+                let cell = cutsInMiddle[column] ? TerminalText.truncatedInMiddle(full, to: widths[column]) : TerminalText.truncated(full, to: widths[column])
                 let pad = String(repeating: " ", count: widths[column] - cell.unicodeScalars.count)
                 let text = numeric[column] && index > 0 ? pad + cell : cell + pad
                 cells.append(index == 0 ? styled(text, .bold) : text)

@@ -106,6 +106,19 @@ struct TerminalSummaryTests {
         #expect(!sink.text.contains("\u{1B}"))
     }
 
+    @Test("A table cut to fit keeps its cells apart: names that the cut would make alike are cut in the middle, others at the end")
+    func cutKeepsCellsApart() {
+        let figures = ["$115,012.70", "$104,512.70"]
+        let rows = [["", "delay 0", "delay 1"], ["current"] + figures, ["session_details"] + figures, ["session_details_basic"] + figures, ["per_request_geocoding"] + figures]
+        let lines = TerminalText(width: 40, color: false).tableLines(rows)
+        #expect(lines.allSatisfy { $0.unicodeScalars.count <= 40 })
+        let names = lines.dropFirst().map { String($0.prefix { $0 != " " }) }
+        #expect(names == ["current", "session…etails", "session…_basic", "per_req…coding"])
+        // Cut at the end where that leaves the cells apart.
+        let apart = TerminalText(width: 40, color: false).tableLines([["", "delay 0", "delay 1"], ["alpha_strategy_one"] + figures, ["beta_strategy_two_x"] + figures])
+        #expect(apart.dropFirst().map { String($0.prefix { $0 != " " }) } == ["alpha_strateg…", "beta_strategy…"])
+    }
+
     @Test("Bills of $10,000, $100,000 and millions stay in their columns: each figure ends under its header, two spaces from the one before", arguments: [1, 300, 3000, 300_000])
     func wideFigures(_ scale: Int) throws {
         let sink = TerminalSink()
