@@ -42,22 +42,6 @@ struct RowRunSorter {
         merge(rows, piles: piles, body)
     }
 
-    /// Sorts `rows` in place.
-    mutating func sort(_ rows: inout [SearchRow]) {
-        guard let piles = pile(rows) else {
-            rows.sort { $0.precedes($1) }
-            return
-        }
-        guard piles.count > 1 else { return }
-        var sorted: [SearchRow] = []
-        sorted.reserveCapacity(rows.count)
-        merge(rows, piles: piles) { part in
-            sorted.append(contentsOf: part)
-            return true
-        }
-        rows = sorted
-    }
-
     /// Each row's pile in `pileOf`, and each pile's row count; nil past `maxPiles`.
     private mutating func pile(_ rows: [SearchRow]) -> [Int]? {
         pileOf.removeAll(keepingCapacity: true)

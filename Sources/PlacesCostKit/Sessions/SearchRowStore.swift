@@ -48,9 +48,10 @@ struct SearchRowStore: Sendable {
         if buffer.count >= runLength { spill() }
     }
 
-    /// Sorts what is left in the buffer; call once the walk is done.
+    /// Sorts what is left in the buffer; call once the walk is done. In place: an out-of-place
+    /// merge of the piles (`RowRunSorter`) would hold the buffer twice at the walk's end.
     mutating func finish() {
-        sorter.sort(&buffer)
+        buffer.sort { $0.precedes($1) }
     }
 
     /// Appends the buffer to the spill file as a run, in order.
