@@ -49,13 +49,13 @@ struct RowRunSorter {
         var counts = [Int](repeating: 0, count: RowRunSorter.maxPiles)
         var piles = 0
         // Each pile's last row, as its key.
-        var lasts = [Key](repeating: Key(startedAt: .min, sequence: .min), count: RowRunSorter.maxPiles)
+        var lasts = [SearchRow.Order](repeating: SearchRow.Order(startedAt: .min, sequence: .min), count: RowRunSorter.maxPiles)
         let fits = lasts.withUnsafeMutableBufferPointer { lasts in
             counts.withUnsafeMutableBufferPointer { counts in
                 pileOf.withUnsafeMutableBufferPointer { pileOf in
                     rows.withUnsafeBufferPointer { rows in
                         for index in 0..<rows.count {
-                            let key = Key(rows[index])
+                            let key = rows[index].order
                             var pile = 0
                             if piles > 0, key.precedes(lasts[0]) {
                                 // The piles' last rows fall from the first pile on (a row joins
@@ -104,7 +104,7 @@ struct RowRunSorter {
         heads = starts
         // The key of each pile's next row; an ended pile's comes after every row's, so it sinks
         // in the heap and is never taken: exactly `rows.count` rows are.
-        var next = (0..<piles).map { Key(rows[Int(order[starts[$0]])]) }
+        var next = (0..<piles).map { rows[Int(order[starts[$0]])].order }
         // A binary min-heap of the piles by their next row.
         var heap = Array(0..<piles)
         heap.sort { next[$0].precedes(next[$1]) }
@@ -119,7 +119,7 @@ struct RowRunSorter {
                                 let best = heap[0]
                                 chunk.append(rows[Int(order[heads[best]])])
                                 heads[best] += 1
-                                next[best] = heads[best] < ends[best] ? Key(rows[Int(order[heads[best]])]) : .last
+                                next[best] = heads[best] < ends[best] ? rows[Int(order[heads[best]])].order : .last
                                 RowRunSorter.siftDown(heap, by: next)
                                 if chunk.count == chunkRows {
                                     guard chunk.withUnsafeBufferPointer(body) else { return }
@@ -136,7 +136,7 @@ struct RowRunSorter {
 
     /// Restores the heap order after the top pile's next row changed.
     @inline(__always)
-    private static func siftDown(_ heap: UnsafeMutableBufferPointer<Int>, by next: UnsafeMutableBufferPointer<Key>) {
+    private static func siftDown(_ heap: UnsafeMutableBufferPointer<Int>, by next: UnsafeMutableBufferPointer<SearchRow.Order>) {
         var parent = 0
         while true {
             let left = 2 * parent + 1
@@ -146,29 +146,6 @@ struct RowRunSorter {
             guard next[heap[child]].precedes(next[heap[parent]]) else { return }
             heap.swapAt(child, parent)
             parent = child
-        }
-    }
-
-    /// A row's place in the order, without the rest of the row.
-    private struct Key {
-        var startedAt: Int64
-        var sequence: Int64
-
-        /// After every row's key.
-        static let last = Key(startedAt: .max, sequence: .max)
-
-        init(startedAt: Int64, sequence: Int64) {
-            self.startedAt = startedAt
-            self.sequence = sequence
-        }
-
-        init(_ row: SearchRow) {
-            self.init(startedAt: row.startedAt, sequence: row.sequence)
-        }
-
-        @inline(__always)
-        func precedes(_ other: Key) -> Bool {
-            startedAt != other.startedAt ? startedAt < other.startedAt : sequence < other.sequence
         }
     }
 }

@@ -27,6 +27,25 @@ struct SearchRow: Sendable, Equatable {
     /// Whether `self` is written before `other`.
     @inline(__always)
     func precedes(_ other: SearchRow) -> Bool {
-        startedAt != other.startedAt ? startedAt < other.startedAt : sequence < other.sequence
+        order.precedes(other.order)
+    }
+
+    /// The row's place in the file.
+    @inline(__always)
+    var order: Order { Order(startedAt: startedAt, sequence: sequence) }
+
+    /// A row's place in `searches.csv` without the rest of the row: what the sort of a walk's
+    /// rows (`RowRunSorter`) and the merge of the walks' runs (`SearchRowMerger`) compare.
+    struct Order {
+        var startedAt: Int64
+        var sequence: Int64
+
+        /// After every row's place.
+        static let last = Order(startedAt: .max, sequence: .max)
+
+        @inline(__always)
+        func precedes(_ other: Order) -> Bool {
+            startedAt != other.startedAt ? startedAt < other.startedAt : sequence < other.sequence
+        }
     }
 }

@@ -33,19 +33,17 @@ struct SearchRowMerger {
 
     /// A run in the heap: the order of its next row, and the run.
     private struct Entry {
-        var startedAt: Int64
-        var sequence: Int64
+        var order: SearchRow.Order
         var cursor: Int
 
         init(_ row: SearchRow, cursor: Int) {
-            startedAt = row.startedAt
-            sequence = row.sequence
+            order = row.order
             self.cursor = cursor
         }
 
         @inline(__always)
         func precedes(_ other: Entry) -> Bool {
-            startedAt != other.startedAt ? startedAt < other.startedAt : sequence < other.sequence
+            order.precedes(other.order)
         }
     }
 
@@ -116,9 +114,7 @@ struct SearchRowMerger {
             let partition = cursors[cursor].partition
             cursors[cursor].position += 1
             if cursors[cursor].position < cursors[cursor].count || refill(cursor) {
-                let next = cursors[cursor].rows[cursors[cursor].position]
-                top.startedAt = next.startedAt
-                top.sequence = next.sequence
+                top.order = cursors[cursor].rows[cursors[cursor].position].order
                 heap[0] = top
             } else {
                 heap[0] = heap[heap.count - 1]
