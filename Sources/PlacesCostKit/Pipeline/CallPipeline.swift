@@ -297,6 +297,7 @@ final class CallPipeline: @unchecked Sendable {
 
     private func work(partition: Int) {
         var stream = SessionStream(options: options.sessions, calendar: options.calendar, catalogs: catalogs)
+        stream.partition = partition
         var caches = CallBlockBuilder.Caches()
         var nextWalk = 0
         loop: while true {

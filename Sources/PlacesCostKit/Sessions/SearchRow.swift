@@ -30,6 +30,28 @@ struct SearchRow: Sendable, Equatable {
         order.precedes(other.order)
     }
 
+    /// The `shape` of a row published as it stood (`RowPublication.provisional`) whose shape no
+    /// search has had yet: index `index` among its walk's `RowPublication.uncountedShapes`. A row
+    /// a walk emits never has one.
+    static func uncountedShape(_ index: Int) -> UInt32 {
+        UInt32(index) | uncountedBit
+    }
+
+    /// The index among `RowPublication.uncountedShapes` of an uncounted shape, else `nil`.
+    @inline(__always)
+    static func uncountedIndex(_ shape: UInt32) -> Int? {
+        shape & uncountedBit != 0 ? Int(shape & ~uncountedBit) : nil
+    }
+
+    /// Above every shape index a walk counts (`TokenState.mainSpentShape`).
+    private static let uncountedBit: UInt32 = 1 << 31
+
+    /// A row of zeros, to fill buffers with.
+    static let none = SearchRow(
+        startedAt: 0, sequence: 0, endedAt: 0, token: 0, user: 0, requests: 0, charactersAtSelection: 0, shape: 0,
+        hasToken: false, hasUser: false, mayExpire: false
+    )
+
     /// The row's place in the file.
     @inline(__always)
     var order: Order { Order(startedAt: startedAt, sequence: sequence) }

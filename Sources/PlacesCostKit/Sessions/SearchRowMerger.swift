@@ -49,6 +49,7 @@ struct SearchRowMerger {
 
     /// Rows read from a spill file at once: 256 KiB.
     static let chunkRows = (256 << 10) / MemoryLayout<SearchRow>.stride
+    let chunkRows: Int
 
     /// The cursors' rows, freed when the last copy of the merger goes.
     private final class Chunks {
@@ -75,40 +76,94 @@ struct SearchRowMerger {
     private let reshaped: [[UInt64: (from: UInt32, to: UInt32)]]
     /// The first read failure: the rows after it are missing.
     private(set) var failure: Int32?
+    /// Rows left out of the runs added, up to their frontiers.
+    private(set) var skippedRows = 0
 
-    /// - Parameter stores: the walks' stores, finished (`SearchRowStore.finish`), by partition.
-    init(_ stores: [SearchRowStore]) {
-        reshaped = stores.map(\.reshaped)
+    /// - Parameters:
+    ///   - stores: the walks' stores, finished (`SearchRowStore.finish`), by partition.
+    ///   - firstRuns: how many of each walk's first runs to leave out; none when `nil`.
+    ///   - frontier: the rows up to it are left out.
+    init(_ stores: [SearchRowStore], leavingOut firstRuns: [Int]? = nil, skippingThrough frontier: SearchRow.Order? = nil) {
+        self.init(partitions: stores.count, reshaped: stores.map(\.reshaped))
         for (partition, store) in stores.enumerated() {
-            for run in store.runs {
-                begin(Cursor(
-                    partition: partition, descriptor: store.spillDescriptor, memory: [], fileNext: run.lowerBound, fileEnd: run.upperBound,
-                    rows: chunks.allocate(min(SearchRowMerger.chunkRows, run.count))
-                ))
+            let skipped = firstRuns.map { partition < $0.count ? $0[partition] : 0 } ?? 0
+            for run in store.runs.dropFirst(skipped) {
+                addRun(run, of: store.spillDescriptor, partition: partition, skippingThrough: frontier)
             }
-            if !store.buffer.isEmpty {
-                begin(Cursor(
-                    partition: partition, descriptor: -1, memory: store.buffer, fileNext: 0, fileEnd: store.buffer.count,
-                    rows: chunks.allocate(min(SearchRowMerger.chunkRows, store.buffer.count))
-                ))
-            }
+            if !store.buffer.isEmpty { addRows(store.buffer, partition: partition, skippingThrough: frontier) }
         }
-        waiting.sort { $1.precedes($0) }
     }
 
-    /// Adds a run, to wait for its first row's turn.
-    private mutating func begin(_ cursor: Cursor) {
+    /// A merge of no run yet, of the walks `0 ..< partitions`: runs are added as they come
+    /// (`addRun`, `addRows`), and read `chunkRows` at a time.
+    init(partitions: Int, reshaped: [[UInt64: (from: UInt32, to: UInt32)]]? = nil, chunkRows: Int = SearchRowMerger.chunkRows) {
+        self.reshaped = reshaped ?? Array(repeating: [:], count: partitions)
+        self.chunkRows = max(1, chunkRows)
+    }
+
+    /// Adds the rows `rows` of a spill file, sorted, leaving out those up to `frontier`.
+    mutating func addRun(_ rows: Range<Int>, of descriptor: Int32, partition: Int, skippingThrough frontier: SearchRow.Order? = nil) {
+        guard !rows.isEmpty else { return }
+        begin(Cursor(
+            partition: partition, descriptor: descriptor, memory: [], fileNext: rows.lowerBound, fileEnd: rows.upperBound,
+            rows: chunks.allocate(min(chunkRows, rows.count))
+        ), skippingThrough: frontier)
+    }
+
+    /// Adds rows held in memory, sorted, leaving out those up to `frontier`.
+    mutating func addRows(_ rows: [SearchRow], partition: Int, skippingThrough frontier: SearchRow.Order? = nil) {
+        guard !rows.isEmpty else { return }
+        begin(Cursor(
+            partition: partition, descriptor: -1, memory: rows, fileNext: 0, fileEnd: rows.count,
+            rows: chunks.allocate(min(chunkRows, rows.count))
+        ), skippingThrough: frontier)
+    }
+
+    /// Adds a run, to wait for its first row's turn, after its rows up to `frontier` (found by
+    /// halving, a row read at a time from a file).
+    private mutating func begin(_ cursor: Cursor, skippingThrough frontier: SearchRow.Order?) {
+        var cursor = cursor
+        if let frontier {
+            var low = cursor.fileNext
+            var high = cursor.fileEnd
+            while low < high {
+                let middle = (low + high) / 2
+                guard let row = row(middle, of: cursor) else { return }
+                if frontier.precedes(row.order) { high = middle } else { low = middle + 1 }
+            }
+            skippedRows += low - cursor.fileNext
+            cursor.fileNext = low
+        }
         cursors.append(cursor)
-        if refill(cursors.count - 1) { waiting.append(Entry(cursor.rows[0], cursor: cursors.count - 1)) }
+        let index = cursors.count - 1
+        guard refill(index) else { return }
+        let entry = Entry(cursors[index].rows[cursors[index].position], cursor: index)
+        // `waiting` is latest first.
+        let place = waiting.firstIndex { $0.precedes(entry) } ?? waiting.count
+        waiting.insert(entry, at: place)
     }
 
-    /// Writes the next rows in order, with their walks, at `block`, up to `capacity`; returns
-    /// how many: fewer only at the end (or at a read failure, `failure`).
-    mutating func fill(_ block: UnsafeMutablePointer<(row: SearchRow, walk: Int)>, capacity: Int) -> Int {
+    /// Row `index` of the cursor's run; `nil` when it cannot be read (`failure`).
+    private mutating func row(_ index: Int, of cursor: Cursor) -> SearchRow? {
+        if cursor.descriptor < 0 { return cursor.memory[index] }
+        var row = SearchRow.none
+        let stride = MemoryLayout<SearchRow>.stride
+        let read = withUnsafeMutableBytes(of: &row) { pread(cursor.descriptor, $0.baseAddress!, MemoryLayout<SearchRow>.size, off_t(index * stride)) }
+        guard read == MemoryLayout<SearchRow>.size else {
+            failure = read < 0 ? errno : EIO
+            return nil
+        }
+        return row
+    }
+
+    /// Writes the next rows in order, with their walks, at `block`, up to `capacity` and before
+    /// `limit`; returns how many: fewer only at the end or the limit (or at a read failure,
+    /// `failure`).
+    mutating func fill(_ block: UnsafeMutablePointer<(row: SearchRow, walk: Int)>, capacity: Int, before limit: SearchRow.Order = .last) -> Int {
         var filled = 0
         while filled < capacity {
             activate()
-            guard var top = heap.first else { break }
+            guard var top = heap.first, top.order.precedes(limit) else { break }
             let cursor = top.cursor
             var row = cursors[cursor].rows[cursors[cursor].position]
             let partition = cursors[cursor].partition
@@ -144,7 +199,7 @@ struct SearchRowMerger {
     private mutating func refill(_ index: Int) -> Bool {
         let cursor = cursors[index]
         guard cursor.fileNext < cursor.fileEnd, failure == nil else { return false }
-        let count = min(SearchRowMerger.chunkRows, cursor.fileEnd - cursor.fileNext)
+        let count = min(chunkRows, cursor.fileEnd - cursor.fileNext)
         if cursor.descriptor < 0 {
             cursor.memory.withUnsafeBytes { memory in
                 let stride = MemoryLayout<SearchRow>.stride

@@ -169,6 +169,11 @@ package struct SearchTally {
         return index
     }
 
+    /// The index of shape `key` if a search of it was counted, counting nothing.
+    func index(of key: ShapeKey) -> Int? {
+        shapeIDs.find(key, digest: key.digest, in: shapes).index
+    }
+
     /// Moves one search from shape `index` to the same shape with `outcome`; returns the new index.
     mutating func reclassify(_ index: Int, as outcome: Search.Outcome) -> Int {
         var key = shapes[index]

@@ -11,6 +11,9 @@ extension SessionStream {
         var lengths = LengthProfile.Compact()
         /// The lengths are in `asideLengths` under `sequence` instead.
         var lengthsAside = false
+        /// Its row was published as it stood (`RowPublication.provisional`); a later call may
+        /// have changed it since.
+        var publishedAsItStands = false
         var generation: APIGeneration?
         var platform: UInt32 = 0
         var project: UInt32

@@ -2,11 +2,19 @@
 /// pseudonyms computed here, on the walk's thread.
 extension SessionStream {
     mutating func appendRow(_ draft: Draft, _ outcome: Search.Outcome, lengths: LengthProfile, selection: Event?, shape: Int, mayExpire: Bool) {
-        guard let pseudonymizer = options.rows?.pseudonymizer else { return }
+        guard let row = makeRow(draft, outcome, lengths: lengths, selection: selection, shape: UInt32(shape), mayExpire: mayExpire) else { return }
+        let runs = rows!.runs.count
+        rows!.append(row)
+        if rows!.runs.count != runs { publishSpilledRun() }
+    }
+
+    /// The row of `draft` ending with `outcome`; `nil` when the walk makes no rows.
+    private mutating func makeRow(_ draft: Draft, _ outcome: Search.Outcome, lengths: LengthProfile, selection: Event?, shape: UInt32, mayExpire: Bool) -> SearchRow? {
+        guard let pseudonymizer = options.rows?.pseudonymizer else { return nil }
         var row = SearchRow(
             startedAt: draft.startedAt, sequence: draft.sequence, endedAt: selection?.time ?? draft.lastAutocompleteAt,
             token: 0, user: 0, requests: lengths.requests,
-            charactersAtSelection: outcome.isCompleted ? lengths.last : -1, shape: UInt32(shape),
+            charactersAtSelection: outcome.isCompleted ? lengths.last : -1, shape: shape,
             hasToken: draft.kind != .inferred, hasUser: draft.user != UInt32.max, mayExpire: mayExpire
         )
         if row.hasToken { row.token = tokenPseudonym(draft.key, pseudonymizer) }
@@ -24,7 +32,54 @@ extension SessionStream {
                 userPseudonyms[draft.user] = row.user
             }
         }
-        rows!.append(row)
+        return row
+    }
+
+    /// Hands the run just spilled to `options.rows.publications` with what writing it needs:
+    /// the walk's shapes, the rows of runs on a spent token idle for `idleRunAge` as they stand,
+    /// and the earliest start of every other open search (or the time being walked), before
+    /// which no row this walk emits later starts, those published as they stood aside.
+    private mutating func publishSpilledRun() {
+        guard let publications = options.rows?.publications, let store = rows, let run = store.runs.last,
+              store.failure == nil, !isLate, !finishing
+        else { return }
+        var bound = walkedTime
+        var provisional: [SearchRow] = []
+        let (earlier, overflow) = walkedTime.subtractingReportingOverflow(publications.idleRunAge)
+        let idleSince = overflow ? Int64.min : earlier
+        for slot in openTokens.indices {
+            guard let open = openTokens[slot], open.sessionOpen || open.hasRun, !open.draft.publishedAsItStands else { continue }
+            if !open.sessionOpen, open.draft.lastAutocompleteAt < idleSince, let row = rowAtEnd(ofRun: open.draft) {
+                provisional.append(row)
+                openTokens[slot]!.draft.publishedAsItStands = true
+                continue
+            }
+            bound = min(bound, open.draft.startedAt)
+        }
+        for case let draft? in openUsers { bound = min(bound, draft.startedAt) }
+        provisional.sort { $0.precedes($1) }
+        publications.publish(RowPublication(
+            partition: partition, descriptor: store.spillDescriptor, run: run, provisional: provisional,
+            shapes: tally.shapes, uncountedShapes: uncountedShapes, periodTimes: tally.periodTimes, bound: bound
+        ))
+    }
+
+    /// The row `finish` would emit for a run on a spent token if the log ended here (abandoned,
+    /// no selection), counting nothing: a shape no search has had yet is noted in `uncountedShapes`.
+    private mutating func rowAtEnd(ofRun draft: Draft) -> SearchRow? {
+        let lengths = draft.lengthsAside ? asideLengths[draft.sequence]! : LengthProfile(draft.lengths)
+        let key = shapeKey(draft, .abandoned, lengths: lengths, selection: nil)
+        let shape: UInt32
+        if let counted = tally.index(of: key) {
+            shape = UInt32(counted)
+        } else if let known = uncountedShapeIndices[key] {
+            shape = SearchRow.uncountedShape(known)
+        } else {
+            uncountedShapeIndices[key] = uncountedShapes.count
+            shape = SearchRow.uncountedShape(uncountedShapes.count)
+            uncountedShapes.append(key)
+        }
+        return makeRow(draft, .abandoned, lengths: lengths, selection: nil, shape: shape, mayExpire: false)
     }
 
     /// The index in `tokenUserPseudonyms` of a token call's user: its token's last user's when the
@@ -61,6 +116,8 @@ struct SearchRowOptions: Sendable {
     /// Where rows past `runLength` a walk are spilled (`SearchRowStore`).
     var directory: String
     var runLength = SearchRowStore.defaultRunLength
+    /// Where each spilled run is published, for `searches.csv` to be written during the walk.
+    var publications: RowPublications?
 }
 
 /// The pseudonyms of the walk's user ids, by id: each user's is computed once, though a user's

@@ -18,15 +18,8 @@ extension SessionStream {
     ///   waits: a later call may yet show it expired (`reshapeRow`).
     @discardableResult
     mutating func emit(_ draft: Draft, _ outcome: Search.Outcome, selection: Event? = nil, mayExpire: Bool = false) -> Int {
-        let generation = draft.generation ?? selection?.generation
         let lengths = takeLengths(of: draft)
-        var group: UInt32 = 0
-        if let by = options.groupBy { group = searchGroup(draft, selection: selection, by) }
-        let key = SearchTally.ShapeKey(
-            period: calendar.period(of: Timestamp(microseconds: draft.startedAt)), lengths: lengths,
-            selectionFields: selection?.fields ?? 0, kind: draft.kind, outcome: outcome, generation: generation,
-            selectionAPI: selection?.api, selectionGeneration: selection?.generation, group: group
-        )
+        let key = shapeKey(draft, outcome, lengths: lengths, selection: selection)
         let index = tally.add(key, time: draft.startedAt)
         if rows != nil { appendRow(draft, outcome, lengths: lengths, selection: selection, shape: index, mayExpire: mayExpire) }
         if options.keepSearches {
@@ -34,6 +27,17 @@ extension SessionStream {
             tally.kept.append((search(draft, outcome, lengths: all, selection: selection), draft.sequence))
         }
         return index
+    }
+
+    /// The shape of `draft` ending with `outcome`.
+    mutating func shapeKey(_ draft: Draft, _ outcome: Search.Outcome, lengths: LengthProfile, selection: Event?) -> SearchTally.ShapeKey {
+        var group: UInt32 = 0
+        if let by = options.groupBy { group = searchGroup(draft, selection: selection, by) }
+        return SearchTally.ShapeKey(
+            period: calendar.period(of: Timestamp(microseconds: draft.startedAt)), lengths: lengths,
+            selectionFields: selection?.fields ?? 0, kind: draft.kind, outcome: outcome, generation: draft.generation ?? selection?.generation,
+            selectionAPI: selection?.api, selectionGeneration: selection?.generation, group: group
+        )
     }
 
     mutating func addBaseCall(_ event: Event, orphan: Bool) {

@@ -42,6 +42,11 @@ struct SessionStream {
         static let defaultCompactAfter = 1 << 17
         /// `--by`: count every call and search in its group too; `nil` counts none.
         var groupBy: GroupDimension?
+
+        /// The longest a walk waits for a search's next call: the longest timeout or the user gap.
+        var longestWait: Int64 {
+            ([timeout, userGap] + alternativeTimeouts).map(\.microseconds).max()!
+        }
     }
 
     let options: Options
@@ -87,6 +92,15 @@ struct SessionStream {
     /// such users are never looked up in the table of every user.
     let tokenUsersArePseudonyms: Bool
     var tokenUserPseudonyms: [UInt64] = []
+    /// The walk's partition, named in what it publishes (`RowPublication`).
+    var partition = 0
+    /// The shapes of rows published as they stood that no search had had (`SearchRow.uncountedShape`).
+    var uncountedShapes: [SearchTally.ShapeKey] = []
+    var uncountedShapeIndices: [SearchTally.ShapeKey: Int] = [:]
+    /// The time of the call being walked, or of the last one: later calls come no earlier.
+    var walkedTime: Int64 = .min
+    /// Closing what is open at the end of the log: runs spilled now are not published.
+    var finishing = false
 
     // The duplicate check's state (`SessionStream+Duplicates.swift`): stored properties stay in the type.
     /// The instant of the calls in `instantFingerprints`: calls come in time order, so an exact
@@ -161,6 +175,8 @@ struct SessionStream {
         swap(&buffer, &self.buffer)
         buffer.flush { walk($0) }
         swap(&buffer, &self.buffer)
+        // What is still open ends here: its rows go to the writer after the walks.
+        finishing = true
         for index in openTokens.indices {
             guard let open = openTokens[index] else { continue }
             if open.sessionOpen {
@@ -180,6 +196,7 @@ struct SessionStream {
     // MARK: - Walks
 
     private mutating func walk(_ event: Event) {
+        walkedTime = event.time
         if isDuplicate(event) {
             tally.duplicates += 1
             if options.dedupe {

@@ -1,0 +1,85 @@
+import Foundation
+
+/// What a walk hands over each time it spills a run of `searches.csv` rows, so the file can be
+/// written while the log is still read (`SearchesCSVSpeculator`): the run, the rows that are
+/// final only if nothing more happens, the shapes their `shape` indexes, and how far back a row
+/// the walk has not handed over can start.
+struct RowPublication: Sendable {
+    var partition: Int
+    /// The walk's spill file, and the run's rows in it.
+    var descriptor: Int32
+    var run: Range<Int>
+    /// Runs on a spent token idle for longer than `RowPublications.idleRunAge`, as the rows the
+    /// end of the log would make of them, in order: a later call on the token changes them.
+    var provisional: [SearchRow]
+    /// The walk's shapes so far (only ever appended to) and the earliest time of each period.
+    var shapes: [SearchTally.ShapeKey]
+    /// The shapes of provisional rows that no search has had yet (`SearchRow.uncountedShape`),
+    /// only ever appended to.
+    var uncountedShapes: [SearchTally.ShapeKey]
+    var periodTimes: [BillingCalendar.Period: Int64]
+    /// Every row the walk hands over later starts at or after this time, but for later versions
+    /// of rows handed over as provisional or emitted while their outcome could still change.
+    var bound: Int64
+}
+
+/// The publications of every walk, waiting for the one thread that writes them.
+final class RowPublications: @unchecked Sendable {
+    let partitions: Int
+    /// How long a run of calls on a spent token must have been idle for its row to be handed over
+    /// as it stands (`RowPublication.provisional`): such a run stays open to the end of the log
+    /// unless a details call comes.
+    let idleRunAge: Int64
+    private let condition = NSCondition()
+    private var pending: [RowPublication] = []
+    private var ending = Ending.none
+
+    /// How the publications end.
+    enum Ending {
+        case none
+        /// At once: what is pending is dropped, and the writing stops at the end of a block.
+        case now
+        /// Once every publication pending is taken (tests: the same rows written however the
+        /// threads ran).
+        case drained
+    }
+
+    init(partitions: Int, idleRunAge: Int64) {
+        self.partitions = partitions
+        self.idleRunAge = idleRunAge
+    }
+
+    func publish(_ publication: RowPublication) {
+        condition.lock()
+        if ending == .none { pending.append(publication) }
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Waits for publications and takes them all; `nil` once they have ended.
+    func take() -> [RowPublication]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while pending.isEmpty, ending == .none { condition.wait() }
+        guard ending != .now, !pending.isEmpty else { return nil }
+        let taken = pending
+        pending = []
+        return taken
+    }
+
+    /// Whether the writing is to stop at the end of the block it is writing.
+    var stopsNow: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return ending == .now
+    }
+
+    /// Ends the publications: the walks are done, or the writing is abandoned.
+    func end(_ how: Ending) {
+        condition.lock()
+        ending = how
+        if how == .now { pending = [] }
+        condition.broadcast()
+        condition.unlock()
+    }
+}
