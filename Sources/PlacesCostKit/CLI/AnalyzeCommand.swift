@@ -119,6 +119,8 @@ struct AnalyzeCommand {
         // are done, while the searches are priced; the staging is undone if the analysis fails.
         let staging = try out.map { try ReportDirectoryWriter(directory: $0.path).begin() }
         if let staging {
+            // The rows are written into it while the log is read, and checked once it is.
+            options.speculatedSearchesPath = try staging.stagedPath(of: ReportBundle.searchesPath)
             options.rowsReady = { rows in
                 progress?.beginWriting(rows: rows.count)
                 staging.start(ReportBundle.searchesFile(rows) { rows, bytes in progress?.wrote(rows: rows, bytes: bytes) })

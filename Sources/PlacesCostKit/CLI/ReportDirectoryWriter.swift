@@ -105,6 +105,13 @@ struct ReportDirectoryWriter {
             }
         }
 
+        /// The path in the staging folder where the file at `relative` is written, its folders made:
+        /// for a file begun before it is started (`ReportFile.Contents.resumed`).
+        func stagedPath(of relative: String) throws -> String {
+            try makeStagedParents(of: relative)
+            return path + "/new/" + relative
+        }
+
         /// Writes `files` (streamed ones started on threads, the others here), waits for every file
         /// started, and swaps the whole set in; on any failure nothing in the directory changes.
         func commit(_ files: [ReportFile]) throws {
@@ -329,7 +336,8 @@ struct ReportDirectoryWriter {
     /// Writes a file, synced to disk before it returns, or with `sync` false only handed to the
     /// disk (`sync(_:shownAs:)` must follow before the file is swapped in).
     fileprivate func writeFile(_ path: String, contents: ReportFile.Contents, shownAs: String, sync: Bool = true) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let flags = if case .resumed = contents { O_WRONLY | O_CLOEXEC } else { O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC }
+        let descriptor = open(path, flags, 0o644)
         guard descriptor >= 0 else { throw CLIError.cannotCreate(path: shownAs, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }
         /// Bytes written so far.
@@ -345,31 +353,49 @@ struct ReportDirectoryWriter {
             }
             total += bytes.count
         }
+        // Each 16 MiB of a streamed file goes to disk as the rest is written, so the `fsync` below
+        // waits for little of a large file.
+        var handedToDisk = 0
+        func writeHandingToDisk(_ chunk: UnsafeRawBufferPointer) throws {
+            try writeAll(chunk)
+            if total - handedToDisk >= 16 << 20 {
+                SystemCall.startWriteback(descriptor, offset: handedToDisk, count: total - handedToDisk)
+                handedToDisk = total
+            }
+        }
         switch contents {
         case .text(let render):
             var text = render()
             try text.withUTF8 { try writeAll(UnsafeRawBufferPointer($0)) }
         case .stream(let produce):
-            // Each 16 MiB goes to disk as the rest is written, so the `fsync` below waits for
-            // little of a large file.
-            var handedToDisk = 0
-            do {
-                try produce { chunk in
-                    try writeAll(chunk)
-                    if total - handedToDisk >= 16 << 20 {
-                        SystemCall.startWriteback(descriptor, offset: handedToDisk, count: total - handedToDisk)
-                        handedToDisk = total
+            try namingFile(shownAs) { try produce(writeHandingToDisk) }
+        case .resumed(let produce):
+            try namingFile(shownAs) {
+                try produce({ offset in
+                    guard lseek(descriptor, off_t(offset), SEEK_SET) == off_t(offset) else {
+                        throw CLIError.cannotWriteReport(path: shownAs, reason: String(cString: strerror(errno)))
                     }
-                }
-            } catch let error as SearchRowsError {
-                throw CLIError.cannotWriteReport(path: shownAs, reason: "\(error)")
+                    total = offset
+                    handedToDisk = offset
+                }, writeHandingToDisk)
             }
+            // What was written during the walk past the rows kept goes.
+            guard ftruncate(descriptor, off_t(total)) == 0 else { throw CLIError.cannotWriteReport(path: shownAs, reason: String(cString: strerror(errno))) }
         }
         guard sync else {
             SystemCall.startWriteback(descriptor, offset: 0, count: total)
             return
         }
         guard fsync(descriptor) == 0 else { throw CLIError.cannotWriteReport(path: shownAs, reason: String(cString: strerror(errno))) }
+    }
+
+    /// Runs `body`, a failure to read the rows back named as this file's.
+    private func namingFile(_ shownAs: String, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as SearchRowsError {
+            throw CLIError.cannotWriteReport(path: shownAs, reason: "\(error)")
+        }
     }
 
     /// Waits until a file written with `sync` false is on disk.

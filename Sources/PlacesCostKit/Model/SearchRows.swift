@@ -23,6 +23,8 @@ final class SearchRows: @unchecked Sendable {
     /// Works out `ShapeFigures` of a walk (partition), per shape index of its tally: set once the
     /// shapes can be priced, called by whoever writes the rows, for several walks at once.
     var describeShapes: @Sendable (_ walk: Int) -> [ShapeFigures] = { _ in [] }
+    /// What of `searches.csv` was written while the log was read, if anything was tried.
+    var speculated: SpeculatedRows?
 
     init(stores: [SearchRowStore], threads: Int) {
         self.stores = stores
@@ -35,9 +37,28 @@ final class SearchRows: @unchecked Sendable {
         stores.first { $0.failure != nil }.map { ($0.directory, $0.failure!) }
     }
 
-    /// The rows in order, read afresh.
-    func merged() -> SearchRowMerger {
-        SearchRowMerger(stores)
+    /// The rows in order, read afresh, after the rows up to `frontier`.
+    func merged(after frontier: SearchRow.Order? = nil) -> SearchRowMerger {
+        SearchRowMerger(stores, skippingThrough: frontier)
+    }
+
+    /// The rows up to `last` that are not in each walk's first `runs[walk]` runs, in order.
+    func rows(through last: SearchRow.Order, leavingOut runs: [Int]) -> [(row: SearchRow, walk: Int)]? {
+        var merger = SearchRowMerger(stores, leavingOut: runs)
+        var rows: [(row: SearchRow, walk: Int)] = []
+        let limit = SearchRow.Order(startedAt: last.startedAt, sequence: last.sequence &+ 1)
+        var block = [(row: SearchRow, walk: Int)](repeating: (SearchRow.none, 0), count: 4096)
+        while true {
+            let count = block.withUnsafeMutableBufferPointer { merger.fill($0.baseAddress!, capacity: $0.count, before: limit) }
+            rows += block[..<count]
+            if count < block.count { break }
+        }
+        return merger.failure == nil ? rows : nil
+    }
+
+    /// Whether a session emitted before its outcome was known changed it since.
+    var anyReshaped: Bool {
+        stores.contains { !$0.reshaped.isEmpty }
     }
 
     deinit {

@@ -23,6 +23,13 @@ struct Analyzer: Sendable {
         var keepSearches = false
         /// Make every search a `searches.csv` row (`Analysis.searchRows`), in bounded memory.
         var searchRows: SearchRowOptions?
+        /// Where `searches.csv` is written while the log is read, from the rows the walks publish as
+        /// they spill them (`SearchesCSVSpeculator`); the writer after the walks keeps what proves
+        /// true (`--out`'s staging). `nil` writes it only after the walks.
+        var speculatedSearchesPath: String?
+        /// Write during the walk every row published, however far behind the writing is when the
+        /// walks end (tests: the same rows written however the threads ran).
+        var speculationDrains = false
         /// Called with the rows as soon as the walks are done and before the searches are priced,
         /// so `searches.csv` can be written while they are (`--out`).
         var rowsReady: (@Sendable (SearchRows) -> Void)?
@@ -82,15 +89,35 @@ struct Analyzer: Sendable {
             // below, when the first finds the log too far out of order, reads the copies.
             spool: InputSpool(directory: options.temporaryDirectory)
         )
-        var streamed = try CallPipeline(options: pipelineOptions, catalogs: catalogs).run(paths)
+        var speculator: SearchesCSVSpeculator?
+        if let path = options.speculatedSearchesPath, pipelineOptions.sessions.rows != nil {
+            let publications = RowPublications(partitions: pipelineOptions.threads, idleRunAge: pipelineOptions.sessions.longestWait)
+            speculator = SearchesCSVSpeculator(path: path, publications: publications) { [costOptions] in
+                ShapeDescriber(plan: plan, options: costOptions, catalogs: catalogs, clip: clip)
+            }
+            if speculator != nil { pipelineOptions.sessions.rows?.publications = publications }
+        }
+        var streamed: CallPipeline.Result
+        do {
+            streamed = try CallPipeline(options: pipelineOptions, catalogs: catalogs).run(paths)
+        } catch {
+            _ = speculator?.finish()
+            throw error
+        }
+        // Stopped before any spill file is closed: it reads them.
+        var speculated = speculator?.finish(options.speculationDrains ? .drained : .now)
         if streamed.late {
-            // More out of order than the window: read again with a window that covers the disorder seen.
+            // More out of order than the window: read again with a window that covers the disorder
+            // seen. What was written during the first read is written again.
             for (store, _) in streamed.rows { store.close() }
+            speculated = speculated?.headerOnly
             pipelineOptions.sessions.window = streamed.disorder + 2_000_000
+            pipelineOptions.sessions.rows?.publications = nil
             streamed = try CallPipeline(options: pipelineOptions, catalogs: catalogs).run(paths)
         }
         // Owns the rows' spill files from here, whatever is thrown.
         let searchRows = options.searchRows == nil ? nil : SearchRows(stores: streamed.rows.map(\.store), threads: pipelineOptions.threads)
+        searchRows?.speculated = speculated
         var read = streamed.read
         read.spooled = pipelineOptions.spool?.copied ?? []
         guard streamed.tally.calls.records > 0 else {
@@ -111,15 +138,8 @@ struct Analyzer: Sendable {
         let periodTimes = streamed.tally.periodTimes
         let rowOptions = costOptions
         searchRows?.describeShapes = { walk in
-            let calculator = CostCalculator(plan: plan, options: rowOptions)
-            return walkShapes[walk].map { key in
-                let time = Timestamp(microseconds: periodTimes[key.period] ?? 0)
-                let search = SearchSummary.representative(of: key, at: time, catalogs: catalogs, clip: clip)
-                return SearchRows.ShapeFigures(
-                    completed: search.outcome.isCompleted, needsDetails: DetailsNeed.needsDetails(search),
-                    anomalies: search.anomalyNames, listCostUSD: calculator.listCost(of: search)
-                )
-            }
+            let describer = ShapeDescriber(plan: plan, options: rowOptions, catalogs: catalogs, clip: clip)
+            return walkShapes[walk].map { describer.figures($0, at: periodTimes[$0.period] ?? 0) }
         }
         if let searchRows { options.rowsReady?(searchRows) }
         // With --by the tally's shapes carry groups: the totals read them folded together.

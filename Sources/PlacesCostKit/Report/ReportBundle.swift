@@ -60,12 +60,25 @@ struct ReportBundle: Sendable {
 
     /// `searches.csv`, streamed from the walks' rows: it can be written as soon as the walks are
     /// done, while the searches are priced (`Analyzer.Options.rowsReady`).
-    static func searchesFile(_ rows: SearchRows, progress: (@Sendable (_ rows: Int, _ bytes: Int) -> Void)? = nil) -> ReportFile {
-        ReportFile(path: searchesPath) { write in
-            if let failure = rows.failure {
-                throw SearchRowsError.notKept(directory: failure.directory, reason: String(cString: strerror(failure.errno)))
-            }
-            try SearchesCSVWriter().write(rows, flush: write, progress: progress)
+    /// Throws when the rows could not all be kept (a spill write failed).
+    private static func checkKept(_ rows: SearchRows) throws {
+        if let failure = rows.failure {
+            throw SearchRowsError.notKept(directory: failure.directory, reason: String(cString: strerror(failure.errno)))
         }
+    }
+
+    static func searchesFile(_ rows: SearchRows, progress: (@Sendable (_ rows: Int, _ bytes: Int) -> Void)? = nil) -> ReportFile {
+        guard rows.speculated != nil else {
+            return ReportFile(path: searchesPath) { write in
+                try checkKept(rows)
+                try SearchesCSVWriter().write(rows, flush: write, progress: progress)
+            }
+        }
+        return ReportFile(path: searchesPath, contents: .resumed { resume, write in
+            try checkKept(rows)
+            try withoutActuallyEscaping(resume) { resume in
+                _ = try SearchesCSVWriter().write(rows, resume: resume, flush: write, progress: progress)
+            }
+        })
     }
 }

@@ -26,53 +26,167 @@ struct SearchesCSVWriter {
     var formatters: Int?
 
     /// A shape's columns, found by (walk, shape) in `ShapeTails.bytes`.
-    private struct TailRange: Sendable {
+    struct TailRange: Sendable {
         var start: Int
         var count: Int
     }
 
     /// Every distinct tail in one array, and where each walk's shapes find theirs.
-    private struct ShapeTails: Sendable {
+    struct ShapeTails: Sendable {
         var bytes: [UInt8] = []
         var ranges: [[TailRange]] = []
         var longest = 0
+
+        /// Adds `tail` to the end of the bytes; returns where it is.
+        mutating func add(_ tail: [UInt8]) -> TailRange {
+            bytes += tail
+            longest = max(longest, tail.count)
+            return TailRange(start: bytes.count - tail.count, count: tail.count)
+        }
+
+        /// The bytes of shape `shape` of walk `walk`.
+        func tail(walk: Int, shape: Int) -> ArraySlice<UInt8> {
+            let range = ranges[walk][shape]
+            return bytes[range.start ..< range.start + range.count]
+        }
     }
 
     /// - Parameters:
+    ///   - resume: with rows written during the walk (`SearchRows.speculated`), called once before
+    ///     any `flush` with the offset the file goes on from: the end of the blocks kept. `nil`
+    ///     writes the whole file through `flush`.
     ///   - flush: called with each block of bytes, in order, on a thread of the writer's; it may
     ///     throw to stop.
     ///   - progress: called with the rows and bytes written so far, after each block.
-    /// - Returns: the rows written.
+    /// - Returns: the rows in the file.
     @discardableResult
-    func write(_ rows: SearchRows, flush: (UnsafeRawBufferPointer) throws -> Void, progress: ((_ rows: Int, _ bytes: Int) -> Void)? = nil) throws -> Int {
+    func write(
+        _ rows: SearchRows, resume: ((_ offset: Int) throws -> Void)? = nil, flush: (UnsafeRawBufferPointer) throws -> Void,
+        progress: ((_ rows: Int, _ bytes: Int) -> Void)? = nil
+    ) throws -> Int {
         let tails = SearchesCSVWriter.describe(rows)
-        let header = Array(CSVText.line(SearchesCSVWriter.header).utf8)
-        try header.withUnsafeBytes { try flush($0) }
+        // The rows and bytes already in the file, the rows the merge gave past them, and the merge.
+        var kept = SpeculatedRows.Checkpoint(rows: 0, bytes: 0)
+        var carried: [(row: SearchRow, walk: Int)] = []
+        var merged: SearchRowMerger
+        if let resume, let speculated = rows.speculated, !speculated.checkpoints.isEmpty {
+            (kept, merged, carried) = SearchesCSVWriter.keep(speculated, rows, tails: tails)
+            try resume(kept.bytes)
+        } else {
+            merged = rows.merged()
+            try resume?(0)
+            let header = Array(CSVText.line(SearchesCSVWriter.header).utf8)
+            try header.withUnsafeBytes { try flush($0) }
+            kept.bytes = header.count
+        }
+        let before = kept
         // A row's own columns take at most 20 + 16 + 16 + 27 + 27 + 11 + 11 bytes and 7 commas.
         let pipeline = RowBlockPipeline<(row: SearchRow, walk: Int)>(
             blockRows: blockRows, bytesPerRow: 160 + tails.longest, formatters: formatters ?? rows.threads
         )
-        var merged = rows.merged()
         var written = 0
+        var nextCarried = 0
         try pipeline.run(
             fill: { block, capacity in
-                let count = merged.fill(block, capacity: capacity)
+                var count = 0
+                while count < capacity, nextCarried < carried.count {
+                    (block + count).initialize(to: carried[nextCarried])
+                    count += 1
+                    nextCarried += 1
+                }
+                count += merged.fill(block + count, capacity: capacity - count)
                 if count == 0, let failure = merged.failure {
                     throw SearchRowsError.unreadable(reason: String(cString: strerror(failure)))
                 }
                 written += count
                 return count
             },
-            format: { slot in SearchesCSVWriter.format(slot.rows, count: slot.count, firstID: slot.rowsBefore + 1, tails: tails, at: slot.bytes) },
+            format: { slot in
+                SearchesCSVWriter.format(slot.rows, count: slot.count, firstID: before.rows + slot.rowsBefore + 1, tails: tails, at: slot.bytes)
+            },
             flush: flush,
-            progress: progress.map { report in { rows, bytes in report(rows, bytes + header.count) } }
+            progress: progress.map { report in { rows, bytes in report(before.rows + rows, before.bytes + bytes) } }
         )
-        if written == 0 { progress?(0, header.count) }
-        return written
+        if written == 0 { progress?(before.rows, before.bytes) }
+        return before.rows + written
+    }
+
+    /// Keeps the blocks written during the walk up to the first that holds a row other than the
+    /// row as it turned out (every field, the walk, and the bytes of the shape's columns).
+    /// Returns the checkpoint after the last block kept, the merge of the rows after them, and
+    /// the rows that merge already gave (to be written first).
+    ///
+    /// Where nothing was left out during the walk, no session changed after it was emitted and
+    /// every shape's columns are as written, the rows written from the runs are the rows as they
+    /// turned out, so only the others are compared: the rows published as they stood, against the
+    /// rows up to the last written that are not in a run the writing took. Otherwise the rows
+    /// written are merged again beside the rows as they turned out and compared block by block.
+    static func keep(_ speculated: SpeculatedRows, _ rows: SearchRows, tails: ShapeTails) -> (SpeculatedRows.Checkpoint, SearchRowMerger, [(row: SearchRow, walk: Int)]) {
+        // Which of the shapes written during the walk have the columns they have now.
+        let sameTails = speculated.tails.enumerated().map { walk, written in
+            written.enumerated().map { shape, bytes in
+                walk < tails.ranges.count && shape < tails.ranges[walk].count && tails.tail(walk: walk, shape: shape).elementsEqual(bytes)
+            }
+        }
+        let checkpoints = speculated.checkpoints
+        guard let last = speculated.last else { return (checkpoints[0], rows.merged(), []) }
+        if speculated.skippedRows == 0, !rows.anyReshaped, sameTails.allSatisfy({ $0.allSatisfy { $0 } }),
+           let others = rows.rows(through: last, leavingOut: speculated.runsTaken) {
+            let guessed = speculated.provisionalWritten
+            let index = (0..<max(others.count, guessed.count)).first { index in
+                index >= others.count || index >= guessed.count || !sameRow(others[index], as: guessed[index], speculated, tails: tails, sameTails: sameTails)
+            }
+            guard let index else { return (checkpoints[checkpoints.count - 1], rows.merged(after: last), []) }
+            // The first row that differs, and the block it falls in, or would.
+            let differs = [others.dropFirst(index).first?.row.order, guessed.dropFirst(index).first?.row.order].compactMap { $0 }.min { $0.precedes($1) }!
+            guard let block = speculated.firstOrders.lastIndex(where: { !differs.precedes($0) }) else { return (checkpoints[0], rows.merged(), []) }
+            let start = speculated.firstOrders[block]
+            return (checkpoints[block], rows.merged(after: SearchRow.Order(startedAt: start.startedAt, sequence: start.sequence &- 1)), [])
+        }
+        typealias Entry = (row: SearchRow, walk: Int)
+        var merged = rows.merged()
+        var guesses = speculated.merged(partitions: speculated.tails.count, chunkRows: SearchesCSVSpeculator.chunkRows)
+        let largest = zip(checkpoints, checkpoints.dropFirst()).map { $1.rows - $0.rows }.max() ?? 0
+        let turned = UnsafeMutablePointer<Entry>.allocate(capacity: max(1, largest))
+        let guessed = UnsafeMutablePointer<Entry>.allocate(capacity: max(1, largest))
+        defer {
+            turned.deallocate()
+            guessed.deallocate()
+        }
+        var kept = checkpoints[0]
+        for next in checkpoints.dropFirst() {
+            let count = next.rows - kept.rows
+            let got = merged.fill(turned, capacity: count)
+            var same = got == count && guesses.fill(guessed, capacity: count) == count
+            var index = 0
+            while same, index < count {
+                same = sameRow(turned[index], as: guessed[index], speculated, tails: tails, sameTails: sameTails)
+                index += 1
+            }
+            guard same else { return (kept, merged, Array(UnsafeBufferPointer(start: turned, count: got))) }
+            kept = next
+        }
+        return (kept, merged, [])
+    }
+
+    /// Whether `row` as it turned out is the row written as `guess`, to the byte.
+    private static func sameRow(
+        _ row: (row: SearchRow, walk: Int), as guess: (row: SearchRow, walk: Int), _ speculated: SpeculatedRows, tails: ShapeTails, sameTails: [[Bool]]
+    ) -> Bool {
+        guard row.walk == guess.walk else { return false }
+        let walk = row.walk
+        if guess.row.shape == row.row.shape {
+            return row.row == guess.row && walk < sameTails.count && Int(row.row.shape) < sameTails[walk].count && sameTails[walk][Int(row.row.shape)]
+        }
+        // Written with another shape (one not counted yet, or before a session was shown
+        // expired): the same if the columns are.
+        var written = guess.row
+        written.shape = row.row.shape
+        return row.row == written && speculated.tail(walk: walk, shape: guess.row.shape).map { tails.tail(walk: walk, shape: Int(row.row.shape)).elementsEqual($0) } == true
     }
 
     /// Writes `count` rows numbered from `firstID` at `out`; returns the bytes written.
-    private static func format(_ rows: UnsafeMutablePointer<(row: SearchRow, walk: Int)>, count: Int, firstID: Int, tails: ShapeTails, at start: UnsafeMutablePointer<UInt8>) -> Int {
+    static func format(_ rows: UnsafeMutablePointer<(row: SearchRow, walk: Int)>, count: Int, firstID: Int, tails: ShapeTails, at start: UnsafeMutablePointer<UInt8>) -> Int {
         var times = RFC3339Writer()
         var out = start
         tails.bytes.withUnsafeBufferPointer { tailBytes in
@@ -109,7 +223,7 @@ struct SearchesCSVWriter {
     /// Every walk's shapes described (the walks side by side on the cores) and their tails
     /// formatted, each distinct tail once: a million searches fall into about 10,000 shapes a
     /// walk but about a hundred tails.
-    private static func describe(_ rows: SearchRows) -> ShapeTails {
+    static func describe(_ rows: SearchRows) -> ShapeTails {
         let described = ParallelMap.results(count: rows.walks) { walk in rows.describeShapes(walk) }
         var tails = ShapeTails()
         var formatted: [TailKey: TailRange] = [:]
@@ -117,10 +231,7 @@ struct SearchesCSVWriter {
             tails.ranges.append(walk.map { figures in
                 let key = TailKey(figures)
                 if let range = formatted[key] { return range }
-                let tail = SearchesCSVWriter.tail(figures)
-                tails.bytes += tail
-                tails.longest = max(tails.longest, tail.count)
-                let range = TailRange(start: tails.bytes.count - tail.count, count: tail.count)
+                let range = tails.add(SearchesCSVWriter.tail(figures))
                 formatted[key] = range
                 return range
             })

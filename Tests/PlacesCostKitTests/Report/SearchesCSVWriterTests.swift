@@ -54,29 +54,39 @@ struct SearchesCSVWriterTests {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// A generated log of 1,500 searches over 40 days in `directory`, and the same disordered.
+    static func generatedLogs(seed: UInt64, in directory: TemporaryDirectory) throws -> [String] {
+        let path = directory.path + "/log.jsonl"
+        #expect(runCLI(["generate", "--searches", "1500", "--seed", String(seed), "--days", "40", "--out", path]).code == .success)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        return [path, directory.write("shuffled.jsonl", disordered(text, seed: seed))]
+    }
+
+    /// The first line where `actual` and `expected` differ, for a failure's message.
+    static func firstDifference(_ actual: [UInt8], _ expected: [UInt8]) -> String {
+        let got = String(decoding: actual, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let want = String(decoding: expected, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let line = zip(got, want).enumerated().first { $0.element.0 != $0.element.1 }
+        return "line \(line.map { $0.offset + 1 } ?? min(got.count, want.count) + 1): \(line?.element.0 ?? "") against \(line?.element.1 ?? "")"
+    }
+
     @Test("Byte for byte the oracle's, for generated and disordered logs, on 1 and 2 threads, spilled and not",
           arguments: [1 as UInt64, 2, 3])
     func agreesWithOracle(seed: UInt64) throws {
         let directory = TemporaryDirectory()
-        let path = directory.path + "/log.jsonl"
-        #expect(runCLI(["generate", "--searches", "1500", "--seed", String(seed), "--days", "40", "--out", path]).code == .success)
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        let shuffled = directory.write("shuffled.jsonl", Self.disordered(text, seed: seed))
+        let logs = try Self.generatedLogs(seed: seed, in: directory)
         var options = Analyzer.Options()
         // A small window: the disordered log is read a second time, as a very late one would be.
         options.reorderWindowSeconds = seed == 2 ? 1 : 600
         let key = seed == 3 ? Array("a key of the team's".utf8) : (0..<32).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ Int(seed)) }
-        for log in [path, shuffled] {
+        for log in logs {
             let expected = try Self.oracle(log, key: key, options: options)
             #expect(expected.count > 1500 * 60)
             // Blocks of every size from one row, formatted on one to three threads.
             for (threads, runLength, formatters, blockRows) in [(1, 1 << 20, 1, 8192), (2, 1 << 20, 2, 8192), (1, 7, 3, 1), (2, 64, 2, 37), (2, 64, 1, 2)] {
                 let actual = try Self.streamed(log, key: key, threads: threads, runLength: runLength, options: options, formatters: formatters, blockRows: blockRows)
                 if actual != expected {
-                    let got = String(decoding: actual, as: UTF8.self).split(separator: "\n")
-                    let want = String(decoding: expected, as: UTF8.self).split(separator: "\n")
-                    let line = zip(got, want).enumerated().first { $0.element.0 != $0.element.1 }
-                    Issue.record("\(log), \(threads) threads, runs of \(runLength): line \(line.map { $0.offset + 1 } ?? min(got.count, want.count) + 1): \(line?.element.0 ?? "") against \(line?.element.1 ?? "")")
+                    Issue.record("\(log), \(threads) threads, runs of \(runLength): \(Self.firstDifference(actual, expected))")
                 }
             }
         }
