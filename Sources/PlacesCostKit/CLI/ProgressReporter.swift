@@ -24,9 +24,11 @@ final class ProgressReporter: @unchecked Sendable {
     /// it, and would make the first estimate many times too long).
     private var writing: (started: UInt64, rows: Int, first: (time: UInt64, rows: Int, bytes: Int)?)?
 
-    /// Writing `--out`'s files after a read took about a fifth of the read's time on generated
-    /// logs of 0.25 to 4 M searches (`scripts/bench.sh`), `searches.csv` most of it.
-    static let outWritingShare = 0.2
+    /// What `--out` does after the read (checking and finishing `searches.csv`, most of it
+    /// written during the walk, and the other files) took about a tenth of the read's time on the
+    /// 1 M-search log (`perf` timestamps: 0.22-0.24 s after a walk of about 3 s); a fifth when the
+    /// whole file was written after the read.
+    static let outWritingShare = 0.1
 
     init(sink: OutputSink, totalBytes: Int?, writingShare: Double = 0, clock: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }) {
         self.clock = clock
