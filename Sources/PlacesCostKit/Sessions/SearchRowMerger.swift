@@ -5,7 +5,8 @@ import Darwin
 #endif
 
 /// Every walk's `searches.csv` rows in one order (`SearchRow.precedes`), merged from the sorted
-/// runs of their `SearchRowStore`s: a chunk of each run at a time, so memory is a chunk a run.
+/// runs of their `SearchRowStore`s: a chunk of each run being merged at a time, so memory is a
+/// chunk a run that overlaps another, not a chunk a run.
 ///
 /// Each row comes with its walk (partition): its `shape` indexes that walk's shapes. A session
 /// reshaped after it was emitted (`SearchRowStore.reshaped`) comes with its final shape.
@@ -25,8 +26,9 @@ struct SearchRowMerger {
         /// The run's rows still to read, by row index in the file or in `memory`.
         var fileNext: Int
         let fileEnd: Int
-        /// Rows read and not yet taken: `rows[position ..< count]`, in `chunks`.
-        let rows: UnsafeMutablePointer<SearchRow>
+        /// Rows read and not yet taken: `rows[position ..< count]`, in `chunks`; the chunk is made
+        /// when the run joins the heap (a waiting run holds only its first row's order).
+        var rows: UnsafeMutablePointer<SearchRow>?
         var position = 0
         var count = 0
     }
@@ -52,12 +54,25 @@ struct SearchRowMerger {
     let chunkRows: Int
 
     /// The cursors' rows, freed when the last copy of the merger goes.
+    /// Each of `chunkRows` rows: a run's chunk goes back when the run is done, for the next run to
+    /// join the heap.
     private final class Chunks {
+        let rows: Int
         var owned: [UnsafeMutablePointer<SearchRow>] = []
+        var free: [UnsafeMutablePointer<SearchRow>] = []
 
-        func allocate(_ count: Int) -> UnsafeMutablePointer<SearchRow> {
-            owned.append(.allocate(capacity: count))
+        init(rows: Int) {
+            self.rows = rows
+        }
+
+        func take() -> UnsafeMutablePointer<SearchRow> {
+            if let chunk = free.popLast() { return chunk }
+            owned.append(.allocate(capacity: rows))
             return owned[owned.count - 1]
+        }
+
+        func give(_ chunk: UnsafeMutablePointer<SearchRow>) {
+            free.append(chunk)
         }
 
         deinit {
@@ -65,7 +80,7 @@ struct SearchRowMerger {
         }
     }
 
-    private let chunks = Chunks()
+    private let chunks: Chunks
     private var cursors: [Cursor] = []
     /// A binary min-heap of the runs that have begun.
     private var heap: [Entry] = []
@@ -99,14 +114,14 @@ struct SearchRowMerger {
     init(partitions: Int, reshaped: [[UInt64: (from: UInt32, to: UInt32)]]? = nil, chunkRows: Int = SearchRowMerger.chunkRows) {
         self.reshaped = reshaped ?? Array(repeating: [:], count: partitions)
         self.chunkRows = max(1, chunkRows)
+        chunks = Chunks(rows: self.chunkRows)
     }
 
     /// Adds the rows `rows` of a spill file, sorted, leaving out those up to `frontier`.
     mutating func addRun(_ rows: Range<Int>, of descriptor: Int32, partition: Int, skippingThrough frontier: SearchRow.Order? = nil) {
         guard !rows.isEmpty else { return }
         begin(Cursor(
-            partition: partition, descriptor: descriptor, memory: [], fileNext: rows.lowerBound, fileEnd: rows.upperBound,
-            rows: chunks.allocate(min(chunkRows, rows.count))
+            partition: partition, descriptor: descriptor, memory: [], fileNext: rows.lowerBound, fileEnd: rows.upperBound, rows: nil
         ), skippingThrough: frontier)
     }
 
@@ -114,8 +129,7 @@ struct SearchRowMerger {
     mutating func addRows(_ rows: [SearchRow], partition: Int, skippingThrough frontier: SearchRow.Order? = nil) {
         guard !rows.isEmpty else { return }
         begin(Cursor(
-            partition: partition, descriptor: -1, memory: rows, fileNext: 0, fileEnd: rows.count,
-            rows: chunks.allocate(min(chunkRows, rows.count))
+            partition: partition, descriptor: -1, memory: rows, fileNext: 0, fileEnd: rows.count, rows: nil
         ), skippingThrough: frontier)
     }
 
@@ -134,10 +148,9 @@ struct SearchRowMerger {
             skippedRows += low - cursor.fileNext
             cursor.fileNext = low
         }
+        guard cursor.fileNext < cursor.fileEnd, let first = row(cursor.fileNext, of: cursor) else { return }
         cursors.append(cursor)
-        let index = cursors.count - 1
-        guard refill(index) else { return }
-        let entry = Entry(cursors[index].rows[cursors[index].position], cursor: index)
+        let entry = Entry(first, cursor: cursors.count - 1)
         // `waiting` is latest first.
         let place = waiting.firstIndex { $0.precedes(entry) } ?? waiting.count
         waiting.insert(entry, at: place)
@@ -165,13 +178,15 @@ struct SearchRowMerger {
             activate()
             guard var top = heap.first, top.order.precedes(limit) else { break }
             let cursor = top.cursor
-            var row = cursors[cursor].rows[cursors[cursor].position]
+            var row = cursors[cursor].rows![cursors[cursor].position]
             let partition = cursors[cursor].partition
             cursors[cursor].position += 1
             if cursors[cursor].position < cursors[cursor].count || refill(cursor) {
-                top.order = cursors[cursor].rows[cursors[cursor].position].order
+                top.order = cursors[cursor].rows![cursors[cursor].position].order
                 heap[0] = top
             } else {
+                chunks.give(cursors[cursor].rows!)
+                cursors[cursor].rows = nil
                 heap[0] = heap[heap.count - 1]
                 heap.removeLast()
             }
@@ -189,6 +204,13 @@ struct SearchRowMerger {
     private mutating func activate() {
         while let next = waiting.last, heap.isEmpty || !heap[0].precedes(next) {
             waiting.removeLast()
+            // Its chunk now, so memory is a chunk a run being merged, not a chunk a run.
+            cursors[next.cursor].rows = chunks.take()
+            guard refill(next.cursor) else {
+                chunks.give(cursors[next.cursor].rows!)
+                cursors[next.cursor].rows = nil
+                continue
+            }
             heap.append(next)
             siftUp(heap.count - 1)
         }
@@ -203,7 +225,7 @@ struct SearchRowMerger {
         if cursor.descriptor < 0 {
             cursor.memory.withUnsafeBytes { memory in
                 let stride = MemoryLayout<SearchRow>.stride
-                UnsafeMutableRawPointer(cursor.rows).copyMemory(from: memory.baseAddress! + cursor.fileNext * stride, byteCount: count * stride)
+                UnsafeMutableRawPointer(cursor.rows!).copyMemory(from: memory.baseAddress! + cursor.fileNext * stride, byteCount: count * stride)
             }
         } else if !readFile(count, into: cursor) {
             return false
@@ -217,7 +239,7 @@ struct SearchRowMerger {
     /// Reads `count` rows of the cursor's file at its next row.
     private mutating func readFile(_ count: Int, into cursor: Cursor) -> Bool {
         let stride = MemoryLayout<SearchRow>.stride
-        let bytes = UnsafeMutableRawPointer(cursor.rows)
+        let bytes = UnsafeMutableRawPointer(cursor.rows!)
         var done = 0
         while done < count * stride {
             let read = pread(cursor.descriptor, bytes + done, count * stride - done, off_t(cursor.fileNext * stride + done))
