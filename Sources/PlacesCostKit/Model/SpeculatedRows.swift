@@ -39,23 +39,29 @@ struct SpeculatedRows: Sendable {
     var skippedRows = 0
     /// How many of each walk's runs are among the sources: the first ones it spilled.
     var runsTaken: [Int] = []
-    /// The bytes each walk's shapes were written with: `tails[walk][shape]`, and
-    /// `uncountedTails[walk][index]` for `SearchRow.uncountedShape(index)`.
-    var tails: [[[UInt8]]]
-    var uncountedTails: [[[UInt8]]]
+    /// The walks the rows came from.
+    var partitions = 0
+    /// The bytes each walk's shapes were written with, as formatted: walk `w`'s shapes as walk
+    /// `w`, its uncounted shapes (`SearchRow.uncountedShape`) as walk `partitions + w`.
+    var tails = SearchesCSVWriter.ShapeTails()
 
     /// Rows written.
     var rows: Int { checkpoints.last?.rows ?? 0 }
 
     /// The same file with only its header kept: for rows merged from spill files since closed.
     var headerOnly: SpeculatedRows {
-        SpeculatedRows(checkpoints: Array(checkpoints.prefix(1)), sources: [], tails: [], uncountedTails: [])
+        SpeculatedRows(checkpoints: Array(checkpoints.prefix(1)), sources: [])
+    }
+
+    /// The walk and shape a row of `walk` with `shape` was formatted as (`tails`).
+    func formatted(walk: Int, shape: UInt32) -> (walk: Int, shape: Int) {
+        SearchRow.uncountedIndex(shape).map { (partitions + walk, $0) } ?? (walk, Int(shape))
     }
 
     /// The bytes a row of `walk` with `shape` was written with.
-    func tail(walk: Int, shape: UInt32) -> [UInt8]? {
-        let (list, index) = if let uncounted = SearchRow.uncountedIndex(shape) { (uncountedTails, uncounted) } else { (tails, Int(shape)) }
-        return walk < list.count && index < list[walk].count ? list[walk][index] : nil
+    func tail(walk: Int, shape: UInt32) -> ArraySlice<UInt8>? {
+        let (walk, shape) = formatted(walk: walk, shape: shape)
+        return walk < tails.ranges.count && shape < tails.ranges[walk].count ? tails.tail(walk: walk, shape: shape) : nil
     }
 
     /// The rows published as they stood that were written, with their walks, in order.

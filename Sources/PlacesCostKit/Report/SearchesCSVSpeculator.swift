@@ -31,7 +31,7 @@ final class SearchesCSVSpeculator: @unchecked Sendable {
     private let makeDescriber: @Sendable () -> ShapeDescriber
     private let done = DispatchSemaphore(value: 0)
     /// Set by the thread before `done` is signalled, read after.
-    private var written = SpeculatedRows(checkpoints: [], sources: [], tails: [], uncountedTails: [])
+    private var written = SpeculatedRows(checkpoints: [], sources: [])
 
     /// Starts writing into a new file at `path`; `nil` when it cannot be made (it is then written
     /// after the walks, as without speculation).
@@ -58,27 +58,21 @@ final class SearchesCSVSpeculator: @unchecked Sendable {
 
     private func run() {
         let header = Array(CSVText.line(SearchesCSVWriter.header).utf8)
-        guard SearchesCSVSpeculator.writeAll(descriptor, header, at: 0) else { return }
+        guard header.withUnsafeBytes({ SystemCall.writeAll(descriptor, $0, at: 0) }) == nil else { return }
         let partitions = publications.partitions
         var end = SpeculatedRows.Checkpoint(rows: 0, bytes: header.count)
         written.checkpoints = [end]
-        written.tails = Array(repeating: [], count: partitions)
-        written.uncountedTails = Array(repeating: [], count: partitions)
+        written.partitions = partitions
+        written.tails.ranges = Array(repeating: [], count: 2 * partitions)
         written.runsTaken = Array(repeating: 0, count: partitions)
-        // Walk `w`'s uncounted shapes are formatted as the shapes of walk `partitions + w`.
-        var shapeTails = SearchesCSVWriter.ShapeTails()
-        shapeTails.ranges = Array(repeating: [], count: 2 * partitions)
         let describer = makeDescriber()
         // The walks share most shapes: each is described and formatted once.
-        var described: [SearchTally.ShapeKey: (tail: [UInt8], range: SearchesCSVWriter.TailRange)] = [:]
-        func describe(_ key: SearchTally.ShapeKey, _ publication: RowPublication, into list: inout [[UInt8]], ranges: Int) {
+        var described: [SearchTally.ShapeKey: SearchesCSVWriter.TailRange] = [:]
+        func describe(_ key: SearchTally.ShapeKey, _ publication: RowPublication, as walk: Int) {
             if described[key] == nil {
-                let tail = SearchesCSVWriter.tail(describer.figures(key, at: publication.periodTimes[key.period] ?? 0))
-                described[key] = (tail, shapeTails.add(tail))
+                described[key] = written.tails.add(SearchesCSVWriter.tail(describer.figures(key, at: publication.periodTimes[key.period] ?? 0)))
             }
-            let (tail, range) = described[key]!
-            list.append(tail)
-            shapeTails.ranges[ranges].append(range)
+            written.tails.ranges[walk].append(described[key]!)
         }
         var merger = SearchRowMerger(partitions: partitions, chunkRows: SearchesCSVSpeculator.chunkRows)
         var bounds = [Int64?](repeating: nil, count: partitions)
@@ -91,11 +85,11 @@ final class SearchesCSVSpeculator: @unchecked Sendable {
         while let batch = publications.take() {
             for publication in batch {
                 let walk = publication.partition
-                for key in publication.shapes[written.tails[walk].count...] {
-                    describe(key, publication, into: &written.tails[walk], ranges: walk)
+                for key in publication.shapes[written.tails.ranges[walk].count...] {
+                    describe(key, publication, as: walk)
                 }
-                for key in publication.uncountedShapes[written.uncountedTails[walk].count...] {
-                    describe(key, publication, into: &written.uncountedTails[walk], ranges: partitions + walk)
+                for key in publication.uncountedShapes[written.tails.ranges[partitions + walk].count...] {
+                    describe(key, publication, as: partitions + walk)
                 }
                 bounds[walk] = max(bounds[walk] ?? .min, publication.bound)
                 written.sources.append(.run(partition: walk, descriptor: publication.descriptor, rows: publication.run, after: last))
@@ -116,18 +110,17 @@ final class SearchesCSVSpeculator: @unchecked Sendable {
                 guard count > 0 else { break }
                 let first = block[0].row.order
                 last = block[count - 1].row.order
-                for index in 0..<count {
-                    if let uncounted = SearchRow.uncountedIndex(block[index].row.shape) {
-                        block[index].row.shape = UInt32(uncounted)
-                        block[index].walk += partitions
-                    }
+                for index in 0..<count where SearchRow.uncountedIndex(block[index].row.shape) != nil {
+                    let (walk, shape) = written.formatted(walk: block[index].walk, shape: block[index].row.shape)
+                    block[index].row.shape = UInt32(shape)
+                    block[index].walk = walk
                 }
-                let capacity = count * (160 + shapeTails.longest)
+                let capacity = count * (160 + written.tails.longest)
                 if bytes.count < capacity { bytes = [UInt8](repeating: 0, count: capacity) }
                 let length = bytes.withUnsafeMutableBufferPointer { out in
-                    SearchesCSVWriter.format(block, count: count, firstID: end.rows + 1, tails: shapeTails, at: out.baseAddress!)
+                    SearchesCSVWriter.format(block, count: count, firstID: end.rows + 1, tails: written.tails, at: out.baseAddress!)
                 }
-                guard bytes.withUnsafeBytes({ SearchesCSVSpeculator.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: $0[..<length]), at: off_t(end.bytes)) }) else { return }
+                guard bytes.withUnsafeBytes({ SystemCall.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: $0[..<length]), at: end.bytes) }) == nil else { return }
                 end.rows += count
                 end.bytes += length
                 written.checkpoints.append(end)
@@ -140,21 +133,5 @@ final class SearchesCSVSpeculator: @unchecked Sendable {
                 if count < blockRows { break }
             }
         }
-    }
-
-    /// Writes every byte at `offset`; `false` at a failure.
-    private static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: off_t) -> Bool {
-        var done = 0
-        while done < bytes.count {
-            let written = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, offset + off_t(done))
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { return false }
-            done += written
-        }
-        return true
-    }
-
-    private static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], at offset: off_t) -> Bool {
-        bytes.withUnsafeBytes { writeAll(descriptor, $0, at: offset) }
     }
 }

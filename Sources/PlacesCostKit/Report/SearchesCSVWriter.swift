@@ -123,9 +123,10 @@ struct SearchesCSVWriter {
     /// written are merged again beside the rows as they turned out and compared block by block.
     static func keep(_ speculated: SpeculatedRows, _ rows: SearchRows, tails: ShapeTails) -> (SpeculatedRows.Checkpoint, SearchRowMerger, [(row: SearchRow, walk: Int)]) {
         // Which of the shapes written during the walk have the columns they have now.
-        let sameTails = speculated.tails.enumerated().map { walk, written in
-            written.enumerated().map { shape, bytes in
-                walk < tails.ranges.count && shape < tails.ranges[walk].count && tails.tail(walk: walk, shape: shape).elementsEqual(bytes)
+        let sameTails = (0..<speculated.partitions).map { walk in
+            (0..<speculated.tails.ranges[walk].count).map { shape in
+                walk < tails.ranges.count && shape < tails.ranges[walk].count
+                    && tails.tail(walk: walk, shape: shape).elementsEqual(speculated.tails.tail(walk: walk, shape: shape))
             }
         }
         let checkpoints = speculated.checkpoints
@@ -145,7 +146,7 @@ struct SearchesCSVWriter {
         }
         typealias Entry = (row: SearchRow, walk: Int)
         var merged = rows.merged()
-        var guesses = speculated.merged(partitions: speculated.tails.count, chunkRows: SearchesCSVSpeculator.chunkRows)
+        var guesses = speculated.merged(partitions: speculated.partitions, chunkRows: SearchesCSVSpeculator.chunkRows)
         let largest = zip(checkpoints, checkpoints.dropFirst()).map { $1.rows - $0.rows }.max() ?? 0
         let turned = UnsafeMutablePointer<Entry>.allocate(capacity: max(1, largest))
         let guessed = UnsafeMutablePointer<Entry>.allocate(capacity: max(1, largest))

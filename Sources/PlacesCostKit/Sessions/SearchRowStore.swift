@@ -69,7 +69,7 @@ struct SearchRowStore: Sendable {
         var offset = spilledRows * MemoryLayout<SearchRow>.stride
         var written: Int32?
         sorter.inOrder(&buffer) { part in
-            written = SearchRowStore.writeAll(spillDescriptor, UnsafeRawBufferPointer(part), at: off_t(offset))
+            written = SystemCall.writeAll(spillDescriptor, UnsafeRawBufferPointer(part), at: offset)
             offset += part.count * MemoryLayout<SearchRow>.stride
             return written == nil
         }
@@ -81,18 +81,6 @@ struct SearchRowStore: Sendable {
         runs.append(spilledRows ..< spilledRows + buffer.count)
         spilledRows += buffer.count
         buffer.removeAll(keepingCapacity: true)
-    }
-
-    /// Writes every byte at `offset`; the `errno` of a failure, or `nil`.
-    private static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: off_t) -> Int32? {
-        var done = 0
-        while done < bytes.count {
-            let written = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, offset + off_t(done))
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { return written < 0 ? errno : ENOSPC }
-            done += written
-        }
-        return nil
     }
 
     /// Closes the spill file; the rows are gone.

@@ -28,6 +28,18 @@ enum SystemCall {
         cClose(descriptor)
     }
 
+    /// Writes every byte at `offset` (`pwrite` until done); the `errno` of a failure, or `nil`.
+    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int32? {
+        var done = 0
+        while done < bytes.count {
+            let written = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset + done))
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { return written < 0 ? errno : ENOSPC }
+            done += written
+        }
+        return nil
+    }
+
     /// Starts writing `count` bytes from `offset` of a file to disk without waiting, so that a
     /// later `fsync` has less left to wait for: Linux's `sync_file_range(..., SYNC_FILE_RANGE_WRITE)`,
     /// looked up by name (Swift's Glibc module does not declare it); nothing elsewhere.
