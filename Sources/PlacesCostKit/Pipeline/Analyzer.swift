@@ -28,7 +28,8 @@ struct Analyzer: Sendable {
         /// true (`--out`'s staging). `nil` writes it only after the walks.
         var speculatedSearchesPath: String?
         /// Write during the walk every row published, however far behind the writing is when the
-        /// walks end (tests: the same rows written however the threads ran).
+        /// walks end, taking the publications one at a time (tests: with one walk, the same rows
+        /// written in the same steps however the threads ran).
         var speculationDrains = false
         /// Called with the rows as soon as the walks are done and before the searches are priced,
         /// so `searches.csv` can be written while they are (`--out`).
@@ -91,7 +92,9 @@ struct Analyzer: Sendable {
         )
         var speculator: SearchesCSVSpeculator?
         if let path = options.speculatedSearchesPath, pipelineOptions.sessions.rows != nil {
-            let publications = RowPublications(partitions: pipelineOptions.threads, idleRunAge: pipelineOptions.sessions.longestWait)
+            let publications = RowPublications(
+                partitions: pipelineOptions.threads, idleRunAge: pipelineOptions.sessions.longestWait, oneAtATime: options.speculationDrains
+            )
             speculator = SearchesCSVSpeculator(path: path, publications: publications) { [costOptions] in
                 ShapeDescriber(plan: plan, options: costOptions, catalogs: catalogs, clip: clip)
             }

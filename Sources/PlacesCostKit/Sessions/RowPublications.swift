@@ -30,6 +30,10 @@ final class RowPublications: @unchecked Sendable {
     /// as it stands (`RowPublication.provisional`): such a run stays open to the end of the log
     /// unless a details call comes.
     let idleRunAge: Int64
+    /// Whether `take` hands over one publication at a time (tests): a walk's runs then reach the
+    /// merge one by one, each after the rows before its bound are written, whatever the threads'
+    /// timing; otherwise all that waits, so a writer behind catches up at once.
+    private let oneAtATime: Bool
     private let condition = NSCondition()
     private var pending: [RowPublication] = []
     private var ending = Ending.none
@@ -44,9 +48,10 @@ final class RowPublications: @unchecked Sendable {
         case drained
     }
 
-    init(partitions: Int, idleRunAge: Int64) {
+    init(partitions: Int, idleRunAge: Int64, oneAtATime: Bool = false) {
         self.partitions = partitions
         self.idleRunAge = idleRunAge
+        self.oneAtATime = oneAtATime
     }
 
     func publish(_ publication: RowPublication) {
@@ -56,12 +61,14 @@ final class RowPublications: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Waits for publications and takes them all; `nil` once they have ended.
+    /// Waits for publications and takes them all (or the first, `oneAtATime`); `nil` once they
+    /// have ended.
     func take() -> [RowPublication]? {
         condition.lock()
         defer { condition.unlock() }
         while pending.isEmpty, ending == .none { condition.wait() }
         guard ending != .now, !pending.isEmpty else { return nil }
+        if oneAtATime { return [pending.removeFirst()] }
         let taken = pending
         pending = []
         return taken

@@ -21,7 +21,8 @@ struct SearchesCSVSpeculatorTests {
 
     /// `searches.csv` of `path` as `analyze --out` writes it: begun in the staging folder during
     /// the walk, finished after it, swapped in. With `drains`, everything published is written
-    /// during the walk, however the threads ran; without, the writing stops when the walks end.
+    /// during the walk, one publication at a time, however the threads ran; without, the writing
+    /// stops when the walks end.
     static func speculated(_ path: String, key: [UInt8], threads: Int, runLength: Int, options base: Analyzer.Options, drains: Bool = true) throws -> Outcome {
         let directory = TemporaryDirectory()
         var options = base
@@ -114,7 +115,9 @@ struct SearchesCSVSpeculatorTests {
             let same = outcome.bytes == expected
             #expect(same, "\(threads) threads: \(SearchesCSVWriterTests.firstDifference(outcome.bytes, expected))")
             #expect(outcome.reshaped == (change == .sessionShownExpired))
-            #expect((outcome.skipped > 0) == (change == .runCompleted))
+            // Which rows are written before a run arrives depends, with two walks, on how far the
+            // other walk has come; with one, on nothing.
+            if threads == 1 { #expect((outcome.skipped > 0) == (change == .runCompleted)) }
             // Written past the changed row (about the 17th search), then cut before it.
             #expect(outcome.speculated > 100)
             #expect(outcome.kept < 17, "\(outcome.kept) kept of \(outcome.speculated)")
