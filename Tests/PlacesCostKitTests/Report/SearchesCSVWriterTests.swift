@@ -117,13 +117,15 @@ struct SearchesCSVWriterTests {
         }
     }
 
-    @Test("RFC3339Writer writes Timestamp.rfc3339's text, milliseconds or microseconds, across days")
+    @Test("RFC3339Writer writes Timestamp.rfc3339's text, milliseconds or microseconds, across days, before 1970 too")
     func times() {
         var random = SystemRandomNumberGenerator()
         var writer = RFC3339Writer()
         var buffer = [UInt8](repeating: 0, count: 64)
         var times: [Int64] = [0, 86_399_999_999, 86_400_000_000, 253_402_300_799_999_999, 1_790_845_203_730_000, 1_790_845_203_730_001]
-        for _ in 0..<5_000 { times.append(Int64.random(in: 0...253_402_300_799_999_999, using: &random)) }
+        // Back to 0001-01-01: the day of a time before 1970 is its floor.
+        times += [-1, -86_400_000_000, -86_400_000_001, -62_135_596_800_000_000]
+        for _ in 0..<5_000 { times.append(Int64.random(in: -62_135_596_800_000_000...253_402_300_799_999_999, using: &random)) }
         for _ in 0..<1_000 { times.append(1_790_845_203_000_000 + Int64.random(in: 0...1_000_000, using: &random) * 1000) }
         for time in times {
             let end = buffer.withUnsafeMutableBufferPointer { writer.put(time, at: $0.baseAddress!) - $0.baseAddress! }
