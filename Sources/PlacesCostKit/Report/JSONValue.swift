@@ -3,7 +3,7 @@
 /// Reports are compared byte for byte (golden files, `--out` against stdout, two runs against each
 /// other), so key order is the order of construction and numbers have one spelling: money, ratios
 /// and means rounded to 1e-6 and printed in the shortest form that reads back exactly.
-indirect enum JSONValue: Equatable, Sendable {
+enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case int(Int)
