@@ -16,12 +16,15 @@ extension SessionStream {
     }
 
     /// A token new to `tokens` may have been moved to `spentTokens`: it takes its state from there.
+    /// With rows, a new token's pseudonym is computed here, from the bytes as logged.
     private mutating func internToken(project: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
         let (id, inserted, length) = SessionStream.intern(project: project, bytes, in: &tokens, scratch: &scratch)
-        if inserted, length == KeyTable.width, spentTokens.count > 0 {
+        guard inserted else { return id }
+        if length == KeyTable.width, spentTokens.count > 0 {
             let state = scratch.withUnsafeBytes { spentTokens.state(of: SpentTokens.Key($0.baseAddress!)) }
             if let state { tokens[state: id] = state }
         }
+        if let pseudonymizer = options.rows?.pseudonymizer { tokenPseudonyms[id] = pseudonymizer.pseudonym64(bytes) }
         return id
     }
 
@@ -60,7 +63,8 @@ extension SessionStream {
     /// renumbers the rest wherever their ids are held.
     ///
     /// Held by id: calls in the reorder buffer, open tokens (their drafts and deadlines), kept
-    /// searches waiting for a verdict, and the cache of recent tokens (emptied).
+    /// searches waiting for a verdict, the tokens' pseudonyms, and the cache of recent tokens
+    /// (emptied).
     mutating func compactTokens(_ buffer: inout ReorderBuffer<Event>) {
         func isToken(_ event: Event) -> Bool { !event.base && event.byToken && event.key & KeyTable.otherBit == 0 }
         var held = [UInt64](repeating: 0, count: (tokens.packedCount + 63) / 64)
@@ -88,6 +92,7 @@ extension SessionStream {
             return token == .max ? nil : (entry.deadline, token)
         }
         waitingKept = Dictionary(uniqueKeysWithValues: waitingKept.map { (renumber($0.key), $0.value) })
+        tokenPseudonyms.renumberPacked(renumbered)
         recentTokens.removeAll()
         tokenUsers.removeAll()
         // Tokens still held stay; waiting for as many new ones again keeps the work per token bounded.

@@ -100,7 +100,10 @@ extension SessionStream {
         rows!.reshaped[tokenPseudonym(token, pseudonymizer)] = (from, UInt32(to))
     }
 
+    /// The pseudonym computed when `token` was interned; every token interned with rows on has
+    /// one. Else (never, as long as that holds) the same value from the stored key's text.
     private mutating func tokenPseudonym(_ token: UInt32, _ pseudonymizer: Pseudonymizer) -> UInt64 {
+        if let known = tokenPseudonyms[token] { return known }
         var text: [UInt8] = []
         swap(&text, &rowText)
         let length = tokens.withBytes(token) { TokenKey.decode($0, into: &text) }
@@ -120,8 +123,8 @@ struct SearchRowOptions: Sendable {
     var publications: RowPublications?
 }
 
-/// The pseudonyms of the walk's user ids, by id: each user's is computed once, though a user's
-/// searches spread over the whole log. 8 bytes and a bit a user, beside the user table's 31.
+/// The pseudonyms of the walk's user or token ids, by id: each user's is computed once, though a
+/// user's searches spread over the whole log. 8 bytes and a bit a user, beside the user table's 31.
 /// Ids are dense from 0, those of keys of the packed width and the others (`KeyTable.otherBit`)
 /// each.
 struct PseudonymCache {
@@ -138,6 +141,15 @@ struct PseudonymCache {
                 other[Int(id & ~KeyTable.otherBit)] = newValue
             }
         }
+    }
+
+    /// Keeps the values of the packed ids `KeyTable.compact` kept, under their new ids.
+    mutating func renumberPacked(_ renumbered: [UInt32]) {
+        var moved = DenseValues()
+        for (id, newID) in renumbered.enumerated() where newID != .max {
+            if let value = packed[id] { moved[Int(newID)] = value }
+        }
+        packed = moved
     }
 
     private struct DenseValues {

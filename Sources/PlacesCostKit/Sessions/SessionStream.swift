@@ -84,6 +84,10 @@ struct SessionStream {
     var rows: SearchRowStore?
     var rowText: [UInt8] = []
     var userPseudonyms = PseudonymCache()
+    /// With rows, each token's pseudonym by token id, computed when the token is interned: its
+    /// bytes as logged are at hand then, while the table's packed copy is far from the CPU's
+    /// caches by the time its search ends. Renumbered with the tokens.
+    var tokenPseudonyms = PseudonymCache()
     var recentTokens = RecentKeys()
     var recentUsers = RecentKeys()
     var tokenUsers = TokenUsers()

@@ -92,6 +92,31 @@ struct SearchesCSVWriterTests {
         }
     }
 
+    @Test("Tokens compacted away and seen again while rows are made keep their pseudonyms: the oracle's file", arguments: [1, 16, 200])
+    func compactedTokens(compactAfter: Int) throws {
+        let directory = TemporaryDirectory()
+        var options = Analyzer.Options()
+        options.compactAfter = compactAfter
+        let key = Array("compacted".utf8)
+        // A generated log, and tokens used again long after they were spent (moved out of the
+        // table of open tokens, then interned anew).
+        var records: [TestRecord] = []
+        for index in 0..<400 {
+            let token = "again-\(index % 23)"
+            records.append(ac(Double(index * 500), token, "ab", user: "u-\(index % 5)"))
+            if index % 2 == 0 { records.append(details(Double(index * 500 + 1), token, user: "u-\(index % 5)")) }
+        }
+        let again = directory.write("again.jsonl", records.map(\.jsonLine).joined(separator: "\n") + "\n")
+        let logs = try [Self.generatedLogs(seed: 4, in: directory)[0], again]
+        for log in logs {
+            let expected = try Self.oracle(log, key: key, options: options)
+            for (threads, runLength) in [(1, 1 << 20), (2, 5)] {
+                let actual = try Self.streamed(log, key: key, threads: threads, runLength: runLength, options: options)
+                #expect(actual == expected, "\(log), \(threads) threads, compaction after \(compactAfter): \(Self.firstDifference(actual, expected))")
+            }
+        }
+    }
+
     @Test("Sessions that expire after they were emitted, reused tokens, users' inferred searches and timeouts of every walk")
     func reshapedSessions() throws {
         var records: [TestRecord] = []
