@@ -16,7 +16,9 @@ extension SessionStream {
     }
 
     /// A token new to `tokens` may have been moved to `spentTokens`: it takes its state from there.
-    /// With rows, a new token's pseudonym is computed here, from the bytes as logged.
+    /// With rows, a new token's pseudonym is computed here, from the bytes as logged. Out of the
+    /// loop over calls: most calls' token is found among the recent ones.
+    @inline(never)
     private mutating func internToken(project: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
         let (id, inserted, length) = SessionStream.intern(project: project, bytes, in: &tokens, scratch: &scratch)
         guard inserted else { return id }

@@ -84,8 +84,15 @@ extension SessionStream {
 
     /// The index in `tokenUserPseudonyms` of a token call's user: its token's last user's when the
     /// bytes match (a session's calls share their user), else a new pseudonym, computed here.
+    @inline(__always)
     mutating func tokenUserPseudonym(token: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
         if let known = tokenUsers.find(token: token, bytes) { return known }
+        return newTokenUserPseudonym(token: token, bytes)
+    }
+
+    /// Out of the loop over calls: most calls' user is their token's last one.
+    @inline(never)
+    private mutating func newTokenUserPseudonym(token: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
         guard let pseudonymizer = options.rows?.pseudonymizer else { return .max }
         // The user's text as logged: what `TokenKey` gives back of the stored key, too.
         let index = UInt32(tokenUserPseudonyms.count)
