@@ -19,8 +19,9 @@
 //   har          the same for an HTTP Archive
 //   analyze      a log of any format through the whole of `analyze` (pricing, advice, reports)
 //   sessions     a JSON Lines log through `analyze` with spent tokens moved to the compact set
-//                after every new token and after every third: report.json must be the same as
-//                with no move (reuse and expiry found in the set as in the table)
+//                after every new token and after every third: report.json and searches.csv must
+//                be the same as with no move (reuse and expiry found in the set as in the table,
+//                each token's pseudonym kept through the renumbering)
 //   billing      a Cloud Billing export through `BillingExportReader`
 //   pricing      a user price table through `simulate --pricing FILE`
 //   numbers      one user number in a numeric option, a price table or a billing export cell
@@ -192,7 +193,8 @@ private func compareCSVRows(_ bytes: UnsafeBufferPointer<UInt8>) {
 }
 
 /// Analyzes the scratch file (as JSON Lines, 64-byte blocks, two threads) with the compact token
-/// set used after every new token, after every third, and not at all: the reports must agree.
+/// set used after every new token, after every third, and not at all: the reports must agree,
+/// and so must `searches.csv`, whose token pseudonyms are kept by token id and renumbered.
 private func compareCompaction() {
     func report(compactAfter: Int) -> String? {
         var options = Analyzer.Options()
@@ -200,12 +202,17 @@ private func compareCompaction() {
         options.threads = 2
         options.blockSize = 64
         options.compactAfter = compactAfter
-        guard let (analysis, _) = try? Analyzer(options: options).analyze(paths: [scratchPath]) else { return nil }
-        return ReportBundle().render(analysis, as: .json)
+        options.searchRows = SearchRowOptions(pseudonymizer: Pseudonymizer(key: [7]), directory: "/tmp", runLength: 3)
+        guard let (analysis, _) = try? Analyzer(options: options).analyze(paths: [scratchPath]),
+              let rows = analysis.searchRows
+        else { return nil }
+        var searches: [UInt8] = []
+        guard (try? SearchesCSVWriter().write(rows, flush: { searches += $0 })) != nil else { return nil }
+        return ReportBundle().render(analysis, as: .json) + String(decoding: searches, as: UTF8.self)
     }
     let reference = report(compactAfter: Int.max)
     for compactAfter in [1, 3] {
-        precondition(report(compactAfter: compactAfter) == reference, "compacting after \(compactAfter) new tokens changes the report")
+        precondition(report(compactAfter: compactAfter) == reference, "compacting after \(compactAfter) new tokens changes the report or searches.csv")
     }
 }
 
