@@ -101,6 +101,33 @@ extension SessionStream {
         return index
     }
 
+    /// Keeps the pseudonyms of token calls' users that something still refers to by index, under
+    /// new indices: the calls in the reorder buffer and the open tokens' drafts. The cache of each
+    /// token's last user (`tokenUsers`), which holds indices too, is emptied.
+    mutating func compactTokenUserPseudonyms(_ buffer: inout ReorderBuffer<Event>) {
+        func refersToUser(_ event: Event) -> Bool { !event.base && event.byToken && event.user != .max }
+        var renumbered = [UInt32](repeating: .max, count: tokenUserPseudonyms.count)
+        var kept: [UInt64] = []
+        func renumber(_ index: UInt32) -> UInt32 {
+            guard index != .max else { return .max }
+            if renumbered[Int(index)] == .max {
+                renumbered[Int(index)] = UInt32(kept.count)
+                kept.append(tokenUserPseudonyms[Int(index)])
+            }
+            return renumbered[Int(index)]
+        }
+        buffer.updateEach { event in
+            if refersToUser(event) { event.user = renumber(event.user) }
+        }
+        for slot in openTokens.indices where openTokens[slot] != nil {
+            openTokens[slot]!.draft.user = renumber(openTokens[slot]!.draft.user)
+        }
+        tokenUserPseudonyms = kept
+        tokenUsers.removeAll()
+        // As for tokens: waiting for as many new ones again keeps the work per user bounded.
+        tokenUserCompactAt = max(options.compactAfter, 2 * kept.count)
+    }
+
     /// Notes that the session of `token`, emitted with shape `from`, ends with shape `to`.
     mutating func reshapeRow(token: UInt32, from: UInt32, to: Int) {
         guard let pseudonymizer = options.rows?.pseudonymizer else { return }

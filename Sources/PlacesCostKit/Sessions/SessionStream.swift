@@ -96,6 +96,9 @@ struct SessionStream {
     /// such users are never looked up in the table of every user.
     let tokenUsersArePseudonyms: Bool
     var tokenUserPseudonyms: [UInt64] = []
+    /// `tokenUserPseudonyms` is compacted to those still held once it reaches this many
+    /// (`compactTokenUserPseudonyms`), so it holds about the open searches' users, not a log's.
+    var tokenUserCompactAt: Int
     /// The walk's partition, named in what it publishes (`RowPublication`).
     var partition = 0
     /// The shapes of rows published as they stood that no search had had (`SearchRow.uncountedShape`).
@@ -126,6 +129,7 @@ struct SessionStream {
         self.tally = SearchTally(alternatives: options.alternativeTimeouts.count)
         self.buffer = ReorderBuffer(window: options.window)
         self.compactAt = max(1, options.compactAfter)
+        self.tokenUserCompactAt = max(1, options.compactAfter)
         self.rows = options.rows.map { SearchRowStore(directory: $0.directory, runLength: $0.runLength) }
         self.tokenUsersArePseudonyms = options.rows != nil && !options.keepSearches
     }
@@ -169,6 +173,7 @@ struct SessionStream {
                 )
                 buffer.insert(event) { walk($0) }
                 if tokens.packedCount >= compactAt { compactTokens(&buffer) }
+                if tokenUserPseudonyms.count >= tokenUserCompactAt { compactTokenUserPseudonyms(&buffer) }
             }
         }
     }
