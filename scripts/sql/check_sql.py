@@ -36,6 +36,7 @@ import io
 import json
 import os
 import subprocess
+import shutil
 import sys
 import tempfile
 import venv
@@ -558,7 +559,17 @@ def main():
         print("check_sql.py: %s not found: build it first (swift build -c release)" % args.engine)
         return 1
     ensure_venv(args)
-    return Check(args).run(args.quick)
+    check = Check(args)
+    status = 1
+    try:
+        status = check.run(args.quick)
+    finally:
+        # The logs take over 100 MB: kept only to look into a failure.
+        if status == 0:
+            shutil.rmtree(check.work, ignore_errors=True)
+        else:
+            print("the logs checked are kept in %s" % check.work)
+    return status
 
 
 if __name__ == "__main__":

@@ -34,8 +34,8 @@ struct OverlongInputTests {
         case .har:
             preconditionFailure("a HAR capture has no lines to make long")
         }
-        let path = directory.path + "/long.\(format.rawValue)"
-        let handle = try #require(FileHandle(forWritingAtPath: { FileManager.default.createFile(atPath: path, contents: nil); return path }()))
+        let path = directory.write("long.\(format.rawValue)", bytes: [])
+        let handle = try #require(FileHandle(forWritingAtPath: path))
         defer { try? handle.close() }
         try handle.write(contentsOf: Data(head.utf8))
         // A line of 'x' with the blank line before it (line 2 of JSON Lines and access logs is blank).
@@ -77,8 +77,7 @@ struct OverlongInputTests {
     @Test("A file of one line with no newline at all is rejected without holding it", arguments: [InputFormat.jsonl, .csv, .accessLog])
     func noNewlineAtAll(_ format: InputFormat) throws {
         let directory = TemporaryDirectory()
-        let path = directory.path + "/one-line"
-        FileManager.default.createFile(atPath: path, contents: nil)
+        let path = directory.write("one-line", bytes: [])
         let handle = try #require(FileHandle(forWritingAtPath: path))
         let chunk = Data(repeating: UInt8(ascii: "x"), count: 4 << 20)
         for _ in 0..<(Self.lineBytes / chunk.count) { try handle.write(contentsOf: chunk) }

@@ -92,9 +92,7 @@ struct HTMLBrowserTests {
     static func load(_ harness: String, in directory: TemporaryDirectory, chromium: String) throws -> Load {
         let page = directory.write("harness.html", harness)
         let netLog = directory.path + "/net-log.json"
-        let stdout = directory.path + "/dom.html", stderr = directory.path + "/chromium.log"
-        FileManager.default.createFile(atPath: stdout, contents: nil)
-        FileManager.default.createFile(atPath: stderr, contents: nil)
+        let stdout = directory.write("dom.html", bytes: []), stderr = directory.write("chromium.log", bytes: [])
         let process = Process()
         process.executableURL = URL(fileURLWithPath: chromium)
         process.arguments = [

@@ -7,7 +7,7 @@ import PlacesCostReference
 /// number writers trap.
 @Suite("JSON and report numbers")
 struct JSONNumberTests {
-    static let extremes: [Double] = [1e308, -1e308, .greatestFiniteMagnitude, 9.3e12 + 0.5, 1e15, 1e16 + 2, 9.2e18, 1e19, 5e-324, -1e-7, 0, -0.0, 123.4567891]
+    static let extremes: [Double] = [1e308, -1e308, .greatestFiniteMagnitude, 9.3e12 + 0.5, 1e15, 1e16 + 2, 9.2e18, 1e19, .leastNonzeroMagnitude, -1e-7, 0, -0.0, 123.4567891]
 
     @Test("Every finite Double is written as a JSON number that reads back within rounding")
     func finite() throws {

@@ -60,13 +60,15 @@ func geocode(_ at: Double, _ token: String? = nil, user: String? = nil) -> TestR
     TestRecord(at: at, api: "geocoding", token: token, user: user)
 }
 
-/// A temporary directory removed when the value is released... or at process exit.
+/// A temporary directory removed when the value is released, or at the latest when the test
+/// process exits (one a static property holds is never released).
 final class TemporaryDirectory: Sendable {
     let path: String
 
     init() {
         path = NSTemporaryDirectory() + "placescost-tests-" + UUID().uuidString
         try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        RemovedAtExit.add(path)
     }
 
     deinit {
@@ -84,8 +86,29 @@ final class TemporaryDirectory: Sendable {
     @discardableResult
     func write(_ name: String, bytes: [UInt8]) -> String {
         let file = path + "/" + name
-        _ = FileManager.default.createFile(atPath: file, contents: Data(bytes))
+        precondition(FileManager.default.createFile(atPath: file, contents: Data(bytes)), "could not create \(file)")
         return file
+    }
+}
+
+/// Paths the test process removes when it exits: what outlives every test.
+enum RemovedAtExit {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var paths: Set<String> = []
+    /// Registers the handler once, the first time a path is added.
+    private static let handler: Void = { atexit { RemovedAtExit.removeAll() } }()
+
+    static func add(_ path: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        _ = handler
+        paths.insert(path)
+    }
+
+    private static func removeAll() {
+        lock.lock()
+        defer { lock.unlock() }
+        for path in paths { try? FileManager.default.removeItem(atPath: path) }
     }
 }
 
@@ -121,7 +144,9 @@ func runCLI(
 let testEnvironment: [String: String] = {
     var environment = ProcessInfo.processInfo.environment
     environment[Pseudonymizer.keyVariable] = nil
-    environment["XDG_CONFIG_HOME"] = NSTemporaryDirectory() + "placescost-tests-config-\(getpid())"
+    let configuration = NSTemporaryDirectory() + "placescost-tests-config-\(getpid())"
+    RemovedAtExit.add(configuration)
+    environment["XDG_CONFIG_HOME"] = configuration
     // Help and usage lines are laid out for 100 columns unless a test sets COLUMNS.
     environment["COLUMNS"] = nil
     return environment

@@ -26,7 +26,7 @@ struct CSVBlockTests {
         var user: [UInt8]?
 
         var description: String {
-            "\(time) api \(api)/\(generation) fields \(fields) project \(project) platform \(platform) other API \(otherAPI) input \(inputLength) "
+            "\(time) api \(api)/\(generation.map { "\($0)" } ?? "none") fields \(fields) project \(project) platform \(platform) other API \(otherAPI) input \(inputLength) "
                 + "fp \(fingerprint) \(byToken ? "token" : "user") \(base ? "base " : "")key \(String(decoding: key, as: UTF8.self))"
         }
     }

@@ -108,8 +108,7 @@ struct HARLineTests {
     @Test("A HAR entry of hundreds of MB is skipped at its line in bounded memory")
     func hugeEntryMemory() throws {
         let directory = TemporaryDirectory()
-        let path = directory.path + "/huge.har"
-        FileManager.default.createFile(atPath: path, contents: nil)
+        let path = directory.write("huge.har", bytes: [])
         let handle = try #require(FileHandle(forWritingAtPath: path))
         let (head, lines) = Self.capture(entries: [Self.entry(1), "BODY", Self.entry(3)])
         let parts = head.components(separatedBy: "BODY")
