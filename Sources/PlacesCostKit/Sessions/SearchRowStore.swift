@@ -13,9 +13,11 @@ import Darwin
 /// is noted in `reshaped` under its token's pseudonym, with the shape it was emitted with (a
 /// token has one session, so the pair names one row), and applied when its row is read.
 struct SearchRowStore: Sendable {
-    /// Rows a buffer holds before it is spilled: 4 MiB of rows. What is left in the buffer is
-    /// sorted after the walk, before `searches.csv` can start, so a short run keeps that wait short.
-    static let defaultRunLength = (4 << 20) / MemoryLayout<SearchRow>.stride
+    /// Rows a buffer holds before it is spilled: 1 MiB of rows, the size of a core's second-level
+    /// cache, so the buffer and its sort's index stay nearer the CPU than 4 MiB did (the walks ran
+    /// a few percent faster, `docs/performance.md`). What is left in the buffer is sorted after
+    /// the walk, before `searches.csv` can be finished, so a short run keeps that wait short too.
+    static let defaultRunLength = (1 << 20) / MemoryLayout<SearchRow>.stride
 
     let directory: String
     let runLength: Int
