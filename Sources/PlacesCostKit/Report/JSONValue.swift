@@ -116,7 +116,9 @@ enum JSONValue: Equatable, Sendable {
             return String(Int64(rounded))
         }
         let text = "\(rounded)"
-        guard text.contains("e"), abs(rounded) < 1 else { return text }
+        // On the bytes: `String.contains` of a string is Foundation's search, with a locale,
+        // and this runs for every number of every report and every shape of `searches.csv`.
+        guard text.utf8.contains(UInt8(ascii: "e")), abs(rounded) < 1 else { return text }
         // Swift prints 1e-06 style exponents for tiny values; JSON readers accept them, but a
         // fixed-point form reads better in a report.
         return fixedPoint(rounded)
