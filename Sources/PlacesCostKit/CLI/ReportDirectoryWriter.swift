@@ -85,7 +85,8 @@ struct ReportDirectoryWriter {
             self.created = created
         }
 
-        /// Starts writing `file` into the staging folder on a thread of its own.
+        /// Starts writing `file` into the staging folder on a thread of its own; it is handed to
+        /// the disk there and synced by `commit`.
         func start(_ file: ReportFile) {
             started.append(file.path)
             let (writer, stage) = (writer, path)
@@ -98,7 +99,7 @@ struct ReportDirectoryWriter {
             }
             DispatchQueue.global().async(group: group) {
                 do {
-                    try writer.writeFile(stage + "/new/" + file.path, contents: file.contents, shownAs: writer.directory + "/" + file.path)
+                    try writer.writeFile(stage + "/new/" + file.path, contents: file.contents, shownAs: writer.directory + "/" + file.path, sync: false)
                 } catch {
                     failures.record(error)
                 }
@@ -125,9 +126,7 @@ struct ReportDirectoryWriter {
             do {
                 for file in rendered { try makeStagedParents(of: file.path) }
                 // Each file is rendered and written on a core of its own (`report.json` and
-                // `report.html` take longest) and handed to the disk, then all are synced: the
-                // first `fsync` commits the journal that records every one of them, so the wait
-                // is one commit, not one a file with rendering held up behind each.
+                // `report.html` take longest) and handed to the disk.
                 let results = ParallelMap.results(count: rendered.count) { index -> Error? in
                     let file = rendered[index]
                     do {
@@ -139,16 +138,19 @@ struct ReportDirectoryWriter {
                 }
                 // The first failure in the files' order, whatever thread met it first.
                 if let error = results.lazy.compactMap({ $0 }).first { throw error }
-                for file in rendered {
-                    try writer.sync(path + "/new/" + file.path, shownAs: writer.directory + "/" + file.path)
-                }
             } catch {
                 group.wait()
                 throw error
             }
             group.wait()
             if let error = failures.first { throw error }
-            let paths = started + files.compactMap { if case .stream = $0.contents { nil } else { $0.path } }
+            // Only once every file is written is any synced, streamed ones too: the first `fsync`
+            // commits the journal that records every one of them, so the wait is one commit, and
+            // no file is created while an `fsync` holds the journal (creating one waits for it).
+            let paths = started + rendered.map(\.path)
+            for path in paths {
+                try writer.sync(self.path + "/new/" + path, shownAs: writer.directory + "/" + path)
+            }
             // Every folder first, so that nothing is replaced unless everything can be.
             for path in paths {
                 created += try writer.makeParents(of: path, under: writer.directory)
