@@ -125,7 +125,7 @@ extension SessionStream {
         tokenUserPseudonyms = kept
         tokenUsers.removeAll()
         // As for tokens: waiting for as many new ones again keeps the work per user bounded.
-        tokenUserCompactAt = max(options.compactAfter, 2 * kept.count)
+        tokenUserCompactAt = max(1, options.compactAfter, 2 * kept.count)
     }
 
     /// Notes that the session of `token`, emitted with shape `from`, ends with shape `to`.
