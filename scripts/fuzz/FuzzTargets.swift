@@ -194,7 +194,8 @@ private func compareCSVRows(_ bytes: UnsafeBufferPointer<UInt8>) {
 
 /// Analyzes the scratch file (as JSON Lines, 64-byte blocks, two threads) with the compact token
 /// set used after every new token, after every third, and not at all: the reports must agree,
-/// and so must `searches.csv`, whose token pseudonyms are kept by token id and renumbered.
+/// and so must `searches.csv`, whose token pseudonyms are kept by token id and renumbered, and
+/// whose token calls' user pseudonyms are compacted on the same count.
 private func compareCompaction() {
     func report(compactAfter: Int) -> String? {
         var options = Analyzer.Options()
