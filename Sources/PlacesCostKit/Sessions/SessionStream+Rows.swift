@@ -24,11 +24,7 @@ extension SessionStream {
             if let known = userPseudonyms[draft.user] {
                 row.user = known
             } else {
-                var text: [UInt8] = []
-                swap(&text, &rowText)
-                let length = users.withBytes(draft.user) { TokenKey.decode($0, into: &text) }
-                row.user = text.withUnsafeBytes { pseudonymizer.pseudonym64(UnsafeRawBufferPointer(rebasing: $0[..<length])) }
-                swap(&text, &rowText)
+                row.user = storedPseudonym(draft.user, in: users, pseudonymizer)
                 userPseudonyms[draft.user] = row.user
             }
         }
@@ -137,12 +133,16 @@ extension SessionStream {
     /// The pseudonym computed when `token` was interned; every token interned with rows on has
     /// one. Else (never, as long as that holds) the same value from the stored key's text.
     private mutating func tokenPseudonym(_ token: UInt32, _ pseudonymizer: Pseudonymizer) -> UInt64 {
-        if let known = tokenPseudonyms[token] { return known }
+        tokenPseudonyms[token] ?? storedPseudonym(token, in: tokens, pseudonymizer)
+    }
+
+    /// The pseudonym of the key `id` of `table`, from its text as logged (`TokenKey.decode` into
+    /// the reused `rowText`).
+    private mutating func storedPseudonym(_ id: UInt32, in table: KeyTable, _ pseudonymizer: Pseudonymizer) -> UInt64 {
         var text: [UInt8] = []
         swap(&text, &rowText)
-        let length = tokens.withBytes(token) { TokenKey.decode($0, into: &text) }
-        let pseudonym = text.withUnsafeBytes { pseudonymizer.pseudonym64(UnsafeRawBufferPointer(rebasing: $0[..<length])) }
-        swap(&text, &rowText)
-        return pseudonym
+        defer { swap(&text, &rowText) }
+        let length = table.withBytes(id) { TokenKey.decode($0, into: &text) }
+        return text.withUnsafeBytes { pseudonymizer.pseudonym64(UnsafeRawBufferPointer(rebasing: $0[..<length])) }
     }
 }
