@@ -166,12 +166,3 @@ package struct CallDecoder: Sendable {
         return names.isEmpty ? nil : names
     }
 }
-
-/// Why a record is malformed, as a sentence fragment for `FILE:LINE: warning:`.
-package struct DecodeFailure: Error, Equatable {
-    package var reason: String
-
-    package init(reason: String) {
-        self.reason = reason
-    }
-}

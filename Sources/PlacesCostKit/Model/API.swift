@@ -57,9 +57,3 @@ package enum API: Sendable, Hashable {
         byAlias[raw.lowercased()] ?? (.other(raw), nil)
     }
 }
-
-/// The API generation of a call: the legacy Places API / SDK, or Places API (New).
-package enum APIGeneration: String, Sendable, Hashable, Codable, CaseIterable {
-    case legacy
-    case new
-}

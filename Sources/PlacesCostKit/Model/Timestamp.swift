@@ -19,30 +19,6 @@ package struct Timestamp: Sendable, Hashable, Comparable {
     }
 }
 
-/// A length of time in microseconds, for comparisons against `Timestamp` differences.
-package struct Duration64: Sendable, Hashable, Comparable {
-    package var microseconds: Int64
-
-    /// The lengths a user may give, in seconds: one microsecond up to the span of the years
-    /// 1 to 9999 that timestamps cover. Any timestamp plus or minus a length in this range is an
-    /// exact `Int64` of microseconds (at most about 5.7e17 of the 9.2e18 available), so session
-    /// and reorder arithmetic never overflows; options are checked against this range first.
-    package static let secondsRange: ClosedRange<Double> = 0.000_001...315_537_897_600
-
-    /// A length of `seconds`, its magnitude clamped to `secondsRange.upperBound` (NaN gives 0).
-    ///
-    /// Clamping rather than trapping keeps this total; the command line rejects values outside
-    /// the range with a usage error before they get here (`OptionValues.seconds`).
-    package init(seconds: Double) {
-        let bounded = seconds.isNaN ? 0 : min(max(seconds, -Duration64.secondsRange.upperBound), Duration64.secondsRange.upperBound)
-        self.microseconds = Int64(roundingChecked: bounded * 1_000_000) ?? 0
-    }
-
-    package static func < (lhs: Duration64, rhs: Duration64) -> Bool {
-        lhs.microseconds < rhs.microseconds
-    }
-}
-
 extension Timestamp {
     /// The time elapsed from `earlier` to `self`.
     package func duration(since earlier: Timestamp) -> Duration64 {

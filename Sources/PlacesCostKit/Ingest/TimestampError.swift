@@ -1,0 +1,51 @@
+/// Why a timestamp was rejected: the field and its shape, never its text (`ValueShape`).
+enum TimestampError: Error, Equatable, CustomStringConvertible {
+    /// The parts of an RFC 3339 time, as a range error names them.
+    enum Field: String, Sendable {
+        case year, month, day, hour, minute, second, offset
+    }
+
+    case empty
+    /// Neither RFC 3339 nor a string of digits.
+    case notATimestamp(ValueShape)
+    /// A JSON number that is not a finite number.
+    case notEpochMilliseconds(ValueShape)
+    /// RFC 3339 but without `Z` or `±hh:mm`.
+    case noOffset
+    /// RFC 3339 with one part outside its range.
+    case fieldOutOfRange(Field)
+    /// Epoch milliseconds before 1970 or after 9999.
+    case epochOutOfRange(ValueShape)
+
+    var description: String {
+        switch self {
+        case .empty:
+            "the timestamp is empty"
+        case .notATimestamp(let shape):
+            "the timestamp (\(shape)) is neither RFC 3339 (2026-10-01T09:00:03.730Z) nor epoch milliseconds"
+        case .notEpochMilliseconds(let shape):
+            "the timestamp (\(shape)) is not a finite number of epoch milliseconds"
+        case .noOffset:
+            "the timestamp has no UTC offset (end it with Z or ±hh:mm)"
+        case .fieldOutOfRange(let field):
+            "the timestamp's \(field.rawValue) is out of range (\(field.allowed))"
+        case .epochOutOfRange(let shape):
+            "the timestamp (\(shape)) is out of range: epoch milliseconds from 0 (1970-01-01) to \(TimestampParser.epochMillisecondsRange.upperBound) (9999-12-31)"
+        }
+    }
+}
+
+extension TimestampError.Field {
+    /// The values the part may take, for the message.
+    var allowed: String {
+        switch self {
+        case .year: "0001 to 9999"
+        case .month: "01 to 12"
+        case .day: "01 to the month's last day"
+        case .hour: "00 to 23"
+        case .minute: "00 to 59"
+        case .second: "00 to 60, 60 being a leap second"
+        case .offset: "up to ±23:59"
+        }
+    }
+}
