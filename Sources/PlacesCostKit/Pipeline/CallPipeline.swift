@@ -164,7 +164,7 @@ final class CallPipeline: @unchecked Sendable {
                 } else if byLines, let file = MappedFile(descriptor: input.descriptor) {
                     var splitter = MappedFile.Splitter(file: file, blockSize: options.blockSize, maxLineLength: options.maxLineLength)
                     while !stopsForMalformed, let (range, overlong) = splitter.next() {
-                        var raw = RawBlock(index: 0, fileIndex: fileIndex, fileName: input.displayName, bytes: [], followsOverlongLine: overlong)
+                        var raw = RawBlock(index: 0, fileIndex: fileIndex, fileName: input.displayName, bytes: [], overlongLinesBefore: overlong)
                         raw.mapped = (file, range)
                         raw.accessLog = accessLog
                         file.willRead(range)
@@ -178,7 +178,7 @@ final class CallPipeline: @unchecked Sendable {
                         blockSize: options.blockSize, maxLineLength: options.maxLineLength
                     )
                     while !stopsForMalformed, let (bytes, overlong) = try splitter.next() {
-                        var raw = RawBlock(index: 0, fileIndex: fileIndex, fileName: input.displayName, bytes: bytes, followsOverlongLine: overlong)
+                        var raw = RawBlock(index: 0, fileIndex: fileIndex, fileName: input.displayName, bytes: bytes, overlongLinesBefore: overlong)
                         raw.accessLog = accessLog
                         submit(raw: raw)
                         options.progress?(readBefore + (gzip?.compressedBytesRead ?? splitter.bytesRead))

@@ -8,16 +8,19 @@ import Darwin
 /// lines, so threads can parse them apart; files are mapped instead (`MappedFile`).
 ///
 /// Reads `blockSize` bytes at a time with `read(2)`, ends each block after its last
-/// newline and carries the partial line to the next. A line longer than `maxLineLength` is
-/// dropped as it streams past and reported by the next block (`followsOverlongLine`).
+/// newline and carries the partial line to the next. A line of `maxLineLength` bytes or more is
+/// dropped as it streams past and counted for the next block (`overlongLinesBefore`): every such
+/// line, however many come in a row, and the last line of the input too, newline or not.
 struct BlockSplitter {
     private let descriptor: Int32
     private let blockSize: Int
     private let maxLineLength: Int
     private var carry: [UInt8]
     private var atEnd = false
+    /// Inside a line at or over the limit, dropping its bytes until its newline.
     private var skippingOverlong = false
-    private var overlongPending = false
+    /// Lines at or over the limit dropped since the last block returned.
+    private var overlongLines = 0
     /// Bytes read so far (for progress).
     private(set) var bytesRead = 0
 
@@ -29,17 +32,19 @@ struct BlockSplitter {
         self.bytesRead = prefix.count
     }
 
-    /// The next block's bytes, or `nil` at the end of the input.
-    mutating func next() throws -> (bytes: [UInt8], followsOverlongLine: Bool)? {
+    /// The next block's bytes and the lines over the limit dropped just before it, or `nil` at
+    /// the end of the input.
+    mutating func next() throws -> (bytes: [UInt8], overlongLinesBefore: Int)? {
         while true {
             if atEnd {
-                guard !carry.isEmpty || overlongPending else { return nil }
-                let bytes = skippingOverlong ? [] : carry
-                carry = []
-                let overlong = overlongPending || skippingOverlong
-                overlongPending = false
-                skippingOverlong = false
-                return (bytes, overlong)
+                // A line still being dropped ends with the input.
+                if skippingOverlong {
+                    skippingOverlong = false
+                    overlongLines += 1
+                }
+                guard !carry.isEmpty || overlongLines > 0 else { return nil }
+                defer { carry = [] }
+                return (carry, takeOverlongLines())
             }
             var block = try read(after: carry, upTo: max(blockSize, carry.count + blockSize / 4))
             carry = []
@@ -49,15 +54,13 @@ struct BlockSplitter {
                     continue
                 }
                 skippingOverlong = false
-                overlongPending = true
+                overlongLines += 1
                 block.removeSubrange(...newline)
             }
             if let lastNewline = lastIndex(of: 0x0A, in: block) {
                 carry = Array(block[(lastNewline + 1)...])
                 block.removeSubrange((lastNewline + 1)...)
-                let overlong = overlongPending
-                overlongPending = false
-                return (block, overlong)
+                return (block, takeOverlongLines())
             }
             if atEnd {
                 carry = block
@@ -69,6 +72,11 @@ struct BlockSplitter {
             }
             carry = block
         }
+    }
+
+    private mutating func takeOverlongLines() -> Int {
+        defer { overlongLines = 0 }
+        return overlongLines
     }
 
     /// `prefix` followed by input up to `target` bytes in all (fewer at the end of the input).

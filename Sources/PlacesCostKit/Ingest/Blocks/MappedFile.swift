@@ -83,13 +83,13 @@ final class MappedFile: @unchecked Sendable {
             self.position = file.count >= 3 && (0..<3).allSatisfy { file.base[$0] == bom[$0] } ? 3 : 0
         }
 
-        /// The next block, like `BlockSplitter.next`: whole lines; a line at or over the limit is
-        /// skipped unread and reported by the block after it.
-        mutating func next() -> (range: Range<Int>, followsOverlongLine: Bool)? {
-            var overlong = false
+        /// The next block, like `BlockSplitter.next`: whole lines; each line at or over the limit
+        /// is skipped unread and counted for the block after it.
+        mutating func next() -> (range: Range<Int>, overlongLinesBefore: Int)? {
+            var overlong = 0
             while true {
                 guard position < file.count else {
-                    return overlong ? (position..<position, true) : nil
+                    return overlong > 0 ? (position..<position, overlong) : nil
                 }
                 let limit = min(file.count, position + blockSize)
                 if limit == file.count {
@@ -113,7 +113,7 @@ final class MappedFile: @unchecked Sendable {
                     return (position..<file.count, overlong)
                 }
                 position = skipLine(from: lineLimit)
-                overlong = true
+                overlong += 1
             }
         }
 

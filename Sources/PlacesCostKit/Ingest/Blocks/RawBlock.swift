@@ -12,8 +12,9 @@ struct RawBlock: Sendable {
     var fileName: String
     /// Whole lines; the last may lack its newline only at the end of the file.
     var bytes: [UInt8]
-    /// The block starts after a line longer than the limit, which was skipped unread.
-    var followsOverlongLine = false
+    /// Lines at or over the limit, skipped unread, that come just before the block's first line
+    /// (each its own line number and rejection).
+    var overlongLinesBefore = 0
     /// Where the lines are when the file is mapped (then `bytes` is empty).
     var mapped: (file: MappedFile, range: Range<Int>)?
     /// The parser of an access log's lines; `nil` for JSON Lines.
@@ -37,8 +38,8 @@ struct RawBlock: Sendable {
         return bytes.withUnsafeBufferPointer(body)
     }
 
-    /// Calls `body` with each line, numbered from 1 at the block's start (the skipped line
-    /// before it, when it follows an overlong one); returns the number of lines.
+    /// Calls `body` with each line, numbered from 1 at the block's start (the skipped lines
+    /// before it first, when it follows overlong ones); returns the number of lines.
     @inline(__always)
     func forEachLine(maxLineLength: Int, _ body: (Line) -> Void) -> Int {
         forEachLine(maxLineLength: maxLineLength, leading: { _ in nil }) { line, _ in body(line) }
@@ -59,9 +60,9 @@ struct RawBlock: Sendable {
         maxLineLength: Int, leading: (UnsafeBufferPointer<UInt8>) -> Int?, _ body: (Line, Bool) -> Void
     ) -> Int {
         var lineNumber = 0
-        if followsOverlongLine {
-            lineNumber = 1
-            body(.overlong(number: 1), false)
+        while lineNumber < overlongLinesBefore {
+            lineNumber += 1
+            body(.overlong(number: lineNumber), false)
         }
         withLines { bytes in
             var start = 0

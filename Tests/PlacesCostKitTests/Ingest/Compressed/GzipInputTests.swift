@@ -150,6 +150,38 @@ struct GzipInputTests {
         #expect(!redirected.stderr.contains("is a pipe"))
     }
 
+    @Test("Runs of lines over the limit, each longer than a block, the last one without its newline: the file, its gzip and the line reader warn of each at its line",
+          arguments: [false, true])
+    func overlongRuns(_ endsWithNewline: Bool) throws {
+        let records = GenerateCommandTests.generate("jsonl").split(separator: "\n").prefix(40).map(String.init)
+        // Longer than a 4 MiB block, so that the splitters skip them as they read.
+        let long = String(repeating: "x", count: 5 << 20)
+        var lines: [String] = Array(records[..<10])
+        lines += [long, long]
+        lines += records[10..<20]
+        lines.append(long)
+        lines += records[20...]
+        lines += [long, long + "y", long]
+        if endsWithNewline { lines.append("") }
+        let text = lines.joined(separator: "\n")
+        let directory = TemporaryDirectory()
+        let plain = directory.write("log.jsonl", text)
+        let compressed = directory.write("log.jsonl.gz", bytes: StoredGzipWriter.member(text))
+        let twin = try LogReader(options: LogReader.Options(format: .jsonl)).read([plain])
+        #expect(twin.rejected == 6)
+        #expect(twin.diagnostics.map { $0.location.line } == [11, 12, 23, 44, 45, 46])
+        var options = Analyzer.Options()
+        options.pricing = "legacy-list"
+        let (expected, expectedRead) = try Analyzer(options: options).analyze(paths: [plain])
+        let (actual, actualRead) = try Analyzer(options: options).analyze(paths: [compressed])
+        for read in [expectedRead, actualRead] {
+            #expect(read.rejected == twin.rejected)
+            #expect(read.diagnostics.map { "\($0.location.line): \($0.reason)" } == twin.diagnostics.map { "\($0.location.line): \($0.reason)" })
+        }
+        #expect(expected.input.records == twin.calls.count)
+        #expect(JSONReportRenderer().document(actual).removingFiles() == JSONReportRenderer().document(expected).removingFiles())
+    }
+
     @Test("`cat x.gz | placescost analyze -` reads gzip on standard input; a FIFO of gzip too")
     func standardInput() throws {
         let text = try String(contentsOfFile: MalformedCorpusTests.folder + "/jsonl/clean.jsonl", encoding: .utf8)
