@@ -97,6 +97,18 @@ struct AccessLogTests {
                                       fields: ["formatted_address", "geometry"], generation: .legacy, status: "200"), bodyUnknown: false, proxyHost: nil))
     }
 
+    @Test("Logged values lose nginx's escapes, the default's \\xHH and escape=json's; an escape it does not know stays as written")
+    func unescaping() {
+        func unescaped(_ text: String) -> String { Array(text.utf8).withUnsafeBufferPointer { AccessLogParser.unescaped($0) } }
+        #expect(unescaped(#"{\x22a\x22:\x5C\xC3\xA9}"#) == #"{"a":\é}"#)
+        #expect(unescaped(#"{\"input\":\"K\\rak\/\"}"#) == #"{"input":"K\rak/"}"#)
+        #expect(unescaped(#"a\nb\rc\td\be\ff"#) == "a\nb\rc\td\u{8}e\u{C}f")
+        #expect(unescaped(#"\u0001\u00e9\u20AC"#) == "\u{1}é€")
+        // Not an escape nginx writes: kept byte for byte, as is a backslash that ends the value.
+        #expect(unescaped(#"\q \x4 \u12 \uD800 \xZZ end\"#) == #"\q \x4 \u12 \uD800 \xZZ end\"#)
+        #expect(unescaped("plain") == "plain")
+    }
+
     @Test("Formats without a time or a request, or with an inseparable needed variable, are refused")
     func formatErrors() {
         #expect(throws: AccessLogFormat.Error(description: "The log format records no time; it needs $time_local, $time_iso8601 or $msec.")) {
