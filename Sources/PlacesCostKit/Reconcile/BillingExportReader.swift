@@ -144,6 +144,11 @@ struct BillingExportReader: Sendable {
         } else {
             throw unknownLayout(file, found: header.count)
         }
+        // The amounts the file writes unambiguously say what `1.500` means in the others.
+        let amountColumns = [columns.amount].compactMap { $0 } + columns.cost + columns.credits
+        let mark = DecimalMark.of(records[(headerIndex + 1)...].lazy.flatMap { record in
+            amountColumns.lazy.filter { $0 < record.count }.map { record[$0] }
+        })
         var read = 0
         var firstUnreadable: (line: Int, value: String)?
         for (offset, record) in records[(headerIndex + 1)...].enumerated() {
@@ -156,16 +161,17 @@ struct BillingExportReader: Sendable {
             if BillingExportReader.isSummary(row) { accumulator.ignoredRows += 1; continue }
             let line = numbered[headerIndex + 1 + offset].line
             row.isCredit = !cell(columns.creditType).isEmpty || row.costType.lowercased().contains("credit")
-            guard let cost = columns.cost.lazy.compactMap({ BillingExportReader.anyNumber(cell($0)) }).first else {
+            guard let cost = columns.cost.lazy.compactMap({ BillingExportReader.anyNumber(cell($0), mark: mark) }).first else {
                 let value = columns.cost.map { cell($0) }.first ?? ""
                 if firstUnreadable == nil { firstUnreadable = (line, value) }
                 accumulator.skip(file: file, line: line, reason: "the cost (\(ValueShape(value))) is not a number; the row is left out of the bill.")
                 continue
             }
-            let credits = columns.credits.reduce(0) { $0 + (BillingExportReader.number(cell($1)) ?? 0) }
+            let credits = columns.credits.reduce(0) { $0 + (BillingExportReader.number(cell($1), mark: mark) ?? 0) }
                 + (columns.creditsCell.map { BillingExportReader.creditsValue(cell($0)) } ?? 0)
-            guard accumulator.check(cost: cost, amount: BillingExportReader.anyNumber(cell(columns.amount)), credits: credits, file: file, line: line) else { continue }
-            row.amount = BillingExportReader.number(cell(columns.amount)) ?? 0
+            let amount = BillingExportReader.anyNumber(cell(columns.amount), mark: mark)
+            guard accumulator.check(cost: cost, amount: amount, credits: credits, file: file, line: line) else { continue }
+            row.amount = amount.flatMap { $0.isFinite ? $0 : nil } ?? 0
             row.cost = cost
             row.credits = credits
             row.start = BillingExportReader.isoDate(cell(columns.start))
@@ -424,46 +430,52 @@ struct BillingExportReader: Sendable {
     /// A money or usage amount: currency signs, spaces and thousands separators dropped
     /// (`"622,403"`, `$1,234.50`, `1.234,50 €`, `(12.00)` for a negative).
     ///
-    /// With both `.` and `,` the last one is the decimal mark; a lone `,` is a thousands
-    /// separator when it is followed by groups of three digits (`622,403`), else a decimal mark.
-    static func number(_ text: String) -> Double? {
-        guard let value = anyNumber(text), value.isFinite else { return nil }
+    /// With both `.` and `,` the last one is the decimal mark. With one kind only, `mark` (the
+    /// file's, `DecimalMark.of`) says which it is; without one, a lone `,` is a thousands
+    /// separator when it is followed by groups of three digits (`622,403`), else a decimal mark,
+    /// and a lone `.` is a decimal mark.
+    static func number(_ text: String, mark: DecimalMark? = nil) -> Double? {
+        guard let value = anyNumber(text, mark: mark), value.isFinite else { return nil }
         return value
     }
 
     /// As `number`, but NaN and the infinities (`NaN`, `1e400`) are returned, so that the row
     /// holding one can be reported rather than taken for a row without a number.
-    static func anyNumber(_ text: String) -> Double? {
+    static func anyNumber(_ text: String, mark: DecimalMark? = nil) -> Double? {
         var text = text.trimmingCharacters(in: .whitespaces)
         var negative = false
         if text.hasPrefix("("), text.hasSuffix(")") {
             negative = true
             text = String(text.dropFirst().dropLast())
         }
+        text = digitsAndSeparators(text)
+        guard !text.isEmpty else { return nil }
+        let lastDot = text.lastIndex(of: "."), lastComma = text.lastIndex(of: ",")
+        let decimalComma: Bool
+        switch (lastDot, lastComma) {
+        case let (dot?, comma?):
+            decimalComma = comma > dot
+        case (nil, _?):
+            decimalComma = mark.map { $0 == .comma } ?? !DecimalMark.looksLikeThousands(text, separator: ",")
+        case (_?, nil):
+            decimalComma = mark == .comma && DecimalMark.looksLikeThousands(text, separator: ".")
+        case (nil, nil):
+            decimalComma = false
+        }
+        text = decimalComma
+            ? text.replacingOccurrences(of: ".", with: "").replacingOccurrences(of: ",", with: ".")
+            : text.replacingOccurrences(of: ",", with: "")
+        guard let value = Double(text) else { return nil }
+        return negative ? -value : value
+    }
+
+    /// `text` without currency signs and spaces: the digits, signs and separators of an amount.
+    static func digitsAndSeparators(_ text: String) -> String {
+        var text = text.trimmingCharacters(in: .whitespaces)
         for symbol in ["US$", "USD", "$", "€", "£", "¥", "￥", "EUR", "JPY", "\u{00A0}", "\u{202F}", " ", "'"] {
             text = text.replacingOccurrences(of: symbol, with: "")
         }
-        guard !text.isEmpty else { return nil }
-        let lastDot = text.lastIndex(of: "."), lastComma = text.lastIndex(of: ",")
-        switch (lastDot, lastComma) {
-        case let (dot?, comma?):
-            if dot > comma {
-                text = text.replacingOccurrences(of: ",", with: "")
-            } else {
-                text = text.replacingOccurrences(of: ".", with: "").replacingOccurrences(of: ",", with: ".")
-            }
-        case (nil, _?):
-            let groups = text.split(separator: ",", omittingEmptySubsequences: false)
-            if groups.count > 1, groups.dropFirst().allSatisfy({ $0.count == 3 }) {
-                text = text.replacingOccurrences(of: ",", with: "")
-            } else {
-                text = text.replacingOccurrences(of: ",", with: ".")
-            }
-        default:
-            break
-        }
-        guard let value = Double(text) else { return nil }
-        return negative ? -value : value
+        return text
     }
 
     /// The `YYYY-MM-DD` a date or time starts with, or nil.

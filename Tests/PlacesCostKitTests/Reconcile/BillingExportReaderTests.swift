@@ -122,7 +122,31 @@ struct BillingExportReaderTests {
         #expect(usage.matchedByPosition)
         let details = try #require(sku(usage, "Places Details"))
         #expect(details.costUSD == 20.98)
+        // Its amounts use a decimal comma (20,98), so 1.234 is a count of 1234.
+        #expect(details.usageAmount == 1_234)
         #expect(usage.period.firstUsageDate == "2026-10-01")
+    }
+
+    @Test("A German reports-page export is read by column position, as the English one by name")
+    func localizedReportsPage() throws {
+        let text = """
+        Datum,Dienstbeschreibung,Dienst-ID,SKU-Beschreibung,SKU-ID,Nutzungsmenge,Nutzungseinheit,Listenkosten ($),Ausgehandelte Einsparungen ($),Sparprogramme ($),Sonstige Einsparungen ($),Nicht gerundete Zwischensumme ($),Zwischensumme ($)
+        2026-10-01,Places API (New),AAAA,Autocomplete Requests,1,"200.000",Anzahl,"566,00",0,0,"-84,30","481,70","481,70"
+        2026-10-02,Places API (New),AAAA,Place Details Essentials,2,"1.500",Anzahl,"7,50",0,0,0,"7,50","7,50"
+        2026-10-03,Routes API,DDDD,Compute Routes,3,10,Anzahl,"0,05",0,0,0,"0,05","0,05"
+        Summe,,,,,,,,,,,"489,25","489,25"
+        """
+        let usage = try read(text)
+        #expect(usage.layout == .reportsPage)
+        #expect(usage.matchedByPosition)
+        #expect(usage.skus.map(\.sku) == ["Autocomplete Requests", "Place Details Essentials"])
+        #expect(sku(usage, "Autocomplete Requests")?.usageAmount == 200_000)
+        #expect(sku(usage, "Autocomplete Requests")?.costUSD == 566)
+        #expect(sku(usage, "Place Details Essentials")?.usageAmount == 1_500)
+        #expect(abs(usage.creditsUSD - -84.3) < 1e-9)
+        #expect(usage.otherServiceRows == 1)
+        #expect(usage.ignoredRows == 1)
+        #expect(usage.period.firstUsageDate == "2026-10-01" && usage.period.lastUsageDate == "2026-10-03")
     }
 
     @Test("SKU descriptions match the price tables' names, with or without a service prefix")
@@ -144,6 +168,27 @@ struct BillingExportReaderTests {
         #expect(BillingExportReader.number("US$ 3") == 3)
         #expect(BillingExportReader.number("") == nil)
         #expect(BillingExportReader.number("n/a") == nil)
+    }
+
+    @Test("The file's unambiguous amounts decide what an amount with one kind of separator in groups of three means")
+    func decimalMark() {
+        #expect(DecimalMark.of(["7.50", "1,500", "622,403"]) == .point)
+        #expect(DecimalMark.of(["20,98", "1.500"]) == .comma)
+        #expect(DecimalMark.of(["1.234,50 €", "200.000"]) == .comma)
+        #expect(DecimalMark.of(["$1,234.50"]) == .point)
+        #expect(DecimalMark.of(["0,123"]) == .comma, "no thousands separator follows a leading zero")
+        #expect(DecimalMark.of(["1.500", "622,403", "12", ""]) == nil, "nothing unambiguous")
+        #expect(DecimalMark.of(["7.50", "20,98"]) == nil, "a file that disagrees with itself")
+        #expect(BillingExportReader.number("1.500", mark: .comma) == 1_500)
+        #expect(BillingExportReader.number("12.345.678", mark: .comma) == 12_345_678)
+        #expect(BillingExportReader.number("622,403", mark: .comma) == 622.403)
+        #expect(BillingExportReader.number("1.500", mark: .point) == 1.5)
+        #expect(BillingExportReader.number("622,403", mark: .point) == 622_403)
+        #expect(BillingExportReader.number("1.234,50", mark: .point) == 1_234.5, "both kinds: the last is the decimal mark")
+        #expect(BillingExportReader.number("-84,30", mark: .comma) == -84.3)
+        // Without a mark, as before: a lone comma before groups of three is a thousands separator.
+        #expect(BillingExportReader.number("1.500") == 1.5)
+        #expect(BillingExportReader.number("12.345.678") == nil)
     }
 
     @Test("An unknown layout fails with a sentence naming the file and what was expected")
