@@ -113,6 +113,22 @@ struct PipedInputTests {
         #expect(quiet.stdout == run.stdout)
     }
 
+    @Test("A log of several MiB on standard input, copied past the format's first read in many pieces, gives the regular file's report",
+          arguments: ["jsonl", "csv", "access-log"])
+    func largeStandardInput(_ format: String) throws {
+        // Generated logs end in time order; the generator's several-MiB log is read twice once
+        // its first and second halves are swapped.
+        let lines = GenerateCommandTests.generate(format).split(separator: "\n").map(String.init)
+        let header = format == "csv" ? [lines[0]] : []
+        let body = Array(lines.dropFirst(header.count))
+        let text = (header + body[(body.count / 2)...] + body[..<(body.count / 2)]).joined(separator: "\n") + "\n"
+        #expect(text.utf8.count > 3 << 20, "several times the first read of 1 MiB")
+        let run = try ProcessRun.placescost(["analyze", "-"] + Self.arguments, stdin: Data(text.utf8), timeout: 300)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("placescost: note: <stdin> is a pipe, which cannot be read twice: it was spooled to a temporary file ("), "\(run.stderr)")
+        #expect(run.stdout == (try Self.fileReport(text, as: "<stdin>")))
+    }
+
     @Test("An out-of-order log on standard input redirected from a regular file is read again from its start", arguments: formats)
     func standardInputFromFile(_ format: InputFormat) throws {
         let text = try Self.reversed(format)
