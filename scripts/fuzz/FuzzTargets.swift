@@ -68,8 +68,18 @@ private let accessLogFormats: [AccessLogFormat] = [
     try! AccessLogFormat(#"$remote_addr [$time_iso8601] "$request" $status "$remote_user" $uri$is_args$args"#),
 ]
 
-/// Every input is written to this file for the commands that read a path.
-private let scratchPath = "/tmp/placescost-fuzz-\(getpid())"
+/// Every input is written to this file for the commands that read a path. It, and what targets
+/// write beside it (the `analyze` target's report directory, `numbers`' log, table and bill), are
+/// removed when the fuzzer exits (libFuzzer ends a run with `exit`, which runs `atexit`
+/// handlers; a crash keeps them beside the finding).
+private let scratchPath: String = {
+    atexit {
+        for suffix in ["", "-out", ".jsonl", "-table.json", "-bill.csv"] {
+            try? FileManager.default.removeItem(atPath: scratchPath + suffix)
+        }
+    }
+    return "/tmp/placescost-fuzz-\(getpid())"
+}()
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
