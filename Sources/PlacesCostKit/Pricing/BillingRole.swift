@@ -3,7 +3,7 @@
 /// The cost engine counts events by role; a price table says which SKU (name, tiers, free cap)
 /// bills each role. That keeps Google's SKU names in data files, where they change, and the
 /// billing rules in code, where they are tested.
-enum BillingRole: String, Sendable, Hashable, CaseIterable, Codable, Comparable {
+enum BillingRole: String, Sendable, Hashable, CaseIterable, Codable {
     /// One autocomplete call billed per request.
     case autocompleteRequest = "autocomplete_request"
     /// One Query Autocomplete call (legacy: its own SKU; New: an autocomplete request).
@@ -27,10 +27,6 @@ enum BillingRole: String, Sendable, Hashable, CaseIterable, Codable, Comparable 
     case detailsEnterprise = "details_enterprise"
     case detailsEnterpriseAtmosphere = "details_enterprise_atmosphere"
     case geocoding = "geocoding"
-
-    static func < (lhs: BillingRole, rhs: BillingRole) -> Bool {
-        lhs.ordinal < rhs.ordinal
-    }
 
     /// The role's position in `allCases`, by a switch: event counting indexes by it for every
     /// search, strategy and delay, so keep it a switch and never hash the raw string there.

@@ -100,9 +100,4 @@ enum FieldCatalog {
         guard let fields, !fields.contains("*") else { return .enterpriseAtmosphere }
         return fields.map { lookup($0)?.1 ?? .pro }.max() ?? .idsOnly
     }
-
-    /// Field names the catalog does not know, for a report note.
-    static func unknownFields(_ fields: [String]?) -> [String] {
-        (fields ?? []).filter { $0 != "*" && lookup($0) == nil }
-    }
 }

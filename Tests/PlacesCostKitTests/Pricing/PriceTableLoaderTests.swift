@@ -88,4 +88,16 @@ struct PriceTableLoaderTests {
         #expect(show.stdout.contains("Break-even: 4.24 autocomplete calls per search."))
         #expect(runCLI(["pricing", "show"]).code == .usage)
     }
+
+    @Test("pricing show ID --json prints a table that loads back as the same table: the start of your own, as the table errors advise")
+    func showJSONLoadsBack() throws {
+        let loader = PriceTableLoader()
+        let directory = TemporaryDirectory()
+        for table in try loader.bundled() {
+            let run = runCLI(["pricing", "show", table.id, "--json"])
+            #expect(run.code == .success, "\(run.stderr)")
+            let path = directory.write("\(table.id).json", run.stdout)
+            #expect(try loader.load(path) == table, "\(table.id)")
+        }
+    }
 }
