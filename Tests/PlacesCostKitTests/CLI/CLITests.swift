@@ -49,6 +49,27 @@ struct CLITests {
         #expect(lenient.stdout.contains("\"rejected\": 1"))
     }
 
+    @Test("Problems are warned at their lines; past the first 20, one line says how many more there are", arguments: [1, 2])
+    func problemsNotShown(_ threads: Int) {
+        let directory = TemporaryDirectory()
+        var lines: [String] = []
+        for second in 0..<40 {
+            lines.append(ac(Double(second), "t\(second % 4)").jsonLine)
+            if second % 4 == 3 { lines.append("{not json") }
+        }
+        let file = directory.write("log.jsonl", lines.joined(separator: "\n"))
+        var options = ["analyze", file, "--json", "--threads", String(threads)]
+        let run = runCLI(options)
+        #expect(run.code == .success)
+        let warnings = run.stderr.split(separator: "\n").filter { $0.hasPrefix("\(file):") }
+        #expect(warnings.map { $0.split(separator: ":")[1] } == (1...10).map { "\($0 * 5)" }, "\(run.stderr)")
+        #expect(run.stderr.contains("placescost: warning: 0 more") == false)
+        options[1] = directory.write("more.jsonl", (lines + lines.map { _ in "{not json" }).joined(separator: "\n"))
+        let more = runCLI(options)
+        #expect(more.stderr.split(separator: "\n").filter { $0.contains(": warning: invalid JSON") }.count == 20)
+        #expect(more.stderr.contains("placescost: warning: 40 more malformed records or problems not shown (60 in all)."), "\(more.stderr)")
+    }
+
     @Test("No record readable from any input exits 65; an empty file among others is only a warning")
     func noRecords() {
         let directory = TemporaryDirectory()
