@@ -432,8 +432,9 @@ struct BillingExportReader: Sendable {
     ///
     /// With both `.` and `,` the last one is the decimal mark. With one kind only, `mark` (the
     /// file's, `DecimalMark.of`) says which it is; without one, a lone `,` is a thousands
-    /// separator when it is followed by groups of three digits (`622,403`), else a decimal mark,
-    /// and a lone `.` is a decimal mark.
+    /// separator when the amount could be whole thousands (`622,403`, not `0,500` or
+    /// `1234,567`: `DecimalMark.looksLikeThousands`), else a decimal mark, and a lone `.` is a
+    /// decimal mark.
     static func number(_ text: String, mark: DecimalMark? = nil) -> Double? {
         guard let value = anyNumber(text, mark: mark), value.isFinite else { return nil }
         return value

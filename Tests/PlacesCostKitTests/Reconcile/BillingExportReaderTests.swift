@@ -189,6 +189,8 @@ struct BillingExportReaderTests {
         // Without a mark, as before: a lone comma before groups of three is a thousands separator.
         #expect(BillingExportReader.number("1.500") == 1.5)
         #expect(BillingExportReader.number("12.345.678") == nil)
+        #expect(BillingExportReader.number("0,500") == 0.5)
+        #expect(BillingExportReader.number("1234,567") == 1_234.567)
     }
 
     @Test("An unknown layout fails with a sentence naming the file and what was expected")
