@@ -96,6 +96,20 @@ struct AdvisorTests {
         #expect(advice.nextSteps.first?.hasPrefix("Keep the integration as it is") == true)
     }
 
+    @Test("a recommendation dearer than the tree's answer at list prices says that the free caps and tiers change the order")
+    func volumeChangesTheOrder() {
+        // 100,000 searches a month of 10 requests, a tenth completed, address only, legacy-2025.
+        // At first-tier list prices sessions cost 100,000 x $0.017 = $1,700 and per request from
+        // the 5th character 6 x 100,000 x $0.00283 + 10,000 x $0.005 = $1,748; billed, per request
+        // gets more of the free caps and the lower tiers.
+        let run = runCLI(["simulate", "--pricing", "legacy-2025", "--searches", "100000", "--requests", "10",
+                          "--completion-rate", "0.1", "--needs-details", "no", "--report", "md"])
+        #expect(run.code == .success, "\(run.stderr)")
+        #expect(run.stdout.contains(
+            "`per_request_geocoding` with delay 4 bills $1,332.70 against $1,530.00 for `session_details_basic` (waiting for the 5th character cuts requests per search from 10 to 6), although at first-tier list prices `session_details_basic` costs $1,700.00 and `per_request_geocoding` with delay 4 $1,748.00: the monthly free caps per SKU and the volume tiers change the order at this volume."
+        ), "\(run.stdout)")
+    }
+
     @Test("keeping names the volume at which the advice changes, and at that volume it does change")
     func adviceChangesAtTheVolumeItNames() throws {
         // Places API (New), 20 twelve-character address searches, inside the free caps: every
