@@ -10,7 +10,8 @@ enum Money {
         guard value.isFinite else { return nonFinite(value) }
         let rounded = round(value, digits: digits)
         if rounded < 0 { return "-" + usd(-value, digits: digits) }
-        var text = String(format: "%.\(digits)f", rounded)
+        // A value that rounds to zero from below is -0.0, which `%f` prints as `-0.00`.
+        var text = String(format: "%.\(digits)f", rounded == 0 ? 0 : rounded)
         if digits > 2 {
             while text.hasSuffix("0"), !text.hasSuffix(".00") { text.removeLast() }
         }

@@ -24,7 +24,10 @@ enum AdviceSentences {
             if let cheapest = advice.cheapestAtListPrices {
                 rows.append(("Saving", "none to make: every option bills $0.00 a month inside \(Advisor.volumeEffects(pricing)) at this volume; once past them, \(Advisor.name(cheapest)) is cheapest at list prices (\(Money.usd(cheapest.listCostUSD)) against \(Money.usd(advice.current.listCostUSD)) for the calls as made)"))
             } else if let alternative = advice.cheapestAlternative {
-                rows.append(("Cheapest alternative", "\(Advisor.name(alternative)) bills \(Money.usd(-alternative.savingsUSDPerMonth)) a month more (\(Money.plain(-alternative.savingsPercent))% of the bill)"))
+                let text = Advisor.micros(alternative.savingsUSDPerMonth) == 0
+                    ? "\(Advisor.name(alternative)) bills the same as the calls as made, \(perMonth(alternative.costUSD)) a month"
+                    : "\(Advisor.name(alternative)) bills \(Money.usd(-alternative.savingsUSDPerMonth)) a month more (\(Money.plain(-alternative.savingsPercent))% of the bill)"
+                rows.append(("Cheapest alternative", text))
             }
             if let delayed = advice.currentWithDelay {
                 rows.append(("Adding a delay only", "keeping the calls as made and waiting for the \(DecisionTree.ordinal(delayed.delay + 1)) character bills **\(Money.usd(delayed.savingsUSDPerMonth)) a month less** (\(Money.plain(delayed.savingsPercent))%)"))
@@ -40,9 +43,11 @@ enum AdviceSentences {
             let latency = option.delay > 0 ? "; users see predictions from the \(DecisionTree.ordinal(option.delay + 1)) character" : ""
             rows.append(("Saving", "**\(Money.usd(option.savingsUSDPerMonth)) a month** (\(Money.plain(option.savingsPercent))% of the bill)\(latency)"))
             if let plain = advice.bestWithoutDelay {
-                let text = Advisor.micros(plain.savingsUSDPerMonth) > 0
+                let saving = Advisor.micros(plain.savingsUSDPerMonth)
+                let text = saving > 0
                     ? "\(Advisor.name(plain)) saves \(Money.usd(plain.savingsUSDPerMonth)) a month (\(Money.plain(plain.savingsPercent))%)"
-                    : "no option bills less than the calls as made; the cheapest, \(Advisor.name(plain)), bills \(Money.usd(-plain.savingsUSDPerMonth)) a month more"
+                    : "no option bills less than the calls as made; the cheapest, \(Advisor.name(plain)), bills "
+                        + (saving == 0 ? "the same" : "\(Money.usd(-plain.savingsUSDPerMonth)) a month more")
                 rows.append(("Without a delay", text))
             }
             if let delayed = advice.currentWithDelay {

@@ -69,6 +69,20 @@ struct ReportAgreementTests {
         #expect(markdown.contains(text), "\(what): `\(text)` not in the report", sourceLocation: sourceLocation)
     }
 
+    @Test("A log of calls nothing prices: every option bills the same $0.00, said so, never as $-0.00")
+    func nothingPriced() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.write("log.jsonl", """
+        {"timestamp":"2026-10-01T09:00:00Z","api":"directions"}
+        {"timestamp":"2026-10-01T09:00:01Z","api":"directions"}
+
+        """)
+        let run = runCLI(["analyze", path])
+        #expect(run.code == .success, "\(run.stderr)")
+        #expect(run.stdout.contains("| Cheapest alternative | `session_details` bills the same as the calls as made, $0.00 a month |"), "\(run.stdout)")
+        #expect(!run.stdout.contains("$-"), "\(run.stdout)")
+    }
+
     @Test("headline, decision path, ranking, anomalies, searches and costs", arguments: [[], ["--pricing", "legacy-list", "--needs-details", "no"], ["--scale", "40"]], Format.allCases)
     func agree(arguments: [String], format: Format) throws {
         let report = try ReportAgreementTests.report(arguments, format: format)
@@ -99,7 +113,8 @@ struct ReportAgreementTests {
         if recommendation["keep_current"] as? Bool == true {
             expectContains(md, "**Keep the integration as it is** (`current`, delay 0)", "keep")
             if let alternative = recommendation["cheapest_alternative"] as? [String: Any], recommendation["all_bills_zero"] as? Bool != true {
-                expectContains(md, "bills \(Money.usd(-(try #require(alternative["savings_usd"] as? Double)))) a month more", "cheapest alternative")
+                let saving = try #require(alternative["savings_usd"] as? Double)
+                expectContains(md, Advisor.micros(saving) == 0 ? "bills the same as the calls as made" : "bills \(Money.usd(-saving)) a month more", "cheapest alternative")
             }
         } else {
             expectContains(md, "**\(Money.usd(savings)) a month**", "saving")
