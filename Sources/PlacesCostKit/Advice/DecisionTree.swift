@@ -22,11 +22,11 @@ enum DecisionTree {
         let mean = evidence.meanRequests[0] ?? 0
         let question = "2. Do searches make at most the break-even of \(Money.plain(breakEven)) autocomplete requests on average (from the first-tier prices of `\(evidence.tableID)`)?"
         if mean <= breakEven {
-            path.append("\(question) Yes: \(compared(mean, breakEven)) requests per search over \(Money.count(evidence.searches)) searches.")
+            path.append("\(question) Yes: \(requestsPerSearch(mean, breakEven)) over \(Money.count(evidence.searches, "search", "searches")).")
             path.append("-> Autocomplete per request without session tokens, then one Geocoding call for the chosen place (`per_request_geocoding`, no delay).")
             return Answer(strategy: .perRequestGeocoding, delay: 0, path: path)
         }
-        path.append("\(question) No: \(compared(mean, breakEven)) requests per search over \(Money.count(evidence.searches)) searches.")
+        path.append("\(question) No: \(requestsPerSearch(mean, breakEven)) over \(Money.count(evidence.searches, "search", "searches")).")
         var tried: [String] = []
         for delay in 1...max(evidence.maxDelay, 1) where delay <= evidence.maxDelay {
             let delayed = evidence.meanRequests[delay] ?? mean
@@ -61,6 +61,12 @@ enum DecisionTree {
     }
 
     /// `value` with enough decimals that it does not print equal to `threshold` when it differs.
+    /// `6.24 requests per search`, `1 request per search`: the mean as `compared` writes it.
+    static func requestsPerSearch(_ mean: Double, _ breakEven: Double) -> String {
+        let text = compared(mean, breakEven)
+        return "\(text) \(text == "1" ? "request" : "requests") per search"
+    }
+
     static func compared(_ value: Double, _ threshold: Double) -> String {
         var digits = 2
         while digits < 6, value != threshold, Money.plain(value, digits: digits) == Money.plain(threshold, digits: digits) {

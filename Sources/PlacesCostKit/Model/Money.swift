@@ -32,6 +32,17 @@ enum Money {
         groupThousands(String(value))
     }
 
+    /// `value` with its noun, the singular for exactly one: `1 call`, `2 calls`, `1,000 searches`.
+    static func count(_ value: Int, _ singular: String, _ plural: String) -> String {
+        "\(count(value)) \(value == 1 ? singular : plural)"
+    }
+
+    /// A count computed in `Double`, rounded, with its noun as `count(_:_:_:)` gives it.
+    static func count(_ value: Double, _ singular: String, _ plural: String) -> String {
+        let text = count(value)
+        return "\(text) \(text == "1" ? singular : plural)"
+    }
+
     /// A count computed in `Double` (a volume times `--scale`), rounded to a whole number.
     static func count(_ value: Double) -> String {
         guard value.isFinite else { return nonFinite(value) }

@@ -33,7 +33,7 @@ enum AdviceSentences {
                 rows.append(("Adding a delay only", "keeping the calls as made and waiting for the \(DecisionTree.ordinal(delayed.delay + 1)) character bills **\(Money.usd(delayed.savingsUSDPerMonth)) a month less** (\(Money.plain(delayed.savingsPercent))%)"))
             }
             if let change = advice.adviceChanges {
-                rows.append(("When this changes", "from about \(Money.count(change.searchesPerMonth)) searches a month (`\(volume.argument(change))`), `\(change.strategy.rawValue)` with delay \(change.delay) bills less than the calls as made"))
+                rows.append(("When this changes", "from about \(Money.count(change.searchesPerMonth, "search", "searches")) a month (`\(volume.argument(change))`), `\(change.strategy.rawValue)` with delay \(change.delay) bills less than the calls as made"))
             } else if advice.cheapestAlternative != nil {
                 rows.append(("When this changes", "no volume from a millionth to a million times this one makes another option bill less"))
             }

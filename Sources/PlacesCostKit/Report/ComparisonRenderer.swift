@@ -195,7 +195,7 @@ struct ComparisonRenderer: Sendable {
 
     private func headline(_ comparison: Comparison) -> String {
         let saving = comparison.monthlySavingUSD
-        let volume = "at the after side's \(Money.count(comparison.after.searchesPerMonth)) searches a month"
+        let volume = "at the after side's \(Money.count(comparison.after.searchesPerMonth, "search", "searches")) a month"
         if Money.usd(saving) == Money.usd(0) { return "**The change neither saves nor costs money** \(volume) (list prices)." }
         return saving > 0
             ? "**The change saves \(Money.usd(saving)) a month** \(volume) (list prices)."

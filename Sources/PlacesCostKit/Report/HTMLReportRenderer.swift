@@ -274,7 +274,7 @@ struct HTMLReportRenderer: Sendable {
             items.append("First call \(first.rfc3339), last call \(last.rfc3339)")
         }
         if !input.platforms.isEmpty {
-            items.append("Platforms: " + input.platforms.map { "\($0.platform.rawValue) (\($0.generation.rawValue) API): \(Money.count($0.calls)) calls" }.joined(separator: ", "))
+            items.append("Platforms: " + input.platforms.map { "\($0.platform.rawValue) (\($0.generation.rawValue) API): \(Money.count($0.calls, "call", "calls"))" }.joined(separator: ", "))
         }
         let columns: [Column] = [.text("API"), .number("calls")]
         return ["<section id=\"input\">", "<h2>Input</h2>", "<ul>"] + items.map { "<li>\($0)</li>" } + ["</ul>"]

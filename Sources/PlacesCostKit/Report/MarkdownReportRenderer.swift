@@ -252,7 +252,7 @@ struct MarkdownReportRenderer: Sendable {
             lines.append("- First call \(first.rfc3339), last call \(last.rfc3339)")
         }
         if !input.platforms.isEmpty {
-            lines.append("- Platforms: " + input.platforms.map { "\($0.platform.rawValue) (\($0.generation.rawValue) API): \(Money.count($0.calls)) calls" }.joined(separator: ", "))
+            lines.append("- Platforms: " + input.platforms.map { "\($0.platform.rawValue) (\($0.generation.rawValue) API): \(Money.count($0.calls, "call", "calls"))" }.joined(separator: ", "))
         }
         lines.append("")
         lines.append("| API | calls |")

@@ -37,7 +37,7 @@ enum ReportCharts {
             (requestsPerSearch, histogram(
                 stats.requestsHistogram, from: 1,
                 title: "Autocomplete requests per search",
-                caption: "\(Money.count(stats.total)) searches; mean \(Money.plain(stats.meanRequests)), break-even \(Money.plain(analysis.pricing.breakEvenRequests))",
+                caption: "\(Money.count(stats.total, "search", "searches")); mean \(Money.plain(stats.meanRequests)), break-even \(Money.plain(analysis.pricing.breakEvenRequests))",
                 category: "autocomplete requests in the search"
             )),
             (charactersAtSelection, histogram(
@@ -62,7 +62,7 @@ enum ReportCharts {
         }
         let zone = analysis.pricing.scale == 1 ? "" : "; money at --scale \(Money.plain(analysis.pricing.scale, digits: 6))"
         let calls = BarChart(
-            title: "Calls by day", caption: "\(Money.count(breakdown.total.calls)) calls over \(days.count) days; each call on its own day",
+            title: "Calls by day", caption: "\(Money.count(breakdown.total.calls, "call", "calls")) over \(Money.count(days.count, "day", "days")); each call on its own day",
             valueAxisLabel: "calls", categoryAxisLabel: "day (MM-DD)", orientation: .vertical,
             bars: days.map { day in
                 let count = byDay[day]?.calls ?? 0

@@ -56,7 +56,7 @@ struct SimulationRenderer: Sendable {
         case .characters(let count): typing = "users type \(count) characters"
         case .requests(let mean): typing = "the app makes \(Money.plain(mean)) autocomplete calls per search"
         }
-        lines.append("# What-if: \(Money.count(simulator.searchesPerMonth)) searches a month" + (result.months > 1 ? " for \(result.months) months" : ""))
+        lines.append("# What-if: \(Money.count(simulator.searchesPerMonth, "search", "searches")) a month" + (result.months > 1 ? " for \(result.months) months" : ""))
         lines.append("")
         lines.append("Assumed: \(typing) with a delay of \(simulator.currentDelay) now; \(Money.plain(simulator.completionRate * 100))% of searches end with a selected place; Place Details asks for \(simulator.fields.joined(separator: ", ")) (\(result.needsDetails ? "more than address and location" : "address and location only")). Prices: `\(table.id)` (\(table.title)).")
         lines.append("")

@@ -40,7 +40,7 @@ struct TerminalSummaryRenderer: Sendable {
     func render(_ analysis: Analysis) -> String {
         let advice = analysis.recommendation
         var header: [String] = []
-        var coverage = "\(Money.count(analysis.input.records)) calls, \(Money.count(analysis.statistics.total)) searches"
+        var coverage = "\(Money.count(analysis.input.records, "call", "calls")), \(Money.count(analysis.statistics.total, "search", "searches"))"
         if let first = analysis.input.firstCall, let last = analysis.input.lastCall {
             coverage += ", \(first.rfc3339.prefix(10)) to \(last.rfc3339.prefix(10))"
         }

@@ -83,6 +83,25 @@ struct ReportAgreementTests {
         #expect(!run.stdout.contains("$-"), "\(run.stdout)")
     }
 
+    @Test("One of a thing reads in the singular: 1 request per search over 1 search, 1 call")
+    func singular() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.write("log.jsonl", """
+        {"timestamp":"2026-10-01T09:00:00Z","api":"autocomplete","session_token":"a","input_length":3}
+        {"timestamp":"2026-10-01T09:00:02Z","api":"place_details","session_token":"a","fields":["formatted_address"]}
+        {"timestamp":"2026-10-01T09:00:03Z","api":"place_details","api_version":"new","fields":["formattedAddress"],"user_id":"u"}
+
+        """)
+        let run = runCLI(["analyze", path, "--needs-details", "no"])
+        #expect(run.code == .success, "\(run.stderr)")
+        #expect(run.stdout.contains("Yes: 1 request per search over 1 search."), "\(run.stdout)")
+        #expect(run.stdout.contains("web_service (new API): 1 call"), "\(run.stdout)")
+        #expect(run.stdout.contains("web_service (legacy API): 2 calls"), "\(run.stdout)")
+        for plural in ["1 requests", "1 searches", "1 calls"] {
+            #expect(!run.stdout.contains(plural), "\(plural)")
+        }
+    }
+
     @Test("headline, decision path, ranking, anomalies, searches and costs", arguments: [[], ["--pricing", "legacy-list", "--needs-details", "no"], ["--scale", "40"]], Format.allCases)
     func agree(arguments: [String], format: Format) throws {
         let report = try ReportAgreementTests.report(arguments, format: format)
