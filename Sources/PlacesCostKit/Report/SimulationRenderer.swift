@@ -87,7 +87,8 @@ struct SimulationRenderer: Sendable {
         }
         lines.append("")
         if result.pricing.strategies.allSatisfy({ Advisor.micros($0.costUSD) == 0 }) {
-            lines.append("Every bill is $0.00: \(Money.count(simulator.searchesPerMonth)) searches a month stay inside \(Advisor.volumeEffects(result.pricing)). " + (brief ? "`--searches` sets a larger volume." : "The list prices above are what each search costs once past them; `--searches` sets a larger volume."))
+            let volume = Money.count(simulator.searchesPerMonth, "search a month stays", "searches a month stay")
+            lines.append("Every bill is $0.00: \(volume) inside \(Advisor.volumeEffects(result.pricing)). " + (brief ? "`--searches` sets a larger volume." : "The list prices above are what each search costs once past them; `--searches` sets a larger volume."))
             lines.append("")
         }
         if brief {

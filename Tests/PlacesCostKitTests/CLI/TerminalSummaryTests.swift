@@ -219,6 +219,9 @@ struct ErrorAdviceTests {
         #expect(!result.stdout.contains("--scale"), "simulate has no --scale")
         let large = runCLI(["simulate", "--searches", "2000000", "--report", "md"])
         #expect(!large.stdout.contains("Every bill is $0.00"))
+        let one = runCLI(["simulate", "--searches", "1", "--report", "md"])
+        #expect(one.stdout.contains("Every bill is $0.00: 1 search a month stays inside the monthly free caps"), "\(one.stdout)")
+        #expect(one.stdout.contains("# What-if: 1 search a month"))
     }
 
     @Test("A warning on a terminal wraps to its width; to a pipe it stays one line")
