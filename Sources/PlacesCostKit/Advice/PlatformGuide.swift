@@ -30,7 +30,7 @@ enum PlatformGuide {
             steps += delaySteps(delay, platforms: platforms)
         }
         if let change {
-            steps.append("Run `placescost analyze` again as traffic \(change.growing ? "grows" : "shrinks"): from about \(Money.count(change.searchesPerMonth, "search", "searches")) a month (`--scale \(Money.plain(change.scale, digits: 4))` on this log) `\(change.strategy.rawValue)` with delay \(change.delay) bills less than the calls as made.")
+            steps.append("Run `placescost analyze` again as traffic \(change.growing ? "grows" : "shrinks"): from about \(Money.count(change.searchesPerMonth, "search", "searches")) a month (`--scale \(Money.argument(change.scale, digits: 4))` on this log) `\(change.strategy.rawValue)` with delay \(change.delay) bills less than the calls as made.")
         } else {
             steps.append("Run `placescost analyze` again when the traffic or the price list changes.")
         }

@@ -28,6 +28,12 @@ enum Money {
         return groupThousands(text)
     }
 
+    /// A number as an option's value on the command line: as `plain`, without thousands separators,
+    /// so that a report's suggested `--scale 5100` runs as shown (the option reads no `5,100`).
+    static func argument(_ value: Double, digits: Int) -> String {
+        plain(value, digits: digits).replacingOccurrences(of: ",", with: "")
+    }
+
     static func count(_ value: Int) -> String {
         groupThousands(String(value))
     }

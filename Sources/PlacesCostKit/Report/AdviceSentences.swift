@@ -9,7 +9,7 @@ enum AdviceSentences {
 
         func argument(_ change: Recommendation.ScaleChange) -> String {
             switch self {
-            case .scale: "--scale \(Money.plain(change.scale, digits: 4))"
+            case .scale: "--scale \(Money.argument(change.scale, digits: 4))"
             case .searches: "--searches \(Int(change.searchesPerMonth.rounded()))"
             }
         }

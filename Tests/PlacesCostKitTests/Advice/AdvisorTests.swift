@@ -130,6 +130,25 @@ struct AdvisorTests {
         #expect(at.strategy == change.strategy && at.delay == change.delay)
     }
 
+    @Test("the --scale a report suggests runs as printed, and at it the advice changes as the report says")
+    func suggestedScaleRuns() throws {
+        // One search inside legacy-2025's free caps: the advice changes past a thousandfold volume,
+        // whose --scale would print with a thousands separator.
+        let directory = TemporaryDirectory()
+        let path = directory.write("log.jsonl", [
+            ac(0, "a").jsonLine, details(2, "a", fields: ["formatted_address"]).jsonLine,
+        ].joined(separator: "\n"))
+        let report = runCLI(["analyze", path, "--needs-details", "no", "--pricing", "legacy-2025"])
+        #expect(report.code == .success, "\(report.stderr)")
+        let suggested = try #require(report.stdout.firstMatch(of: /`--scale ([^`]+)`/)?.1, "\(report.stdout)")
+        #expect(!suggested.contains(","))
+        let strategy = try #require(report.stdout.firstMatch(of: /a month \(`--scale [^`]+`\), `([a-z_]+)` with delay (\d+) bills less/), "\(report.stdout)")
+        let run = runCLI(["analyze", path, "--needs-details", "no", "--pricing", "legacy-2025", "--scale", String(suggested), "--json"])
+        #expect(run.code == .success, "\(run.stderr)")
+        #expect(run.stdout.contains("\"recommended_strategy\": \"\(strategy.1)\""), "\(run.stdout)")
+        #expect(run.stdout.contains("\"recommended_delay\": \(strategy.2)"), "\(run.stdout)")
+    }
+
     @Test("ranking: options that serve the app first, each part by the bill then list price; savings are per month")
     func ranking() throws {
         var records = search("t1", "abcdef", at: 0, fields: ["formatted_address", "rating"])
