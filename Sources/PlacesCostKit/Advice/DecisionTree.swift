@@ -54,9 +54,9 @@ enum DecisionTree {
         case .assumed:
             return "\(question) Yes, assumed: no selection in the log carried a field mask (pass `--needs-details no` if the app uses only the address and location)."
         case .measured where need.needsDetails:
-            return "\(question) Yes: \(Money.count(need.selectionsNeedingDetails)) of \(Money.count(need.selectionsWithMask)) selections with a field mask (\(Money.plain(need.share * 100))%) ask for other fields."
+            return "\(question) Yes: \(DecisionTree.selections(need)) (\(Money.plain(need.share * 100))%) \(need.selectionsNeedingDetails == 1 ? "asks" : "ask") for other fields."
         case .measured:
-            return "\(question) No: all \(Money.count(need.selectionsWithMask)) selections with a field mask ask only for address and location fields."
+            return "\(question) No: \(DecisionTree.allSelections(need)) only for address and location fields."
         }
     }
 
@@ -73,6 +73,18 @@ enum DecisionTree {
             digits += 1
         }
         return Money.plain(value, digits: digits)
+    }
+
+    /// `3 of 40 selections with a field mask`, `1 of 1 selection with a field mask`.
+    static func selections(_ need: DetailsNeed) -> String {
+        "\(Money.count(need.selectionsNeedingDetails)) of \(Money.count(need.selectionsWithMask, "selection", "selections")) with a field mask"
+    }
+
+    /// `all 40 selections with a field mask ask`, `the 1 selection with a field mask asks`.
+    static func allSelections(_ need: DetailsNeed) -> String {
+        need.selectionsWithMask == 1
+            ? "the 1 selection with a field mask asks"
+            : "all \(Money.count(need.selectionsWithMask)) selections with a field mask ask"
     }
 
     static func ordinal(_ number: Int) -> String {

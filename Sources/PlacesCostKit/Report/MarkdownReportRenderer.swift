@@ -280,9 +280,9 @@ struct MarkdownReportRenderer: Sendable {
             let share = Money.plain(need.share * 100)
             if need.needsDetails {
                 let mixed = need.selectionsNeedingDetails < need.selectionsWithMask
-                return "**Yes**: \(Money.count(need.selectionsNeedingDetails)) of \(Money.count(need.selectionsWithMask)) selections with a field mask (\(share)%) ask for more than the address and location." + (mixed ? " The app mixes both kinds: consider splitting the address-only flows (which could use per-request autocomplete and Geocoding) from the ones that need place details." : "")
+                return "**Yes**: \(DecisionTree.selections(need)) (\(share)%) \(need.selectionsNeedingDetails == 1 ? "asks" : "ask") for more than the address and location." + (mixed ? " The app mixes both kinds: consider splitting the address-only flows (which could use per-request autocomplete and Geocoding) from the ones that need place details." : "")
             }
-            return "**No**: all \(Money.count(need.selectionsWithMask)) selections with a field mask ask only for the address and location, which Geocoding also returns."
+            return "**No**: \(DecisionTree.allSelections(need)) only for the address and location, which Geocoding also returns."
         }
     }
 }

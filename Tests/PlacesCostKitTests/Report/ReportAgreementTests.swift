@@ -83,7 +83,7 @@ struct ReportAgreementTests {
         #expect(!run.stdout.contains("$-"), "\(run.stdout)")
     }
 
-    @Test("One of a thing reads in the singular: 1 request per search over 1 search, 1 call")
+    @Test("One of a thing reads in the singular: 1 request per search over 1 search, 1 call, the 1 selection asks")
     func singular() throws {
         let directory = TemporaryDirectory()
         let path = directory.write("log.jsonl", """
@@ -100,6 +100,17 @@ struct ReportAgreementTests {
         for plural in ["1 requests", "1 searches", "1 calls"] {
             #expect(!run.stdout.contains(plural), "\(plural)")
         }
+        // Measured from the one selection's field mask, address only and then with a rating.
+        let measured = runCLI(["analyze", path])
+        #expect(measured.stdout.contains("No: the 1 selection with a field mask asks only for address and location fields."), "\(measured.stdout)")
+        let rating = directory.write("rating.jsonl", """
+        {"timestamp":"2026-10-01T09:00:00Z","api":"autocomplete","session_token":"a","input_length":3}
+        {"timestamp":"2026-10-01T09:00:02Z","api":"place_details","session_token":"a","fields":["formatted_address","rating"]}
+
+        """)
+        let needs = runCLI(["analyze", rating])
+        #expect(needs.stdout.contains("Yes: 1 of 1 selection with a field mask (100%) asks for other fields."), "\(needs.stdout)")
+        #expect(needs.stdout.contains("**Yes**: 1 of 1 selection with a field mask (100%) asks for more than the address and location."), "\(needs.stdout)")
     }
 
     @Test("headline, decision path, ranking, anomalies, searches and costs", arguments: [[], ["--pricing", "legacy-list", "--needs-details", "no"], ["--scale", "40"]], Format.allCases)
