@@ -168,7 +168,7 @@ struct HTMLReportRenderer: Sendable {
         lines.append("<p>Autocomplete requests per search: mean <strong>\(Money.plain(stats.meanRequests))</strong> (completed searches: \(Money.plain(stats.meanRequestsCompleted))), median \(Money.plain(stats.medianRequests)), 90th percentile \(Money.plain(stats.p90Requests)).</p>")
         if let chart = charts[ReportCharts.requestsPerSearch] { lines += figureLines(chart, path: ReportCharts.requestsPerSearch) }
         lines += histogramLines(stats.requestsHistogram, summary: "Requests per search", key: "requests")
-        lines.append("<p>Characters typed at selection: mean \(Money.plain(stats.meanCharactersAtSelection)) over \(Money.count(stats.charactersAtSelectionHistogram.values.reduce(0, +))) completed searches with recorded input.</p>")
+        lines.append("<p>Characters typed at selection: mean \(Money.plain(stats.meanCharactersAtSelection)) over \(Money.count(stats.charactersAtSelectionHistogram.values.reduce(0, +), "completed search", "completed searches")) with recorded input.</p>")
         if let chart = charts[ReportCharts.charactersAtSelection] { lines += figureLines(chart, path: ReportCharts.charactersAtSelection) }
         lines += histogramLines(stats.charactersAtSelectionHistogram, summary: "Characters typed at selection", key: "characters")
         lines.append("<p><strong>Does the app need Place Details?</strong> " + HTMLText.inline(MarkdownReportRenderer.detailsNeedSentence(analysis.detailsNeed)) + "</p>")

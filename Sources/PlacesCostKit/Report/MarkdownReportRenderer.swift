@@ -136,7 +136,7 @@ struct MarkdownReportRenderer: Sendable {
             "",
         ]
         lines += histogramLines(stats.requestsHistogram, summary: "Requests per search", key: "requests")
-        lines.append("Characters typed at selection: mean \(Money.plain(stats.meanCharactersAtSelection)) over \(Money.count(stats.charactersAtSelectionHistogram.values.reduce(0, +))) completed searches with recorded input.")
+        lines.append("Characters typed at selection: mean \(Money.plain(stats.meanCharactersAtSelection)) over \(Money.count(stats.charactersAtSelectionHistogram.values.reduce(0, +), "completed search", "completed searches")) with recorded input.")
         lines.append("")
         lines.append("![Characters typed at selection](\(ReportCharts.charactersAtSelection))")
         lines.append("")

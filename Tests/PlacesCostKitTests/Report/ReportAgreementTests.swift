@@ -95,6 +95,7 @@ struct ReportAgreementTests {
         let run = runCLI(["analyze", path, "--needs-details", "no"])
         #expect(run.code == .success, "\(run.stderr)")
         #expect(run.stdout.contains("Yes: 1 request per search over 1 search."), "\(run.stdout)")
+        #expect(run.stdout.contains("Characters typed at selection: mean 3 over 1 completed search with recorded input."), "\(run.stdout)")
         #expect(run.stdout.contains("web_service (new API): 1 call"), "\(run.stdout)")
         #expect(run.stdout.contains("web_service (legacy API): 2 calls"), "\(run.stdout)")
         for plural in ["1 requests", "1 searches", "1 calls"] {
