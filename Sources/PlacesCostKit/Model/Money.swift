@@ -29,9 +29,12 @@ enum Money {
     }
 
     /// A number as an option's value on the command line: as `plain`, without thousands separators,
-    /// so that a report's suggested `--scale 5100` runs as shown (the option reads no `5,100`).
+    /// so that a report's suggested `--scale 5100` runs as shown (the option reads no `5,100`),
+    /// and with the decimals a factor below 1 needs to keep two significant digits
+    /// (`0.000021`, never `0`).
     static func argument(_ value: Double, digits: Int) -> String {
-        plain(value, digits: digits).replacingOccurrences(of: ",", with: "")
+        let significant = value > 0 && value < 1 ? Int((-log10(value)).rounded(.down)) + 2 : 0
+        return plain(value, digits: max(digits, significant)).replacingOccurrences(of: ",", with: "")
     }
 
     static func count(_ value: Int) -> String {

@@ -13,4 +13,14 @@ struct MoneyTests {
         #expect(Money.usd(-0.0000001, digits: 5) == "$0.00")
         #expect(Money.usd(0.01234, digits: 5) == "$0.01234")
     }
+
+    @Test("A number as a command's argument: no thousands separator, and two significant digits however small")
+    func argument() {
+        #expect(Money.argument(5_100, digits: 4) == "5100")
+        #expect(Money.argument(1_234_567.5, digits: 4) == "1234567.5")
+        #expect(Money.argument(1.25, digits: 4) == "1.25")
+        #expect(Money.argument(0.5, digits: 4) == "0.5")
+        #expect(Money.argument(0.000021, digits: 4) == "0.000021")
+        #expect(Money.argument(0.0000012, digits: 4) == "0.0000012")
+    }
 }
