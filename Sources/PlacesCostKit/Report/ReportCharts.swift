@@ -60,7 +60,7 @@ enum ReportCharts {
             let date = CivilDate(daysSinceEpoch: day)
             return String(format: "%02d-%02d", date.month, date.day)
         }
-        let zone = analysis.pricing.scale == 1 ? "" : "; money at --scale \(Money.plain(analysis.pricing.scale, digits: 6))"
+        let zone = analysis.pricing.scale == 1 ? "" : "; money at --scale \(Money.argument(analysis.pricing.scale, digits: 6))"
         let calls = BarChart(
             title: "Calls by day", caption: "\(Money.count(breakdown.total.calls, "call", "calls")) over \(Money.count(days.count, "day", "days")); each call on its own day",
             valueAxisLabel: "calls", categoryAxisLabel: "day (MM-DD)", orientation: .vertical,
