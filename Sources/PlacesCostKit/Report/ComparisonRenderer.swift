@@ -223,7 +223,7 @@ struct ComparisonRenderer: Sendable {
         let after = comparison.after
         return [
             "Per search = the calls as made (`current`) at first-tier list prices ÷ the searches; a month = the period ÷ its calendar months billed, as `analyze` states its bill (the bill a month is after the free caps and tiers). List prices, because the free caps are a monthly allowance that belongs to no search: with them, a cost per search would change with the volume alone.",
-            "(before \(CompareError.perSearch(before.listCostPerSearchUSD)) − after \(CompareError.perSearch(after.listCostPerSearchUSD)) a search) × \(Money.count(after.searchesPerMonth)) searches a month after = \(Money.usd(comparison.monthlySavingUSD)) a month.",
+            "(before \(CompareError.perSearch(before.listCostPerSearchUSD)) − after \(CompareError.perSearch(after.listCostPerSearchUSD)) a search) × \(Money.count(after.searchesPerMonth, "search", "searches")) a month after = \(Money.usd(comparison.monthlySavingUSD)) a month.",
         ]
     }
 

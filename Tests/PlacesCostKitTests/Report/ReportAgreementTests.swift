@@ -109,6 +109,10 @@ struct ReportAgreementTests {
         {"timestamp":"2026-10-01T09:00:02Z","api":"place_details","session_token":"a","fields":["formatted_address","rating"]}
 
         """)
+        let compared = runCLI(["compare", path, path])
+        #expect(compared.stdout.contains("× 1 search a month after = $0.00 a month."), "\(compared.stdout)")
+        let forecast = runCLI(["simulate", "--from", path, "--months", "2"])
+        #expect(forecast.stdout.contains(", per search, at 1 search in 2026-11,"), "\(forecast.stdout)")
         let needs = runCLI(["analyze", rating])
         #expect(needs.stdout.contains("Yes: 1 of 1 selection with a field mask (100%) asks for other fields."), "\(needs.stdout)")
         #expect(needs.stdout.contains("**Yes**: 1 of 1 selection with a field mask (100%) asks for more than the address and location."), "\(needs.stdout)")
