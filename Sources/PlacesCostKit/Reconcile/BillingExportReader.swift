@@ -430,11 +430,10 @@ struct BillingExportReader: Sendable {
     /// A money or usage amount: currency signs, spaces and thousands separators dropped
     /// (`"622,403"`, `$1,234.50`, `1.234,50 €`, `(12.00)` for a negative).
     ///
-    /// With both `.` and `,` the last one is the decimal mark. With one kind only, `mark` (the
-    /// file's, `DecimalMark.of`) says which it is; without one, a lone `,` is a thousands
-    /// separator when the amount could be whole thousands (`622,403`, not `0,500` or
-    /// `1234,567`: `DecimalMark.looksLikeThousands`), else a decimal mark, and a lone `.` is a
-    /// decimal mark.
+    /// The amount's own mark when it shows one (`DecimalMark(ofAmount:)`: `1.234,50`, `20,98`,
+    /// `7.50`); else, when it could be whole thousands (`1.500`, `622,403`), `mark` (the file's,
+    /// `DecimalMark.of`) decides; without one, a lone `,` is a thousands separator (622403) and a
+    /// lone `.` a decimal point (1.5).
     static func number(_ text: String, mark: DecimalMark? = nil) -> Double? {
         guard let value = anyNumber(text, mark: mark), value.isFinite else { return nil }
         return value
@@ -443,40 +442,31 @@ struct BillingExportReader: Sendable {
     /// As `number`, but NaN and the infinities (`NaN`, `1e400`) are returned, so that the row
     /// holding one can be reported rather than taken for a row without a number.
     static func anyNumber(_ text: String, mark: DecimalMark? = nil) -> Double? {
+        let (digits, negative) = amountText(text)
+        guard !digits.isEmpty else { return nil }
+        // The amount's own mark when it shows one, else the file's; with neither, a lone
+        // separator is a thousands separator, or a decimal point.
+        let decimalComma = (DecimalMark(ofAmount: digits) ?? mark) == .comma
+        let plain = decimalComma
+            ? digits.replacingOccurrences(of: ".", with: "").replacingOccurrences(of: ",", with: ".")
+            : digits.replacingOccurrences(of: ",", with: "")
+        guard let value = Double(plain) else { return nil }
+        return negative ? -value : value
+    }
+
+    /// An amount's digits, sign and separators, without currency signs, spaces or the
+    /// parentheses of a negative (`(12.00)`), which `negative` says instead.
+    static func amountText(_ text: String) -> (digits: String, negative: Bool) {
         var text = text.trimmingCharacters(in: .whitespaces)
         var negative = false
         if text.hasPrefix("("), text.hasSuffix(")") {
             negative = true
             text = String(text.dropFirst().dropLast())
         }
-        text = digitsAndSeparators(text)
-        guard !text.isEmpty else { return nil }
-        let lastDot = text.lastIndex(of: "."), lastComma = text.lastIndex(of: ",")
-        let decimalComma: Bool
-        switch (lastDot, lastComma) {
-        case let (dot?, comma?):
-            decimalComma = comma > dot
-        case (nil, _?):
-            decimalComma = mark.map { $0 == .comma } ?? !DecimalMark.looksLikeThousands(text, separator: ",")
-        case (_?, nil):
-            decimalComma = mark == .comma && DecimalMark.looksLikeThousands(text, separator: ".")
-        case (nil, nil):
-            decimalComma = false
-        }
-        text = decimalComma
-            ? text.replacingOccurrences(of: ".", with: "").replacingOccurrences(of: ",", with: ".")
-            : text.replacingOccurrences(of: ",", with: "")
-        guard let value = Double(text) else { return nil }
-        return negative ? -value : value
-    }
-
-    /// `text` without currency signs and spaces: the digits, signs and separators of an amount.
-    static func digitsAndSeparators(_ text: String) -> String {
-        var text = text.trimmingCharacters(in: .whitespaces)
         for symbol in ["US$", "USD", "$", "€", "£", "¥", "￥", "EUR", "JPY", "\u{00A0}", "\u{202F}", " ", "'"] {
             text = text.replacingOccurrences(of: symbol, with: "")
         }
-        return text
+        return (text, negative)
     }
 
     /// The `YYYY-MM-DD` a date or time starts with, or nil.

@@ -13,7 +13,7 @@ enum DecimalMark: Equatable, Sendable {
     static func of<Cells: Sequence>(_ cells: Cells) -> DecimalMark? where Cells.Element == String {
         var seen: DecimalMark?
         for cell in cells {
-            guard let mark = DecimalMark(ofAmount: BillingExportReader.digitsAndSeparators(cell)) else { continue }
+            guard let mark = DecimalMark(ofAmount: BillingExportReader.amountText(cell).digits) else { continue }
             if let seen, seen != mark { return nil }
             seen = mark
         }
