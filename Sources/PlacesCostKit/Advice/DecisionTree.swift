@@ -63,8 +63,7 @@ enum DecisionTree {
     /// `value` with enough decimals that it does not print equal to `threshold` when it differs.
     /// `6.24 requests per search`, `1 request per search`: the mean as `compared` writes it.
     static func requestsPerSearch(_ mean: Double, _ breakEven: Double) -> String {
-        let text = compared(mean, breakEven)
-        return "\(text) \(text == "1" ? "request" : "requests") per search"
+        Money.counted(compared(mean, breakEven), "request", "requests") + " per search"
     }
 
     static func compared(_ value: Double, _ threshold: Double) -> String {

@@ -43,13 +43,17 @@ enum Money {
 
     /// `value` with its noun, the singular for exactly one: `1 call`, `2 calls`, `1,000 searches`.
     static func count(_ value: Int, _ singular: String, _ plural: String) -> String {
-        "\(count(value)) \(value == 1 ? singular : plural)"
+        counted(count(value), singular, plural)
     }
 
     /// A count computed in `Double`, rounded, with its noun as `count(_:_:_:)` gives it.
     static func count(_ value: Double, _ singular: String, _ plural: String) -> String {
-        let text = count(value)
-        return "\(text) \(text == "1" ? singular : plural)"
+        counted(count(value), singular, plural)
+    }
+
+    /// A number already written (`1`, `2.5`, `1,000`) with its noun: the singular when it reads `1`.
+    static func counted(_ number: String, _ singular: String, _ plural: String) -> String {
+        "\(number) \(number == "1" ? singular : plural)"
     }
 
     /// A count computed in `Double` (a volume times `--scale`), rounded to a whole number.

@@ -26,7 +26,7 @@ struct ForecastRenderer: Sendable {
         case .measured:
             "The traffic of \(source) at its own volume, month by month" + (result.pinnedTable.map { ", priced with `\($0)`." } ?? ", priced with the tables it was priced with.")
         case .projected(let searches, let months, let growth, let start):
-            "The traffic of \(source), per search, at \(ForecastRenderer.searches(searches, nouns: ("search", "searches"))) in \(Forecast.label(start))"
+            "The traffic of \(source), per search, at \(Money.counted(ForecastRenderer.searches(searches), "search", "searches")) in \(Forecast.label(start))"
                 + (growth == 0 ? "" : ", growing \(Money.plain(growth))% a month")
                 + ", for \(months) month\(months == 1 ? "" : "s"); "
                 + (result.pinnedTable.map { "every month priced with `\($0)`." } ?? "each month priced with the table in force that month for the calls' API generation.")
@@ -38,12 +38,6 @@ struct ForecastRenderer: Sendable {
     /// are billed as they are. A volume under one search keeps its decimals rather than show 0.
     static func searches(_ value: Double) -> String {
         value == 0 || abs(value) >= 1 ? Money.count(value) : Money.plain(value)
-    }
-
-    /// `searches(_:)` with its noun, the singular for exactly one.
-    static func searches(_ value: Double, nouns: (singular: String, plural: String)) -> String {
-        let text = searches(value)
-        return "\(text) \(text == "1" ? nouns.singular : nouns.plural)"
     }
 
     func markdown(_ result: Forecast.Result, source: String, brief: Bool = false) -> String {

@@ -9,7 +9,7 @@ struct ScenarioRenderer: Sendable {
 
     private func volume(_ priced: ScenarioComparison.Priced) -> String {
         guard case .projected(let searches, let months, let growth, let start) = priced.forecast.volume else { return "the log's own" }
-        return "\(Money.plain(searches)) \(Money.plain(searches) == "1" ? "search" : "searches") in \(Forecast.label(start))" + (growth == 0 ? "" : ", \(growth > 0 ? "+" : "")\(Money.plain(growth))% a month")
+        return "\(Money.counted(Money.plain(searches), "search", "searches")) in \(Forecast.label(start))" + (growth == 0 ? "" : ", \(growth > 0 ? "+" : "")\(Money.plain(growth))% a month")
             + ", \(months) month\(months == 1 ? "" : "s")"
     }
 
