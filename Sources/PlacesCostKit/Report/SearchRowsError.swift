@@ -8,7 +8,7 @@ enum SearchRowsError: Error, CustomStringConvertible {
         case .unreadable(let reason):
             "its rows could not be read back from their temporary file: \(reason)"
         case .notKept(let directory, let reason):
-            "its rows could not be kept in a temporary file in \(directory): \(reason)"
+            "its rows could not be kept in a temporary file in \(directory): \(reason); free space there, or set TMPDIR to a directory with room"
         }
     }
 }

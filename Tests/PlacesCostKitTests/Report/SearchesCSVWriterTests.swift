@@ -158,7 +158,7 @@ struct SearchesCSVWriterTests {
         }
     }
 
-    @Test("A spill file that cannot be made leaves no partial searches.csv: the report says why, exit 74")
+    @Test("A spill file that cannot be made leaves no partial searches.csv: the report says why and what to do, exit 74")
     func spillFailure() throws {
         let directory = TemporaryDirectory()
         let path = directory.path + "/log.jsonl"
@@ -170,11 +170,15 @@ struct SearchesCSVWriterTests {
         #expect(rows.failure != nil)
         let out = directory.path + "/out"
         // As analyze --out writes: searches.csv started first, the other files committed with it.
-        #expect(throws: CLIError.self) {
+        let error = #expect(throws: CLIError.self) {
             let staging = try ReportDirectoryWriter(directory: out).begin()
             staging.start(ReportBundle.searchesFile(rows))
             try staging.commit(ReportBundle().reportFiles(analysis))
         }
+        // The message names the folder and what to do about it.
+        #expect(error?.description.contains(
+            "its rows could not be kept in a temporary file in \(directory.path)/missing: No such file or directory; free space there, or set TMPDIR to a directory with room"
+        ) == true, "\(String(describing: error))")
         #expect(!FileManager.default.fileExists(atPath: out + "/searches.csv"))
         #expect(!FileManager.default.fileExists(atPath: out + "/report.md"))
     }
