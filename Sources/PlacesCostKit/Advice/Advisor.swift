@@ -84,7 +84,7 @@ struct Advisor: Sendable {
             : Array(platforms.prefix(3))
         let advice = anomalies.map { AnomalyAdvice(cost: $0, fix: PlatformGuide.fix(for: $0.name)) }
         let steps = keeps
-            ? PlatformGuide.keepSteps(fixes: advice.filter(\.fixSavesMoney), delay: currentWithDelay?.delay, platforms: usedPlatforms, change: change)
+            ? PlatformGuide.keepSteps(searches: evidence.searches, fixes: advice.filter(\.fixSavesMoney), delay: currentWithDelay?.delay, platforms: usedPlatforms, change: change)
             : PlatformGuide.nextSteps(strategy: recommended.strategy, delay: recommended.delay, platforms: usedPlatforms)
         return Recommendation(
             strategy: recommended.strategy, delay: recommended.delay, tree: tree, evidence: evidence,
@@ -210,6 +210,10 @@ struct Advisor: Sendable {
         let bills = "\(name(winner)) bills \(Money.usd(winner.costUSD)) against \(Money.usd(loser.costUSD)) for \(name(loser))"
         if winner.strategy == .current {
             if Advisor.micros(winner.costUSD) == Advisor.micros(loser.costUSD) {
+                // "Yet" only where the tree's answer is cheaper at list prices, past the free caps.
+                guard Advisor.micros(loser.listCostUSD) < Advisor.micros(winner.listCostUSD) else {
+                    return "The tree's answer, \(name(loser)), bills what the calls as made bill at this volume (\(Money.usd(winner.costUSD))) and no less at list prices (\(Money.usd(loser.listCostUSD)) against \(Money.usd(winner.listCostUSD))): changing the integration would save nothing."
+                }
                 return "The tree's answer, \(name(loser)), bills what the calls as made bill at this volume (\(Money.usd(winner.costUSD))): changing the integration would save nothing yet."
             }
             let asMade = "The calls as made bill \(Money.usd(winner.costUSD)) against \(Money.usd(loser.costUSD)) for the tree's answer, \(name(loser))"

@@ -23,8 +23,10 @@ enum PlatformGuide {
 
     /// Steps when no valid option bills less than the calls as made: the anomaly fixes that still
     /// save money, the delay that does (if any), and when to look again.
-    static func keepSteps(fixes: [AnomalyAdvice], delay: Int?, platforms: [PlatformUse], change: Recommendation.ScaleChange?) -> [String] {
-        var steps = ["Keep the integration as it is: at this volume no strategy that serves the app bills less than the calls as made."]
+    static func keepSteps(searches: Int, fixes: [AnomalyAdvice], delay: Int?, platforms: [PlatformUse], change: Recommendation.ScaleChange?) -> [String] {
+        var steps = [searches == 0
+            ? "Keep the integration as it is: the log holds no autocomplete search to bill another way."
+            : "Keep the integration as it is: at this volume no strategy that serves the app bills less than the calls as made."]
         steps += fixes.map { "Fix `\($0.cost.name)` (\(Money.count($0.cost.count)) seen): \($0.fix)" }
         if let delay {
             steps += delaySteps(delay, platforms: platforms)

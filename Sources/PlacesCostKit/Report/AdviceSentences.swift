@@ -20,9 +20,15 @@ enum AdviceSentences {
         var rows: [(String, String)] = []
         let perMonth = { (usd: Double) in Money.usd(usd / Double(advice.months)) }
         if advice.keepsCurrent {
-            rows.append(("Recommended", "**Keep the integration as it is** (`current`, delay 0): at this volume no option that serves the app bills less than the calls as made"))
+            let why = advice.evidence.searches == 0
+                ? "the log holds no autocomplete search, so there is no search to bill another way"
+                : "at this volume no option that serves the app bills less than the calls as made"
+            rows.append(("Recommended", "**Keep the integration as it is** (`current`, delay 0): \(why)"))
             if let cheapest = advice.cheapestAtListPrices {
-                rows.append(("Saving", "none to make: every option bills $0.00 a month inside \(Advisor.volumeEffects(pricing)) at this volume; once past them, \(Advisor.name(cheapest)) is cheapest at list prices (\(Money.usd(cheapest.listCostUSD)) against \(Money.usd(advice.current.listCostUSD)) for the calls as made)"))
+                let pastCaps = Advisor.micros(cheapest.listCostUSD) < Advisor.micros(advice.current.listCostUSD)
+                    ? "once past them, \(Advisor.name(cheapest)) is cheapest at list prices (\(Money.usd(cheapest.listCostUSD)) against \(Money.usd(advice.current.listCostUSD)) for the calls as made)"
+                    : "past them too, no option bills less at list prices than the calls as made (\(Money.usd(advice.current.listCostUSD)))"
+                rows.append(("Saving", "none to make: every option bills $0.00 a month inside \(Advisor.volumeEffects(pricing)) at this volume; \(pastCaps)"))
             } else if let alternative = advice.cheapestAlternative {
                 let text = Advisor.micros(alternative.savingsUSDPerMonth) == 0
                     ? "\(Advisor.name(alternative)) bills the same as the calls as made, \(perMonth(alternative.costUSD)) a month"

@@ -83,6 +83,27 @@ struct ReportAgreementTests {
         #expect(!run.stdout.contains("$-"), "\(run.stdout)")
     }
 
+    @Test("A log with no autocomplete search says so, and never calls an option as dear as the calls as made cheaper")
+    func noSearch() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.write("log.jsonl", """
+        {"timestamp":"2026-10-01T09:00:00Z","api":"geocoding","user_id":"u"}
+        {"timestamp":"2026-10-01T09:05:00Z","api":"geocoding","user_id":"v"}
+
+        """)
+        let run = runCLI(["analyze", path])
+        #expect(run.code == .success, "\(run.stderr)")
+        let report = run.stdout
+        #expect(report.contains("| Recommended | **Keep the integration as it is** (`current`, delay 0): the log holds no autocomplete search, so there is no search to bill another way |"), "\(report)")
+        // Inside the free caps every option bills $0.00; past them the geocoding calls bill the same
+        // whatever the strategy, so none is "cheapest", and nothing is saved "yet".
+        #expect(report.contains("| Saving | none to make: every option bills $0.00 a month inside the monthly free caps per SKU at this volume; past them too, no option bills less at list prices than the calls as made ($0.01) |"), "\(report)")
+        #expect(report.contains("| Why not the tree's answer | The tree's answer, `session_details`, bills what the calls as made bill at this volume ($0.00) and no less at list prices ($0.01 against $0.01): changing the integration would save nothing. |"), "\(report)")
+        #expect(report.contains("1. Keep the integration as it is: the log holds no autocomplete search to bill another way."), "\(report)")
+        #expect(!report.contains("is cheapest at list prices"))
+        #expect(!report.contains("nothing yet"))
+    }
+
     @Test("One of a thing reads in the singular: 1 request per search over 1 search, 1 call, the 1 selection asks")
     func singular() throws {
         let directory = TemporaryDirectory()
