@@ -251,31 +251,8 @@ struct HTMLReportRenderer: Sendable {
 
     private func inputLines(_ analysis: Analysis) -> [String] {
         let input = analysis.input
-        var items = ["Files: " + input.files.map(HTMLText.name).joined(separator: ", ")]
-        if let generatedAt = analysis.generatedAt {
-            items.append("Report made at \(generatedAt.rfc3339)")
-        }
-        items.append("Calls read: \(Money.count(input.records))" + (input.rejected > 0 ? "; malformed records skipped: \(Money.count(input.rejected))" : ""))
-        if input.outsideWindow > 0 {
-            items.append("Calls outside the chosen period: \(Money.count(input.outsideWindow))")
-        }
-        if input.duplicatesDropped > 0 {
-            items.append("Exact duplicate records dropped (<code>--dedupe</code>): \(Money.count(input.duplicatesDropped))")
-        } else if input.duplicates > 0 {
-            items.append("Records repeating an earlier record exactly: \(Money.count(input.duplicates)), counted as calls (<code>--dedupe</code> drops them)")
-        }
-        if input.skippedRequests > 0 {
-            items.append("Requests that are not Places calls, skipped: \(Money.count(input.skippedRequests))")
-        }
-        if input.bodiesUnknown > 0 {
-            items.append("Places API (New) calls whose body the log does not show (token and input unknown; counted as token-less): \(Money.count(input.bodiesUnknown))")
-        }
-        if let first = input.firstCall, let last = input.lastCall {
-            items.append("First call \(first.rfc3339), last call \(last.rfc3339)")
-        }
-        if !input.platforms.isEmpty {
-            items.append("Platforms: " + input.platforms.map { "\($0.platform.rawValue) (\($0.generation.rawValue) API): \(Money.count($0.calls, "call", "calls"))" }.joined(separator: ", "))
-        }
+        let items = ["Files: " + input.files.map(HTMLText.name).joined(separator: ", ")]
+            + MarkdownReportRenderer.inputFacts(analysis).map(HTMLText.inline)
         let columns: [Column] = [.text("API"), .number("calls")]
         return ["<section id=\"input\">", "<h2>Input</h2>", "<ul>"] + items.map { "<li>\($0)</li>" } + ["</ul>"]
             + table(columns, input.byAPI.map { tableRow([HTMLText.name($0.api), Money.count($0.count)], columns) })

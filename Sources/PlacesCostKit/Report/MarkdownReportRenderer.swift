@@ -230,30 +230,7 @@ struct MarkdownReportRenderer: Sendable {
         let input = analysis.input
         var lines = ["## Input", ""]
         lines.append("- Files: \(input.files.map(MarkdownText.name).joined(separator: ", "))")
-        if let generatedAt = analysis.generatedAt {
-            lines.append("- Report made at \(generatedAt.rfc3339)")
-        }
-        lines.append("- Calls read: \(Money.count(input.records))" + (input.rejected > 0 ? "; malformed records skipped: \(Money.count(input.rejected))" : ""))
-        if input.outsideWindow > 0 {
-            lines.append("- Calls outside the chosen period: \(Money.count(input.outsideWindow))")
-        }
-        if input.duplicatesDropped > 0 {
-            lines.append("- Exact duplicate records dropped (`--dedupe`): \(Money.count(input.duplicatesDropped))")
-        } else if input.duplicates > 0 {
-            lines.append("- Records repeating an earlier record exactly: \(Money.count(input.duplicates)), counted as calls (`--dedupe` drops them)")
-        }
-        if input.skippedRequests > 0 {
-            lines.append("- Requests that are not Places calls, skipped: \(Money.count(input.skippedRequests))")
-        }
-        if input.bodiesUnknown > 0 {
-            lines.append("- Places API (New) calls whose body the log does not show (token and input unknown; counted as token-less): \(Money.count(input.bodiesUnknown))")
-        }
-        if let first = input.firstCall, let last = input.lastCall {
-            lines.append("- First call \(first.rfc3339), last call \(last.rfc3339)")
-        }
-        if !input.platforms.isEmpty {
-            lines.append("- Platforms: " + input.platforms.map { "\($0.platform.rawValue) (\($0.generation.rawValue) API): \(Money.count($0.calls, "call", "calls"))" }.joined(separator: ", "))
-        }
+        lines += MarkdownReportRenderer.inputFacts(analysis).map { "- \($0)" }
         lines.append("")
         lines.append("| API | calls |")
         lines.append("|---|---:|")
@@ -265,6 +242,39 @@ struct MarkdownReportRenderer: Sendable {
     }
 
     // MARK: - Sentences
+
+    /// The Input section's facts after its list of files, with Markdown code spans
+    /// (`report.html` prints them through `HTMLText.inline`): every count is shown where it is
+    /// not zero.
+    static func inputFacts(_ analysis: Analysis) -> [String] {
+        let input = analysis.input
+        var facts: [String] = []
+        if let generatedAt = analysis.generatedAt {
+            facts.append("Report made at \(generatedAt.rfc3339)")
+        }
+        facts.append("Calls read: \(Money.count(input.records))" + (input.rejected > 0 ? "; malformed records skipped: \(Money.count(input.rejected))" : ""))
+        if input.outsideWindow > 0 {
+            facts.append("Calls outside the chosen period: \(Money.count(input.outsideWindow))")
+        }
+        if input.duplicatesDropped > 0 {
+            facts.append("Exact duplicate records dropped (`--dedupe`): \(Money.count(input.duplicatesDropped))")
+        } else if input.duplicates > 0 {
+            facts.append("Records repeating an earlier record exactly: \(Money.count(input.duplicates)), counted as calls (`--dedupe` drops them)")
+        }
+        if input.skippedRequests > 0 {
+            facts.append("Requests that are not Places calls, skipped: \(Money.count(input.skippedRequests))")
+        }
+        if input.bodiesUnknown > 0 {
+            facts.append("Places API (New) calls whose body the log does not show (token and input unknown; counted as token-less): \(Money.count(input.bodiesUnknown))")
+        }
+        if let first = input.firstCall, let last = input.lastCall {
+            facts.append("First call \(first.rfc3339), last call \(last.rfc3339)")
+        }
+        if !input.platforms.isEmpty {
+            facts.append("Platforms: " + input.platforms.map { "\($0.platform.rawValue) (\($0.generation.rawValue) API): \(Money.count($0.calls, "call", "calls"))" }.joined(separator: ", "))
+        }
+        return facts
+    }
 
     /// Whether the app needs Place Details and how that was found, with Markdown emphasis
     /// (`report.html` prints it through `HTMLText.inline`).
