@@ -63,7 +63,8 @@ package enum IngestError: Error, Equatable, CustomStringConvertible {
             // The problems say what to do; without them, say what the reader takes.
             problems.isEmpty
                 ? "no record could be read from \(inputs.joined(separator: ", ")). Check that the input is a request log (canonical JSON Lines or CSV, an access log or a HAR capture), or pass --format."
-                : "no record could be read: \(problems.joined(separator: "; "))."
+                // A problem may be a sentence of its own: its period would end it mid-list.
+                : "no record could be read: \(problems.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }.joined(separator: "; "))."
         case .noCallInPeriod(let inputs, let calls, let span, let period):
             "no call to analyze in the period asked for (\(period.described)): \(inputs.joined(separator: ", ")) hold\(inputs.count == 1 ? "s" : "") \(Money.count(calls)) call\(calls == 1 ? "" : "s")" + (span.first.map { first in " from \(first.rfc3339) to \(span.last!.rfc3339)" } ?? "") + ". Pass --since and --until dates inside that period, or drop them."
         case .noPlacesCall(let inputs, let requests, let rejected, let hostsSeen):

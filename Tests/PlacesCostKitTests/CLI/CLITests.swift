@@ -81,6 +81,16 @@ struct CLITests {
         let mixed = runCLI(["analyze", empty, good, "--json"])
         #expect(mixed.code == .success)
         #expect(mixed.stderr.contains("\(empty): warning: the file holds no records"))
+        // Every reason in one sentence: a reason that is a sentence of its own loses its period.
+        let logs = directory.path + "/logs"
+        try? FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
+        directory.write("logs/a.jsonl", ac(0, "t").jsonLine + "\n")
+        directory.write("logs/notes.md", "notes")
+        let wrong = runCLI(["analyze", logs, "--format", "har"])
+        #expect(wrong.code == .dataError)
+        #expect(wrong.stderr == "placescost: error: no record could be read: \(logs)/a.jsonl:1: the input is not a HAR capture: it has no log object. "
+            + "A HAR file is one JSON object {\"log\":{\"entries\":[...]}}, as browser developer tools, Charles and Proxyman export it; "
+            + "in \(logs), notes.md was skipped: not a log file's name (.jsonl, .ndjson, .json, .csv, .log, .txt or .har, maybe rotated or .gz).\n", "\(wrong.stderr)")
     }
 
     @Test("--json prints the report keys the spec relies on")
