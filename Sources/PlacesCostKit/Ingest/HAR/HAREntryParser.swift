@@ -5,19 +5,20 @@
 /// and most of an entry (timings, cache, response headers and content) is only validated and
 /// skipped, never built. `HARReader.entriesWithFoundation(data:)` is its slow twin.
 package enum HAREntryParser {
-    /// The reasons of `.malformed`: sentences that never quote a URL, header or body, which can
-    /// hold API keys. Shared with the Foundation twin so both say the same thing.
+    /// The reasons of `.malformed`, each read after "entry N of log.entries: " (so in lower case,
+    /// ending with a period); they never quote a URL, header or body, which can hold API keys.
+    /// Shared with the Foundation twin so both say the same thing.
     package enum Reason {
-        package static let notAnObject = "The HAR entry is not a JSON object."
-        static let noStartedDateTime = "The HAR entry has no startedDateTime string."
+        package static let notAnObject = "the entry is not a JSON object."
+        static let noStartedDateTime = "the entry has no startedDateTime string."
         static func badStartedDateTime(_ error: TimestampError) -> String {
-            "The HAR entry's startedDateTime is not an RFC 3339 time: \(error)."
+            "the entry's startedDateTime is not an RFC 3339 time: \(error)."
         }
-        static let noRequest = "The HAR entry has no request object."
-        static let noMethod = "The HAR entry's request has no method string."
-        static let noURL = "The HAR entry's request has no url string."
+        static let noRequest = "the entry has no request object."
+        static let noMethod = "the entry's request has no method string."
+        static let noURL = "the entry's request has no url string."
         static func invalidJSON(_ failure: JSONLineParser.Failure) -> String {
-            "The HAR entry is not valid JSON (\(failure.reason) of the entry)."
+            "the entry is not valid JSON (\(failure.reason) of the entry)."
         }
     }
 
