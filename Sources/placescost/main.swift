@@ -7,6 +7,9 @@ signal(SIGPIPE, SIG_IGN)
 // Likewise a file size limit (`ulimit -f`): a failed write (EFBIG) with exit 74, not a core dump.
 signal(SIGXFSZ, SIG_IGN)
 
+// Ctrl-C, `kill` or a closed terminal remove what the run left half-made before it ends.
+InterruptCleanup.shared.install()
+
 let context = CommandContext(
     standardOutput: FileDescriptorSink.standardOutput,
     standardError: FileDescriptorSink.standardError,

@@ -129,7 +129,10 @@ struct GenerateCommand {
             sink = context.standardOutput
         }
         var finished = false
+        // Interrupted, the run removes the hidden file too.
+        let interruptCleanup = partial.map { partial in InterruptCleanup.shared.register { unlink(partial.path) } }
         defer {
+            if let interruptCleanup { InterruptCleanup.shared.unregister(interruptCleanup) }
             if descriptor >= 0 { close(descriptor) }
             if !finished, let partial { unlink(partial.path) }
         }

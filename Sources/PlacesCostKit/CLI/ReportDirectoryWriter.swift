@@ -78,11 +78,23 @@ struct ReportDirectoryWriter {
         private var started: [String] = []
         private var isClosed = false
 
+        /// This staging's entry in `InterruptCleanup`, until it is committed or abandoned.
+        private var interruptCleanup: Int?
+
         fileprivate init(writer: ReportDirectoryWriter, path: String, lock: Int32, created: [String]) {
             self.writer = writer
             self.path = path
             self.lock = lock
             self.created = created
+            interruptCleanup = InterruptCleanup.shared.register { [weak self] in self?.removeAfterInterrupt() }
+        }
+
+        /// What an interrupted run removes: the staging folder, whatever is still being written
+        /// into it, and the folders made for it (a folder holding a file of the report by then is
+        /// not empty, and stays).
+        private func removeAfterInterrupt() {
+            writer.removeTree(path)
+            for folder in created.reversed() { rmdir(folder) }
         }
 
         /// Starts writing `file` into the staging folder on a thread of its own; it is handed to
@@ -151,12 +163,15 @@ struct ReportDirectoryWriter {
             for path in paths {
                 try writer.sync(self.path + "/new/" + path, shownAs: writer.directory + "/" + path)
             }
-            // Every folder first, so that nothing is replaced unless everything can be.
-            for path in paths {
-                created += try writer.makeParents(of: path, under: writer.directory)
+            // An interruption waits for the swap: it moves the earlier files into the staging folder.
+            try InterruptCleanup.shared.withoutInterruption {
+                // Every folder first, so that nothing is replaced unless everything can be.
+                for path in paths {
+                    created += try writer.makeParents(of: path, under: writer.directory)
+                }
+                try writer.swap(paths, staging: path)
+                created = []
             }
-            try writer.swap(paths, staging: path)
-            created = []
         }
 
         /// The folders of `relative` under the staging's `new/` (where it is written) and `old/`
@@ -171,6 +186,7 @@ struct ReportDirectoryWriter {
         func abandon() {
             guard !isClosed else { return }
             isClosed = true
+            if let interruptCleanup { InterruptCleanup.shared.unregister(interruptCleanup) }
             group.wait()
             writer.removeTree(path)
             close(lock)

@@ -1,0 +1,96 @@
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+#if canImport(Glibc)
+private typealias SignalHandler = sighandler_t
+#else
+private typealias SignalHandler = sig_t
+#endif
+
+/// Removes what an interrupted run leaves half-made: the staging folder of `--out` (its
+/// `searches.csv` can be hundreds of MB, hidden inside DIR), the folders the run made for it, and
+/// the hidden file `generate --out FILE` writes before renaming it.
+///
+/// The rules to keep:
+/// - On SIGINT, SIGTERM or SIGHUP the registered cleanups run on a dispatch queue, never in a
+///   signal handler (where removing a folder tree is not safe), and the signal's default action
+///   then ends the process, so the shell sees it killed by the signal, as before.
+/// - A signal the process was started ignoring (`nohup`, a background job) stays ignored.
+/// - `withoutInterruption` holds an interruption off until its body is done: the swap of `--out`
+///   moves earlier files into the staging folder, so removing it mid-swap would lose them.
+/// - A run killed with SIGKILL still leaves its staging folder; the next run into DIR removes it
+///   (`ReportDirectoryWriter`).
+package final class InterruptCleanup: @unchecked Sendable {
+    package static let shared = InterruptCleanup()
+
+    /// The signals that end a run with its cleanups: Ctrl-C, `kill`, a closed terminal.
+    package static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    private let lock = NSLock()
+    private var cleanups: [Int: @Sendable () -> Void] = [:]
+    private var nextID = 0
+    private var sources: [DispatchSourceSignal] = []
+
+    /// Catches `signals`; call once, before any command runs.
+    package func install() {
+        lock.withLock {
+            for number in InterruptCleanup.signals {
+                // `signal` returns the disposition it replaces: one that was ignored stays so.
+                guard !InterruptCleanup.isIgnoring(signal(number, SIG_IGN)) else { continue }
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { [self] in interrupted(by: number) }
+                source.resume()
+                sources.append(source)
+            }
+        }
+    }
+
+    /// Whether a disposition `signal` returned is `SIG_IGN` (C function pointers are compared by
+    /// address: Swift gives them no `==`).
+    private static func isIgnoring(_ disposition: SignalHandler?) -> Bool {
+        guard let disposition else { return false }
+        return unsafeBitCast(disposition, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+    }
+
+    /// Registers `cleanup` to run if the process is interrupted; returns the id `unregister` takes.
+    func register(_ cleanup: @escaping @Sendable () -> Void) -> Int {
+        lock.withLock {
+            nextID += 1
+            cleanups[nextID] = cleanup
+            return nextID
+        }
+    }
+
+    func unregister(_ id: Int) {
+        lock.withLock { cleanups[id] = nil }
+    }
+
+    /// Runs `body` with interruptions held off until it returns.
+    func withoutInterruption<Result>(_ body: () throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    private func interrupted(by number: Int32) {
+        // The lock is kept to the end: no cleanup is added or dropped, and no held-off body starts.
+        lock.lock()
+        for cleanup in cleanups.values { cleanup() }
+        // Dispatch keeps the signal blocked to read it: unblocked, with its default action, it
+        // ends the process as the signal itself.
+        signal(number, SIG_DFL)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, number)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        raise(number)
+        // Only if the signal could not end the process: the exit status a shell gives it.
+        _exit(128 + number)
+    }
+}
