@@ -65,7 +65,7 @@ extension ExitCode {
         case let error as IngestError:
             switch error {
             case .unreadable, .unreadableBillingExport, .compressedWithoutZLib: self = .noInput
-            case .readFailed, .spoolFailed: self = .ioError
+            case .readFailed, .cutWhileRead, .spoolFailed: self = .ioError
             case .malformedRecord, .noRecords, .noCallInPeriod, .noPlacesCall, .unknownFormat, .invalidBillingExport: self = .dataError
             }
         case let error as CompareError:

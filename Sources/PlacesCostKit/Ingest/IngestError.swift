@@ -5,6 +5,9 @@ package enum IngestError: Error, Equatable, CustomStringConvertible {
     /// A read from an open input failed midway; `path` is empty until the reader of the file
     /// names it (`naming(_:)`).
     case readFailed(path: String, reason: String)
+    /// A file was cut short while it was read (log rotation with `copytruncate`): what was past
+    /// the cut is no longer in it.
+    case cutWhileRead(path: String)
     /// An input that cannot be read twice (a pipe) could not be copied to a temporary file in
     /// `directory` (the disk is full, the directory is missing).
     case spoolFailed(path: String, directory: String, reason: String)
@@ -55,6 +58,8 @@ package enum IngestError: Error, Equatable, CustomStringConvertible {
             "cannot read \(path): \(reason). Check the path, or pass - to read standard input."
         case .readFailed(let path, let reason):
             "reading \(path.isEmpty ? "the input" : path) failed part-way: \(reason). Check the disk, or what feeds standard input, and run again."
+        case .cutWhileRead(let path):
+            "\(path) was cut short while it was read, as log rotation with copytruncate does: the calls past the cut are no longer in it. Analyze the rotated copy (such as \(path).1) with it, or a copy of the log made before the run."
         case .spoolFailed(let path, let directory, let reason):
             "cannot copy \(path) to a temporary file in \(directory): \(reason). \(path) is not a regular file and may have to be read twice; free space there, set TMPDIR to a directory with room, or save the input to a file and pass its path."
         case .malformedRecord(let diagnostic):

@@ -66,6 +66,9 @@ final class CallPipeline: @unchecked Sendable {
     private var partitionPool: [PartitionCalls] = []
     private let maxInFlight: Int
     private static let callsPerReaderBlock = 1 << 16
+    /// The mapped files read, by name, so that one cut short while it was read is reported once
+    /// every block of it is parsed (only the reading thread appends).
+    private var mappedFiles: [(name: String, file: MappedFile)] = []
 
     init(options: Options, catalogs: CallCatalogs) {
         self.options = options
@@ -101,6 +104,8 @@ final class CallPipeline: @unchecked Sendable {
         condition.unlock()
         finished.wait()
         if let failure { throw failure }
+        // Zeros were read past the cut: the report would miss calls and count them as damage.
+        if let cut = mappedFiles.first(where: \.file.wasCut) { throw IngestError.cutWhileRead(path: cut.name) }
         return try merge(readerOutput)
     }
 
@@ -163,7 +168,7 @@ final class CallPipeline: @unchecked Sendable {
                     }
                 } else if byLines, let file = MappedFile(descriptor: input.descriptor) {
                     var splitter = MappedFile.Splitter(file: file, blockSize: options.blockSize, maxLineLength: options.maxLineLength)
-                    while !stopsForMalformed, let (range, overlong) = splitter.next() {
+                    while !stopsForMalformed, !file.wasCut, let (range, overlong) = splitter.next() {
                         var raw = RawBlock(index: 0, fileIndex: fileIndex, fileName: input.displayName, bytes: [], overlongLinesBefore: overlong)
                         raw.mapped = (file, range)
                         raw.accessLog = accessLog
@@ -269,6 +274,7 @@ final class CallPipeline: @unchecked Sendable {
     }
 
     private func submit(raw: RawBlock) {
+        if let (file, _) = raw.mapped, mappedFiles.last?.file !== file { mappedFiles.append((raw.fileName, file)) }
         var raw = raw
         raw.index = waitForRoom()
         pendingRaw.append(raw)

@@ -9,10 +9,14 @@ import Darwin
 /// Mapped, the workers parse the page cache's own pages, where `read(2)` would copy every byte.
 /// Keep each block's pages dropped from the process (`madvise`) once parsed, so the mapping adds
 /// only the blocks in flight to the peak memory.
+///
+/// A file cut short while it is read (log rotation with `copytruncate`) reads as zeros past the
+/// cut instead of crashing (`MappingGuard`); `wasCut` says so, and the reader reports it.
 final class MappedFile: @unchecked Sendable {
     let base: UnsafePointer<UInt8>
     let count: Int
     private let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+    private let guardSlot: Int?
 
     /// Maps the regular file open on `descriptor`; `nil` for anything else (a pipe, an empty file).
     init?(descriptor: Int32) {
@@ -22,10 +26,18 @@ final class MappedFile: @unchecked Sendable {
         guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED else { return nil }
         base = UnsafePointer(mapped.assumingMemoryBound(to: UInt8.self))
         count = size
+        guardSlot = MappingGuard.guardMapping(mapped, count: size)
     }
 
     deinit {
+        if let guardSlot { MappingGuard.release(guardSlot) }
         munmap(UnsafeMutableRawPointer(mutating: base), count)
+    }
+
+    /// Whether the file was cut short while it was read: a page past its new end was read, as
+    /// zeros.
+    var wasCut: Bool {
+        guardSlot.map(MappingGuard.wasCut) ?? false
     }
 
     /// Hints that `range` will be read soon.

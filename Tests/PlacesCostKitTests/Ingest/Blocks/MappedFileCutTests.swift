@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+@testable import PlacesCostKit
+
+/// A mapped log cut short while it is read (log rotation with `copytruncate`): the pages past the
+/// cut read as zeros instead of raising SIGBUS (`MappingGuard`), and `analyze` stops with an error
+/// that says so (exit 74) rather than crashing or reporting a part of the log as if whole.
+@Suite("Mapped files cut short while read")
+struct MappedFileCutTests {
+    @Test("Past the cut the mapping reads zeros and says it was cut; before it, the file's bytes")
+    func zerosPastTheCut() throws {
+        let directory = TemporaryDirectory()
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let bytes = (0..<(5 * page + 123)).map { UInt8(truncatingIfNeeded: $0 % 251 + 1) }
+        let path = directory.path + "/log.jsonl"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let descriptor = open(path, O_RDONLY)
+        defer { close(descriptor) }
+        let file = try #require(MappedFile(descriptor: descriptor))
+        let whole = try #require(MappedFile(descriptor: descriptor))
+        #expect(!file.wasCut)
+        #expect(truncate(path, off_t(page + 10)) == 0)
+        // Touched first past the cut, in the middle of the mapping: zeros from there to its end.
+        #expect(file.base[3 * page + 7] == 0)
+        #expect(file.wasCut)
+        #expect((0..<(page + 10)).allSatisfy { file.base[$0] == bytes[$0] })
+        #expect(((3 * page)..<file.count).allSatisfy { file.base[$0] == 0 })
+        // A second mapping of the same file is cut on its own, when it reads past the cut.
+        #expect(!whole.wasCut)
+        #expect(whole.base[page] == bytes[page])
+        #expect(!whole.wasCut)
+        #expect(whole.base[whole.count - 1] == 0)
+        #expect(whole.wasCut)
+    }
+
+    @Test("analyze stops with cutWhileRead when its log is cut as it reads it, on 1 and 2 threads", arguments: [1, 2])
+    func analyzeReportsTheCut(threads: Int) throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/log.jsonl"
+        #expect(runCLI(["generate", "--searches", "2000", "--seed", "5", "--out", path]).code == .success)
+        let size = try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        var options = Analyzer.Options()
+        options.threads = threads
+        options.blockSize = 64 << 10
+        let cut = LockedFlag()
+        // After the first block is handed out, the log is cut to a third, as a rotation would.
+        options.progress = { _ in
+            guard !cut.isSet else { return }
+            cut.set()
+            truncate(path, off_t(size / 3))
+        }
+        #expect(throws: IngestError.cutWhileRead(path: path)) {
+            _ = try Analyzer(options: options).analyze(paths: [path])
+        }
+        #expect(cut.isSet)
+        #expect(ExitCode(for: IngestError.cutWhileRead(path: path)) == .ioError)
+    }
+}
