@@ -223,6 +223,12 @@ package struct LogReader {
                 guard error == ENOENT || error == ELOOP || error == ENXIO else {
                     throw IngestError.unreadable(path: path, reason: String(cString: strerror(error)))
                 }
+                var link = stat()
+                guard error != ENOENT || lstat(path, &link) == 0 else {
+                    // Listed, then gone: a log rotation removed it while the run read the folder.
+                    try report(Diagnostic(location: SourceLocation(file: path, line: 0), reason: "removed from its folder after the run listed it (by a log rotation?); its calls are not in the report"), countAsRejected: false, into: &output)
+                    return nil
+                }
                 let what = error == ENXIO ? "a socket" : "a symbolic link to nothing (broken)"
                 try report(LogReader.skippedEntry(path, what, readable: false), countAsRejected: false, into: &output)
                 return nil

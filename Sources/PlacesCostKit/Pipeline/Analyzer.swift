@@ -100,9 +100,11 @@ struct Analyzer: Sendable {
             }
             if speculator != nil { pipelineOptions.sessions.rows?.publications = publications }
         }
+        // Listed once: a second read takes the same files.
+        let files = try LogReader.expand(paths)
         var streamed: CallPipeline.Result
         do {
-            streamed = try CallPipeline(options: pipelineOptions, catalogs: catalogs).run(paths)
+            streamed = try CallPipeline(options: pipelineOptions, catalogs: catalogs).run(files: files)
         } catch {
             _ = speculator?.finish()
             throw error
@@ -116,7 +118,7 @@ struct Analyzer: Sendable {
             speculated = speculated?.headerOnly
             pipelineOptions.sessions.window = streamed.disorder + 2_000_000
             pipelineOptions.sessions.rows?.publications = nil
-            streamed = try CallPipeline(options: pipelineOptions, catalogs: catalogs).run(paths)
+            streamed = try CallPipeline(options: pipelineOptions, catalogs: catalogs).run(files: files)
         }
         // Owns the rows' spill files from here, whatever is thrown.
         let searchRows = options.searchRows == nil ? nil : SearchRows(stores: streamed.rows.map(\.store), threads: pipelineOptions.threads)

@@ -78,6 +78,13 @@ final class CallPipeline: @unchecked Sendable {
     }
 
     func run(_ paths: [String]) throws -> Result {
+        try run(files: LogReader.expand(paths))
+    }
+
+    /// Reads `files`, as `LogReader.expand` lists them: a second run over the same inputs takes
+    /// the same list, so a file a log rotation removes meanwhile is missed with a warning, not
+    /// left out of the listing unseen, and the spool's copies keep their places.
+    func run(files: [(path: String, listedInDirectory: Bool)]) throws -> Result {
         CallPipeline.mapLargeAllocations()
         var workers: [Thread] = []
         let finished = DispatchGroup()
@@ -94,7 +101,7 @@ final class CallPipeline: @unchecked Sendable {
         var readerOutput = LogReader.Output()
         var failure: Error?
         do {
-            try produce(paths, output: &readerOutput)
+            try produce(files, output: &readerOutput)
         } catch {
             failure = error
         }
@@ -127,11 +134,11 @@ final class CallPipeline: @unchecked Sendable {
 
     // MARK: - Reading (the calling thread)
 
-    private func produce(_ paths: [String], output: inout LogReader.Output) throws {
+    private func produce(_ files: [(path: String, listedInDirectory: Bool)], output: inout LogReader.Output) throws {
         let reader = LogReader(options: options.reader)
         var caches = CallBlockBuilder.Caches()
         var readBefore = 0
-        for (fileIndex, (path, listed)) in try LogReader.expand(paths).enumerated() where !stopsForMalformed {
+        for (fileIndex, (path, listed)) in files.enumerated() where !stopsForMalformed {
             do {
                 var fileOutput = LogReader.Output()
                 defer { output.files += fileOutput.files }

@@ -172,6 +172,35 @@ struct PipedInputTests {
         #expect(run.stderr.hasPrefix("placescost: error: cannot copy <stdin> to a temporary file in /nonexistent/placescost-spool: No such file or directory."))
     }
 
+    @Test("A log removed from its folder after the run listed it is missed with a warning, on the second read too")
+    func removedWhileRead() throws {
+        let directory = TemporaryDirectory()
+        let logs = directory.path + "/logs"
+        try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
+        // Reversed, so far out of the 1 s window that the folder is read twice.
+        directory.write("logs/a.jsonl", try Self.reversed(.jsonl))
+        let removed = logs + "/b.jsonl"
+        for threads in [1, 2] {
+            try FileManager.default.copyItem(atPath: Self.corpus + "/jsonl/clean.jsonl", toPath: removed)
+            var options = Analyzer.Options()
+            options.threads = threads
+            options.reorderWindowSeconds = 1
+            // As a rotation would, once the first file is being read.
+            let gone = LockedFlag()
+            options.progress = { _ in
+                guard !gone.isSet else { return }
+                gone.set()
+                unlink(removed)
+            }
+            let (analysis, read) = try Analyzer(options: options).analyze(paths: [logs])
+            #expect(gone.isSet)
+            #expect(analysis.input.files == [logs + "/a.jsonl"])
+            #expect(read.diagnostics.map(\.description) == [
+                "\(removed): warning: removed from its folder after the run listed it (by a log rotation?); its calls are not in the report",
+            ])
+        }
+    }
+
     @Test("A log directory's entries that are not regular files are skipped with a warning, never read or waited on")
     func directoryEntries() throws {
         let directory = TemporaryDirectory()
