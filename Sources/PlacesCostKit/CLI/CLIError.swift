@@ -66,7 +66,7 @@ extension ExitCode {
             switch error {
             case .unreadable, .unreadableBillingExport, .compressedWithoutZLib: self = .noInput
             case .readFailed, .cutWhileRead, .spoolFailed: self = .ioError
-            case .malformedRecord, .noRecords, .noCallInPeriod, .noPlacesCall, .unknownFormat, .invalidBillingExport: self = .dataError
+            case .malformedRecord, .noRecords, .noCallInPeriod, .noPlacesCall, .utf16, .unknownFormat, .invalidBillingExport: self = .dataError
             }
         case let error as CompareError:
             switch error {

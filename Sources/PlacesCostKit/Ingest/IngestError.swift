@@ -23,6 +23,8 @@ package enum IngestError: Error, Equatable, CustomStringConvertible {
     /// Requests were read (an access log, a HAR capture), but none is a Places call.
     /// `hostsSeen`: the hosts requested most, each with its count (`example.com (812)`).
     case noPlacesCall(inputs: [String], requests: Int, rejected: Int, hostsSeen: [String])
+    /// A file of UTF-16 text (`encoding` as `iconv` names it): logs are read as UTF-8.
+    case utf16(path: String, encoding: String)
     /// The format of a file could not be told from its content.
     /// `hint`: what the first line looks like and what to pass, when it looks like something.
     case unknownFormat(path: String, hint: String? = nil)
@@ -32,6 +34,16 @@ package enum IngestError: Error, Equatable, CustomStringConvertible {
     case unreadableBillingExport(path: String, reason: String)
     /// A billing export whose layout or rows could not be read; `reason` is a full sentence.
     case invalidBillingExport(path: String, reason: String)
+
+    /// How to turn the UTF-16 file `path` into UTF-8.
+    static func utf8Advice(_ path: String, from encoding: String) -> String {
+        guard path != "<stdin>" else { return "Convert it on the way: ... | iconv -f \(encoding) -t UTF-8 | placescost analyze -." }
+        // The copy's name: the file's, `-utf8` before its first dot (`access-utf8.log.1`).
+        let name = String(path.split(separator: "/").last ?? "log")
+        let dot = name.dropFirst().firstIndex(of: ".") ?? name.endIndex
+        let copy = name[..<dot] + "-utf8" + name[dot...]
+        return "Save it as UTF-8 first: iconv -f \(encoding) -t UTF-8 \(path) > \(copy), or in PowerShell, Get-Content \(path) | Set-Content -Encoding utf8 \(copy)."
+    }
 
     /// The command that reads the gzip input `path` without zlib in this process.
     static func decompressCommand(for path: String) -> String {
@@ -77,6 +89,8 @@ package enum IngestError: Error, Equatable, CustomStringConvertible {
                 + (rejected > 0 ? " (\(Money.count(rejected)) more could not be read)" : "")
                 + (hostsSeen.isEmpty ? "; the requests name no host" : "; the hosts requested most: \(hostsSeen.joined(separator: ", "))")
                 + ". Check that the capture was made while the app searched for a place, or map your proxy's paths with --route."
+        case .utf16(let path, let encoding):
+            "\(path) is UTF-16 text (as Windows PowerShell's `>` writes it), and logs are read as UTF-8. \(IngestError.utf8Advice(path, from: encoding))"
         case .unknownFormat(let path, let hint):
             "cannot tell the format of \(path) from its content" + (hint.map { ": \($0)" } ?? ". Pass --format jsonl, csv, access-log or har.")
         case .compressedWithoutZLib(let path):

@@ -278,6 +278,13 @@ package struct LogReader {
             input.decompressor = decompressor
             head = try input.reader.peek(64 * 1024)
         }
+        // Read as UTF-8 it would be a record of zero bytes a character: said once, not line by line.
+        if let encoding = InputFormat.utf16Encoding(head) {
+            guard listedInDirectory else { throw IngestError.utf16(path: displayName, encoding: encoding) }
+            try report(Diagnostic(location: SourceLocation(file: displayName, line: 0), reason: "UTF-16 text, and logs are read as UTF-8; skipped. \(IngestError.utf8Advice(displayName, from: encoding))"), countAsRejected: false, into: &output)
+            output.files.removeLast()
+            return nil
+        }
         let holdsNothing = head.allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
         let format = holdsNothing ? nil : options.format ?? (options.logFormat != nil ? .accessLog : nil) ?? InputFormat.sniff(head)
         if !holdsNothing, format == nil {

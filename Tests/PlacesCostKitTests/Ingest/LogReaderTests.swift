@@ -246,4 +246,46 @@ struct LogReaderDirectoryTests {
         #expect(output.diagnostics.map(\.description) == ["\(billing): warning: skipped: \(hint)"])
         #expect(throws: IngestError.unknownFormat(path: billing, hint: hint)) { try LogReader().read([billing]) }
     }
+
+    @Test("UTF-16 text is told by its byte order mark or its zero bytes, never plain UTF-8")
+    func utf16Sniffing() {
+        let line = "{\"timestamp\":\"2026-10-01T09:00:00Z\",\"api\":\"autocomplete\"}\n"
+        let little = Array(line.utf16).flatMap { [UInt8(truncatingIfNeeded: $0), UInt8($0 >> 8)] }
+        let big = Array(line.utf16).flatMap { [UInt8($0 >> 8), UInt8(truncatingIfNeeded: $0)] }
+        #expect(InputFormat.utf16Encoding([0xFF, 0xFE] + little) == "UTF-16")
+        #expect(InputFormat.utf16Encoding([0xFE, 0xFF] + big) == "UTF-16")
+        #expect(InputFormat.utf16Encoding(little) == "UTF-16LE")
+        #expect(InputFormat.utf16Encoding(big) == "UTF-16BE")
+        for utf8 in [line, "timestamp,api\n", "ü,ß\n{\"a\":\"\u{4E2D}\u{6587}\"}\n", "ab", ""] {
+            #expect(InputFormat.utf16Encoding(Array(utf8.utf8)) == nil, "\(utf8)")
+        }
+        // A UTF-8 byte order mark is UTF-8.
+        #expect(InputFormat.utf16Encoding([0xEF, 0xBB, 0xBF] + Array(line.utf8)) == nil)
+    }
+
+    @Test("A UTF-16 log named is an error (65) whose iconv command makes the UTF-8 log; listed in a folder, it is skipped")
+    func utf16Files() throws {
+        let directory = TemporaryDirectory()
+        let text = [ac(0, "t", "ab"), ac(1, "t", "abc"), details(2, "t")].map(\.jsonLine).joined(separator: "\n") + "\n"
+        let utf8 = directory.write("calls.jsonl", text)
+        let folder = directory.path + "/logs"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let utf16 = folder + "/calls.jsonl.1"
+        try Data([0xFF, 0xFE] + Array(text.utf16).flatMap { [UInt8(truncatingIfNeeded: $0), UInt8($0 >> 8)] }).write(to: URL(fileURLWithPath: utf16))
+        let named = runCLI(["analyze", utf16, "--json"])
+        #expect(named.code == .dataError)
+        let copy = directory.path + "/calls-utf8.jsonl.1"
+        #expect(named.stderr == "placescost: error: \(utf16) is UTF-16 text (as Windows PowerShell's `>` writes it), and logs are read as UTF-8. "
+            + "Save it as UTF-8 first: iconv -f UTF-16 -t UTF-8 \(utf16) > calls-utf8.jsonl.1, or in PowerShell, Get-Content \(utf16) | Set-Content -Encoding utf8 calls-utf8.jsonl.1.\n", "\(named.stderr)")
+        // The command as printed, when this system has iconv: the same calls as the UTF-8 log.
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/iconv") {
+            let run = try ProcessRun.run("/bin/sh", ["-c", "cd \"$1\" && iconv -f UTF-16 -t UTF-8 \"$2\" > calls-utf8.jsonl.1", "sh", directory.path, utf16], timeout: 60)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == Data(contentsOf: URL(fileURLWithPath: utf8)))
+        }
+        directory.write("logs/calls.jsonl", text)
+        let listed = runCLI(["analyze", folder, "--json"])
+        #expect(listed.code == .success)
+        #expect(listed.stderr.hasPrefix("\(utf16): warning: UTF-16 text, and logs are read as UTF-8; skipped. Save it as UTF-8 first: iconv -f UTF-16 -t UTF-8 \(utf16) > calls-utf8.jsonl.1"), "\(listed.stderr)")
+    }
 }
