@@ -70,6 +70,14 @@ package enum InputFormat: String, Sendable, CaseIterable {
         if firstLine.contains("HTTP/1.") || firstLine.contains("HTTP/2") || (method && words.contains { $0.hasPrefix("/") }) {
             return "its first line looks like a web server's access log in a layout other than nginx/Apache combined or common. Pass --log-format with your nginx log_format (it needs $time_local, $time_iso8601 or $msec, and $request, or $request_method and $request_uri), for example --log-format '$remote_addr - $remote_user [$time_local] \"$request\" $status'."
         }
+        // Excel in locales with a decimal comma writes `;` between cells; TSV exports, tabs.
+        for (separator, name, code) in [(";", "semicolons", ";"), ("\t", "tabs", "\\t")] {
+            let cells = lowered.split(separator: Character(separator)).map { $0.trimmingCharacters(in: " \r\"\u{FEFF}") }
+            if cells.contains("timestamp"), cells.contains("api") {
+                return "its first line is a header of cells separated by \(name), and CSV logs are separated by commas (RFC 4180). "
+                    + "Convert it: python3 -c 'import csv,sys; csv.writer(sys.stdout).writerows(csv.reader(sys.stdin, delimiter=\"\(code)\"))' < FILE > calls.csv."
+            }
+        }
         if firstLine.contains(","), !firstLine.hasPrefix("{") {
             return "its first line is not a CSV header with `timestamp` and `api` columns. Name the columns as docs/formats.md section 1 does (timestamp, api, session_token, input, ...), or pass --format."
         }

@@ -288,4 +288,31 @@ struct LogReaderDirectoryTests {
         #expect(listed.code == .success)
         #expect(listed.stderr.hasPrefix("\(utf16): warning: UTF-16 text, and logs are read as UTF-8; skipped. Save it as UTF-8 first: iconv -f UTF-16 -t UTF-8 \(utf16) > calls-utf8.jsonl.1"), "\(listed.stderr)")
     }
+
+    @Test("A header separated by semicolons or tabs is named, with a conversion that makes the comma CSV", arguments: [";", "\t"])
+    func otherSeparators(separator: String) throws {
+        let directory = TemporaryDirectory()
+        let rows = [["timestamp", "api", "session_token", "input"], ["2026-10-01T09:00:00Z", "autocomplete", "t", "a;b,c"], ["2026-10-01T09:00:02Z", "place_details", "t", ""]]
+        // The other separator, its cells quoted as a spreadsheet quotes them.
+        let quoted = { (cell: String) in cell.contains(separator) || cell.contains(",") ? "\"\(cell)\"" : cell }
+        let path = directory.write("calls.csv", rows.map { $0.map(quoted).joined(separator: separator) }.joined(separator: "\r\n") + "\r\n")
+        let run = runCLI(["analyze", path, "--json"])
+        #expect(run.code == .dataError)
+        let name = separator == ";" ? "semicolons" : "tabs"
+        #expect(run.stderr.contains("its first line is a header of cells separated by \(name), and CSV logs are separated by commas (RFC 4180). Convert it: python3 -c"), "\(run.stderr)")
+        // The command as printed, on this file: a CSV that reads as the rows written with commas.
+        guard let start = run.stderr.range(of: "Convert it: "), let end = run.stderr.range(of: " < FILE > calls.csv.") else {
+            Issue.record("no command in \(run.stderr)")
+            return
+        }
+        let command = String(run.stderr[start.upperBound..<end.lowerBound]) + " < \"$1\" > \"$2\""
+        guard try ProcessRun.run("/bin/sh", ["-c", "command -v python3"], timeout: 60).status == 0 else { return }
+        let converted = directory.path + "/converted.csv"
+        let conversion = try ProcessRun.run("/bin/sh", ["-c", command, "sh", path, converted], timeout: 60)
+        #expect(conversion.status == 0, "\(conversion.stderr)")
+        let commas = directory.write("commas.csv", rows.map { $0.map { $0.contains(",") || $0.contains(";") ? "\"\($0)\"" : $0 }.joined(separator: ",") }.joined(separator: "\n") + "\n")
+        let report = { (file: String) in runCLI(["analyze", file, "--json"]).stdout.replacingOccurrences(of: file, with: "FILE") }
+        #expect(runCLI(["analyze", converted, "--json"]).code == .success)
+        #expect(report(converted) == report(commas))
+    }
 }
