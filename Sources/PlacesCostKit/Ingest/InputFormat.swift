@@ -60,6 +60,9 @@ package enum InputFormat: String, Sendable, CaseIterable {
         let lowered = firstLine.lowercased()
         // The console's and the reports page's exports open with an invoice preamble or their
         // header; the BigQuery export names `sku.description`.
+        if lowered.drop(while: { " \t\r\u{FEFF}".contains($0) }).hasPrefix("[") {
+            return "it is one JSON array, and a log holds one JSON object per line (JSON Lines). Convert it: jq -c '.[]' FILE > calls.jsonl."
+        }
         let exportWords = ["sku description", "sku_description", "sku.description", "sku id"]
         let preamble = ["invoice", "billing account", "billing period"]
         if exportWords.contains(where: lowered.contains) || preamble.contains(where: lowered.drop(while: { "\" \u{FEFF}".contains($0) }).hasPrefix) {

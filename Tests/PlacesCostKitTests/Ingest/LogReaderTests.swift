@@ -315,4 +315,25 @@ struct LogReaderDirectoryTests {
         #expect(runCLI(["analyze", converted, "--json"]).code == .success)
         #expect(report(converted) == report(commas))
     }
+
+    @Test("A JSON array and pretty-printed records are named, with the jq command that makes JSON Lines")
+    func jsonThatIsNotJSONLines() {
+        let directory = TemporaryDirectory()
+        let records = [ac(0, "t", "ab"), ac(1, "t", "abc"), details(2, "t")].map(\.jsonLine)
+        let arrayHint = "it is one JSON array, and a log holds one JSON object per line (JSON Lines). Convert it: jq -c '.[]' FILE > calls.jsonl."
+        for text in ["[" + records.joined(separator: ",") + "]\n", "[\n  " + records.joined(separator: ",\n  ") + "\n]\n"] {
+            let path = directory.write("array.json", text)
+            let run = runCLI(["analyze", path, "--json"])
+            #expect(run.code == .dataError)
+            #expect(run.stderr == "placescost: error: cannot tell the format of \(path) from its content: \(arrayHint)\n", "\(run.stderr)")
+            let forced = runCLI(["analyze", path, "--format", "jsonl", "--json"])
+            // An error when no line is a record, a warning when the last element, on its own line, is.
+            #expect(forced.stderr.contains("\(path):1: ") && forced.stderr.contains("a JSON array, not an object: a log holds one object per line (jq -c '.[]' turns an array into such lines)"), "\(forced.stderr)")
+        }
+        // Pretty-printed, as `jq .` prints: each record opens with a line of `{` alone.
+        let pretty = directory.write("pretty.jsonl", records.map { $0.replacingOccurrences(of: "{", with: "{\n  ").replacingOccurrences(of: ",\"", with: ",\n  \"").replacingOccurrences(of: "}", with: "\n}") }.joined(separator: "\n") + "\n")
+        let run = runCLI(["analyze", pretty, "--json"])
+        #expect(run.code == .dataError)
+        #expect(run.stderr.hasPrefix("placescost: error: no record could be read: \(pretty):1: a line of `{` alone: the records span several lines, as pretty-printed JSON does, and a log holds one object per line (jq -c . writes them so); "), "\(run.stderr)")
+    }
 }

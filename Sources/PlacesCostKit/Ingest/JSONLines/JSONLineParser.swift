@@ -59,7 +59,15 @@ package enum JSONLineParser {
             skipWhitespace()
             guard position < bytes.count else { throw fail("empty line") }
             guard bytes[position] == UInt8(ascii: "{") else {
+                // A file of one JSON array starts so: say what would turn it into records.
+                if bytes[position] == UInt8(ascii: "[") {
+                    throw Failure(reason: "a JSON array, not an object: a log holds one object per line (jq -c '.[]' turns an array into such lines)")
+                }
                 throw Failure(reason: "not a JSON object (a record must be one object per line)")
+            }
+            // Pretty-printed records open with a line of `{` alone.
+            if bytes[(position + 1)...].allSatisfy({ [0x20, 0x09, 0x0D].contains($0) }) {
+                throw Failure(reason: "a line of `{` alone: the records span several lines, as pretty-printed JSON does, and a log holds one object per line (jq -c . writes them so)")
             }
             var record: RawRecord? = RawRecord()
             try parseObject(depth: 0, keeping: &record)
