@@ -80,7 +80,22 @@ package struct RawRecord: Equatable, Sendable {
 
     private var values: [Value?] = Array(repeating: nil, count: Key.allCases.count)
 
+    /// Whether the object had a key of a web server's JSON access log (Caddy, Traefik, nginx
+    /// with a JSON `log_format`): a record without `timestamp` or `api` is then named as one.
+    /// Only a reason reads it, so it is no part of equality.
+    package var hasWebServerKey = false
+
+    /// Keys of web servers' JSON access logs that no call record has.
+    package static let webServerKeys: Set<String> = [
+        "request", "uri", "request_uri", "request_method", "method", "remote_addr", "remote_ip",
+        "http_user_agent", "upstream_addr", "RequestPath", "RequestMethod", "DownstreamStatus", "ClientAddr",
+    ]
+
     package init() {}
+
+    package static func == (lhs: RawRecord, rhs: RawRecord) -> Bool {
+        lhs.values == rhs.values
+    }
 
     /// The value of `key`, or `nil` when the record does not have it.
     package subscript(key: Key) -> Value? {

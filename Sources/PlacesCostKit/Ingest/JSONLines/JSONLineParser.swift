@@ -151,7 +151,9 @@ package enum JSONLineParser {
             position += 1  // {
             var first = true
             while let keyBytes = try nextMember(first: &first) {
-                let key = record == nil ? nil : RawRecord.Key(name: String(decoding: keyBytes, as: UTF8.self))
+                let name = record == nil ? nil : String(decoding: keyBytes, as: UTF8.self)
+                let key = name.flatMap(RawRecord.Key.init(name:))
+                if depth == 0, key == nil, let name, RawRecord.webServerKeys.contains(name) { record!.hasWebServerKey = true }
                 let value = try parseValue(depth: depth + 1, keep: key != nil)
                 if let key { record![key] = value }
             }
