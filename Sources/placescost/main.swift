@@ -14,7 +14,8 @@ let context = CommandContext(
     standardOutput: FileDescriptorSink.standardOutput,
     standardError: FileDescriptorSink.standardError,
     workingDirectory: FileManager.default.currentDirectoryPath,
-    executablePath: Bundle.main.executablePath
+    executablePath: Bundle.main.executablePath,
+    standardInputIsTerminal: isatty(STDIN_FILENO) == 1
 )
 let code = CLI(arguments: Array(CommandLine.arguments.dropFirst()), context: context).run()
 exit(code.rawValue)

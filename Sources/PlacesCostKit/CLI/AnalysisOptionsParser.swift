@@ -124,7 +124,13 @@ struct AnalysisOptionsParser {
 
     /// The log paths to read: the positionals, or the bundled `SampleLogs/` (with a note) when none.
     func inputPaths(_ parsed: ArgumentScanner.Parsed, context: CommandContext, verb: String) throws -> (paths: [String], usedSampleLogs: Bool) {
-        guard parsed.positionals.isEmpty else { return (parsed.positionals, false) }
+        guard parsed.positionals.isEmpty else {
+            // `-` on a terminal waits for typing: say so, or the run looks hung.
+            if parsed.positionals.contains("-"), context.standardInputIsTerminal, !parsed.has(Key.quiet) {
+                context.note("reading standard input from the terminal: paste the log and press Ctrl-D, or pipe it in (cat calls.jsonl | placescost ...); Ctrl-C stops.")
+            }
+            return (parsed.positionals, false)
+        }
         guard let sample = SampleLogsLocator().locate(workingDirectory: context.workingDirectory, executablePath: context.executablePath) else {
             throw CLIError.sampleLogsNotFound
         }

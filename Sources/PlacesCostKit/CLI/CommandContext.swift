@@ -10,16 +10,19 @@ public struct CommandContext {
     var executablePath: String?
     /// Environment variables (`PLACESCOST_HASH_KEY`).
     var environment: [String: String]
+    /// Whether standard input is a terminal: `-` then waits for typing, and a note says so.
+    var standardInputIsTerminal: Bool
 
     public init(
         standardOutput: OutputSink, standardError: OutputSink, workingDirectory: String, executablePath: String? = nil,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessInfo.processInfo.environment, standardInputIsTerminal: Bool = false
     ) {
         self.standardOutput = standardOutput
         self.standardError = standardError
         self.workingDirectory = workingDirectory
         self.executablePath = executablePath
         self.environment = environment
+        self.standardInputIsTerminal = standardInputIsTerminal
     }
 
     /// Where temporary files go: `TMPDIR`, else `/tmp`.

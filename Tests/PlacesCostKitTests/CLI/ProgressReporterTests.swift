@@ -25,6 +25,19 @@ struct ProgressReporterTests {
         #expect(parser.progressReporter(try! scanner.scan(["--no-progress"]), paths: [], writingOut: false, context: onTerminal) == nil)
     }
 
+    @Test("`-` with a terminal on standard input says it waits for the log, unless --quiet; a pipe says nothing")
+    func standardInputFromTerminal() throws {
+        let parser = AnalysisOptionsParser(usage: "")
+        let scanner = ArgumentScanner(AnalyzeCommand.table)
+        for (terminal, arguments, noted) in [(true, ["-"], true), (true, ["a.jsonl", "-"], true), (true, ["-", "--quiet"], false), (false, ["-"], false), (true, ["a.jsonl"], false)] {
+            let err = StringSink()
+            let context = CommandContext(standardOutput: StringSink(), standardError: err, workingDirectory: "/", standardInputIsTerminal: terminal)
+            _ = try parser.inputPaths(try scanner.scan(arguments), context: context, verb: "analyzing")
+            let note = "placescost: note: reading standard input from the terminal: paste the log and press Ctrl-D, or pipe it in (cat calls.jsonl | placescost ...); Ctrl-C stops.\n"
+            #expect(err.text == (noted ? note : ""), "\(terminal) \(arguments)")
+        }
+    }
+
     @Test("A read shorter than a second shows nothing; finish clears a shown line")
     func throttled() {
         let terminal = TerminalSink()
