@@ -103,7 +103,7 @@ public struct CLI {
         } catch CLIError.usage(let message, let usage) {
             // The usage line fitted to the terminal: it runs to hundreds of characters.
             let line = HelpFormatter(width: context.terminalWidth).usage(usage, prefix: "usage: ")
-            context.standardError.write("placescost: error: \(message)\n\(line)\n")
+            context.standardError.write("placescost: error: \(CommandContext.printable(message))\n\(line)\n")
             return .usage
         } catch {
             context.writeError("placescost: error: \(error)")

@@ -51,10 +51,34 @@ public struct CommandContext {
         writeError("placescost: note: \(message)")
     }
 
+    /// `message` as one line that cannot drive a terminal: a file name or argument in it may hold
+    /// line breaks, escape sequences or bidirectional overrides, which are written as `\n`,
+    /// `\u{1B}`, `\u{202E}`. Other format characters (joiners in emoji and scripts) stay.
+    static func printable(_ message: String) -> String {
+        var text = String.UnicodeScalarView()
+        for scalar in message.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .control, .lineSeparator, .paragraphSeparator:
+                text += scalar.escaped(asASCII: true).unicodeScalars
+            default:
+                if CommandContext.bidirectionalControls.contains(scalar.value) {
+                    text += scalar.escaped(asASCII: true).unicodeScalars
+                } else {
+                    text.append(scalar)
+                }
+            }
+        }
+        return String(text)
+    }
+
+    /// The marks and overrides that reorder text on screen (Unicode's Bidi_Control).
+    private static let bidirectionalControls: Set<UInt32> = [0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]
+
     /// Writes a message and a line break to standard error. On a terminal each line wider than the
     /// screen is wrapped at spaces, its continuation indented 4 columns past the line's own
     /// indentation, so no message runs past the screen's edge; lines that fit are left as they are.
     func writeError(_ message: String) {
+        let message = CommandContext.printable(message)
         guard standardError.isTerminal else { return standardError.write(message + "\n") }
         let text = TerminalText(width: TerminalOutput.width(of: standardError, environment: environment), color: false)
         let lines = message.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line -> [String] in

@@ -93,6 +93,24 @@ struct CLITests {
             + "in \(logs), notes.md was skipped: not a log file's name (.jsonl, .ndjson, .json, .csv, .log, .txt or .har, maybe rotated or .gz).\n", "\(wrong.stderr)")
     }
 
+    @Test("A file name with a line break, an escape sequence or a bidirectional override is written on one line, escaped")
+    func hostileFileNames() throws {
+        let directory = TemporaryDirectory()
+        let folder = directory.path + "/logs"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        directory.write("logs/a\u{1B}[31mRED\nx\u{202E}.jsonl", "junk\n")
+        let run = runCLI(["analyze", folder, "--json"])
+        #expect(run.code == .dataError)
+        #expect(run.stderr.hasPrefix("placescost: error: no record could be read: \(folder)/a\\u{1B}[31mRED\\nx\\u{202E}.jsonl: not a request log"), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1)
+        #expect(!run.stderr.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" })
+        // A usage error quoting what was typed, too.
+        let usage = runCLI(["analyze", "--pricing", "x\u{1B}]0;title\u{07}"])
+        #expect(!usage.stderr.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" }, "\(usage.stderr)")
+        // Letters, emoji and their joiners stay as they are.
+        #expect(CommandContext.printable("👩‍💻 café नमस्ते") == "👩‍💻 café नमस्ते")
+    }
+
     @Test("--json prints the report keys the spec relies on")
     func jsonKeys() throws {
         let directory = TemporaryDirectory()
