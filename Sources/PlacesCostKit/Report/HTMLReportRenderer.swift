@@ -61,11 +61,7 @@ struct HTMLReportRenderer: Sendable {
         }
         let months = advice.months
         let perMonth = advice.current.costUSD / Double(months)
-        var coverage = "for " + HTMLText.escaped(analysis.pricing.cost(.current, delay: 0)?.months.map(\.month).joined(separator: ", ") ?? "")
-        if let first = analysis.input.firstCall, let last = analysis.input.lastCall {
-            let days = last.daysSinceEpoch - first.daysSinceEpoch + 1
-            coverage += " (\(days) day\(days == 1 ? "" : "s") of logs" + (days < 28 && months == 1 ? "; <code>--scale</code> extrapolates a sample)" : ")")
-        }
+        let coverage = HTMLText.inline(MarkdownReportRenderer.coverage(analysis))
         lines.append("<dl class=\"headline\">")
         lines.append("<div class=\"bill\"><dt>Estimated bill now</dt><dd><strong>\(Money.usd(perMonth)) a month</strong> \(coverage); \(Money.usd(advice.current.listCostUSD)) at list prices</dd></div>")
         for (label, text) in AdviceSentences.rows(advice, pricing: analysis.pricing) {

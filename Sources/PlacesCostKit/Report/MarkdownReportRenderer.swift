@@ -32,11 +32,7 @@ struct MarkdownReportRenderer: Sendable {
         }
         let months = advice.months
         let perMonth = advice.current.costUSD / Double(months)
-        var coverage = "for " + (analysis.pricing.cost(.current, delay: 0)?.months.map(\.month).joined(separator: ", ") ?? "")
-        if let first = analysis.input.firstCall, let last = analysis.input.lastCall {
-            let days = last.daysSinceEpoch - first.daysSinceEpoch + 1
-            coverage += " (\(days) day\(days == 1 ? "" : "s") of logs" + (days < 28 && months == 1 ? "; `--scale` extrapolates a sample)" : ")")
-        }
+        let coverage = MarkdownReportRenderer.coverage(analysis)
         lines += [
             "| | |",
             "|---|---|",
@@ -242,6 +238,21 @@ struct MarkdownReportRenderer: Sendable {
     }
 
     // MARK: - Sentences
+
+    /// What the bill covers, after "$X a month": the billing months (the first and last of more
+    /// than three) and the days of logs, with Markdown code (`report.html` prints it through
+    /// `HTMLText.inline`).
+    static func coverage(_ analysis: Analysis) -> String {
+        let months = analysis.pricing.cost(.current, delay: 0)?.months.map(\.month) ?? []
+        var coverage = months.count > 3
+            ? "for \(months.count) months, \(months.first!) to \(months.last!)"
+            : "for " + months.joined(separator: ", ")
+        if let first = analysis.input.firstCall, let last = analysis.input.lastCall {
+            let days = last.daysSinceEpoch - first.daysSinceEpoch + 1
+            coverage += " (\(Money.count(Int(days), "day", "days")) of logs" + (days < 28 && analysis.recommendation.months == 1 ? "; `--scale` extrapolates a sample)" : ")")
+        }
+        return coverage
+    }
 
     /// The Input section's facts after its list of files, with Markdown code spans
     /// (`report.html` prints them through `HTMLText.inline`): every count is shown where it is
