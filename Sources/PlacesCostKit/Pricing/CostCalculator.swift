@@ -17,6 +17,9 @@ struct CostCalculator {
         static let scaleRange: ClosedRange<Double> = 0.000_001...1_000_000
         /// Whether the app needs Place Details (strategies that drop details are then not valid).
         var needsDetails: Bool = true
+        /// The strategies priced: every one for a report; a `--by` group prices only the two
+        /// its row shows.
+        var strategies: [StrategyID] = StrategyID.allCases
 
         init() {}
     }
@@ -138,7 +141,7 @@ struct CostCalculator {
     private static let itemsPerThread = 2048
 
     func price(_ items: [Item]) -> PricingResult {
-        let strategies = StrategyID.allCases
+        let strategies = options.strategies
         let delays = pricedDelays
         let parts = items.count >= 2 * CostCalculator.itemsPerThread ? 2 : 1
         let partials = ParallelMap.results(count: parts) { part in

@@ -41,6 +41,8 @@ struct GroupBreakdownBuilder {
     func build(groups: [String?: SearchTally.Group], pricing: PricingResult, strategy: StrategyID, delay: Int) -> GroupBreakdown {
         var options = costOptions
         options.delays = delay > 0 ? [delay] : []
+        // A row shows the calls as made and the recommendation: only those two are priced.
+        options.strategies = strategy == .current ? [.current] : [.current, strategy]
         let calculator = CostCalculator(plan: plan, options: options)
         struct Priced {
             var name: String?
