@@ -30,7 +30,7 @@ package final class InterruptCleanup: @unchecked Sendable {
     package static let shared = InterruptCleanup()
 
     /// The signals that end a run with its cleanups: Ctrl-C, `kill`, a closed terminal.
-    package static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    private static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
     private let lock = NSLock()
     private var cleanups: [Int: @Sendable () -> Void] = [:]
