@@ -2,6 +2,8 @@
 package enum IngestError: Error, Equatable, CustomStringConvertible {
     /// An input path does not exist or cannot be opened.
     case unreadable(path: String, reason: String)
+    /// An input the user running the tool may not read (`EACCES`, `EPERM`).
+    case notPermitted(path: String)
     /// A read from an open input failed midway; `path` is empty until the reader of the file
     /// names it (`naming(_:)`).
     case readFailed(path: String, reason: String)
@@ -34,6 +36,9 @@ package enum IngestError: Error, Equatable, CustomStringConvertible {
     case unreadableBillingExport(path: String, reason: String)
     /// A billing export whose layout or rows could not be read; `reason` is a full sentence.
     case invalidBillingExport(path: String, reason: String)
+
+    /// What to do about a log this user may not read.
+    static let permissionAdvice = "Run as a user who may read it (server logs are often readable by the adm group), or analyze a copy you can read."
 
     /// How to turn the UTF-16 file `path` into UTF-8.
     static func utf8Advice(_ path: String, from encoding: String) -> String {
@@ -68,6 +73,8 @@ package enum IngestError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .unreadable(let path, let reason):
             "cannot read \(path): \(reason). Check the path, or pass - to read standard input."
+        case .notPermitted(let path):
+            "cannot read \(path): permission denied. \(IngestError.permissionAdvice)"
         case .readFailed(let path, let reason):
             "reading \(path.isEmpty ? "the input" : path) failed part-way: \(reason). Check the disk, or what feeds standard input, and run again."
         case .cutWhileRead(let path):

@@ -220,6 +220,11 @@ package struct LogReader {
             descriptor = SystemCall.open(path, O_RDONLY | O_NONBLOCK)
             guard descriptor >= 0 else {
                 let error = errno
+                // One log of a folder this user may not read costs its own calls, not the run.
+                if error == EACCES || error == EPERM {
+                    try report(Diagnostic(location: SourceLocation(file: path, line: 0), reason: "permission denied; skipped: its calls are not in the report. \(IngestError.permissionAdvice)"), countAsRejected: false, into: &output)
+                    return nil
+                }
                 guard error == ENOENT || error == ELOOP || error == ENXIO else {
                     throw IngestError.unreadable(path: path, reason: String(cString: strerror(error)))
                 }
@@ -242,6 +247,7 @@ package struct LogReader {
         } else {
             descriptor = SystemCall.open(path, O_RDONLY)
             guard descriptor >= 0 else {
+                if errno == EACCES || errno == EPERM { throw IngestError.notPermitted(path: path) }
                 throw IngestError.unreadable(path: path, reason: String(cString: strerror(errno)))
             }
         }

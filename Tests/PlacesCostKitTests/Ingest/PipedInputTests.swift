@@ -201,6 +201,36 @@ struct PipedInputTests {
         }
     }
 
+    @Test("A log this user may not read: named, exit 66 saying what to do; in a folder, skipped with a warning and the others read")
+    func notPermitted() throws {
+        let directory = TemporaryDirectory()
+        let logs = directory.path + "/logs"
+        try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
+        let clean = try String(contentsOfFile: Self.corpus + "/jsonl/clean.jsonl", encoding: .utf8)
+        directory.write("logs/a.jsonl", clean)
+        let locked = directory.write("logs/b.jsonl", clean)
+        #expect(chmod(locked, 0) == 0)
+        // Root reads any file: then the tool runs as `nobody`, from a copy that user may run.
+        var command = [try #require(EndToEndTests.executable)]
+        if geteuid() == 0 {
+            guard let runuser = ["/usr/sbin/runuser", "/sbin/runuser"].first(where: FileManager.default.isExecutableFile(atPath:)) else { return }
+            let copy = directory.path + "/placescost"
+            try FileManager.default.copyItem(atPath: command[0], toPath: copy)
+            for path in [directory.path, logs, copy] { chmod(path, 0o755) }
+            chmod(logs + "/a.jsonl", 0o644)
+            command = [runuser, "-u", "nobody", "--", copy]
+        }
+        let advice = "Run as a user who may read it (server logs are often readable by the adm group), or analyze a copy you can read."
+        let named = try ProcessRun.run(command[0], Array(command.dropFirst()) + ["analyze", locked, "--json"], timeout: 120)
+        #expect(named.status == 66)
+        #expect(named.stderr == "placescost: error: cannot read \(locked): permission denied. \(advice)\n", "\(named.stderr)")
+        let listed = try ProcessRun.run(command[0], Array(command.dropFirst()) + ["analyze", logs, "--json", "--quiet"], timeout: 120)
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout.contains("\"records\": 81,"), "\(listed.stdout.prefix(600))")
+        let unreadable = try ProcessRun.run(command[0], Array(command.dropFirst()) + ["analyze", logs, "--json"], timeout: 120)
+        #expect(unreadable.stderr.contains("\(locked): warning: permission denied; skipped: its calls are not in the report. \(advice)"), "\(unreadable.stderr)")
+    }
+
     @Test("A log directory's entries that are not regular files are skipped with a warning, never read or waited on")
     func directoryEntries() throws {
         let directory = TemporaryDirectory()
