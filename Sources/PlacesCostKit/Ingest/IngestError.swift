@@ -46,8 +46,8 @@ package enum IngestError: Error, Equatable, CustomStringConvertible {
         // The copy's name: the file's, `-utf8` before its first dot (`access-utf8.log.1`).
         let name = String(path.split(separator: "/").last ?? "log")
         let dot = name.dropFirst().firstIndex(of: ".") ?? name.endIndex
-        let copy = name[..<dot] + "-utf8" + name[dot...]
-        return "Save it as UTF-8 first: iconv -f \(encoding) -t UTF-8 \(path) > \(copy), or in PowerShell, Get-Content \(path) | Set-Content -Encoding utf8 \(copy)."
+        let copy = shellQuoted(String(name[..<dot] + "-utf8" + name[dot...]))
+        return "Save it as UTF-8 first: iconv -f \(encoding) -t UTF-8 \(shellQuoted(path)) > \(copy), or in PowerShell, Get-Content \(shellQuoted(path)) | Set-Content -Encoding utf8 \(copy)."
     }
 
     /// The command that reads the gzip input `path` without zlib in this process.
@@ -78,7 +78,7 @@ package enum IngestError: Error, Equatable, CustomStringConvertible {
         case .readFailed(let path, let reason):
             "reading \(path.isEmpty ? "the input" : path) failed part-way: \(reason). Check the disk, or what feeds standard input, and run again."
         case .cutWhileRead(let path):
-            "\(path) was cut short while it was read, as log rotation with copytruncate does: the calls past the cut are no longer in it. Analyze the rotated copy (such as \(path).1) with it, or a copy of the log made before the run."
+            "\(path) was cut short while it was read, as log rotation with copytruncate does: the calls past the cut are no longer in it. Analyze it together with the rotated copy (such as \(path).1), or a copy of the log made before the run."
         case .spoolFailed(let path, let directory, let reason):
             "cannot copy \(path) to a temporary file in \(directory): \(reason). \(path) is not a regular file and may have to be read twice; free space there, set TMPDIR to a directory with room, or save the input to a file and pass its path."
         case .malformedRecord(let diagnostic):
