@@ -57,22 +57,15 @@ public struct CommandContext {
     static func printable(_ message: String) -> String {
         var text = String.UnicodeScalarView()
         for scalar in message.unicodeScalars {
-            switch scalar.properties.generalCategory {
-            case .control, .lineSeparator, .paragraphSeparator:
+            let breaksOrDrives = [.control, .lineSeparator, .paragraphSeparator].contains(scalar.properties.generalCategory) || scalar.properties.isBidiControl
+            if breaksOrDrives {
                 text += scalar.escaped(asASCII: true).unicodeScalars
-            default:
-                if CommandContext.bidirectionalControls.contains(scalar.value) {
-                    text += scalar.escaped(asASCII: true).unicodeScalars
-                } else {
-                    text.append(scalar)
-                }
+            } else {
+                text.append(scalar)
             }
         }
         return String(text)
     }
-
-    /// The marks and overrides that reorder text on screen (Unicode's Bidi_Control).
-    private static let bidirectionalControls: Set<UInt32> = [0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]
 
     /// Writes a message and a line break to standard error. On a terminal each line wider than the
     /// screen is wrapped at spaces, its continuation indented 4 columns past the line's own
