@@ -67,8 +67,9 @@ final class CallPipeline: @unchecked Sendable {
     private let maxInFlight: Int
     private static let callsPerReaderBlock = 1 << 16
     /// The mapped files read, by name, so that one cut short while it was read is reported once
-    /// every block of it is parsed (only the reading thread appends).
-    private var mappedFiles: [(name: String, file: MappedFile)] = []
+    /// every block of it is parsed (only the reading thread appends). Their records, not the
+    /// files: each mapping is let go as soon as its blocks are parsed.
+    private var mappedFiles: [(name: String, cut: MappingGuard.Record)] = []
 
     init(options: Options, catalogs: CallCatalogs) {
         self.options = options
@@ -112,7 +113,7 @@ final class CallPipeline: @unchecked Sendable {
         finished.wait()
         if let failure { throw failure }
         // Zeros were read past the cut: the report would miss calls and count them as damage.
-        if let cut = mappedFiles.first(where: \.file.wasCut) { throw IngestError.cutWhileRead(path: cut.name) }
+        if let cut = mappedFiles.first(where: \.cut.wasCut) { throw IngestError.cutWhileRead(path: cut.name) }
         return try merge(readerOutput)
     }
 
@@ -281,7 +282,7 @@ final class CallPipeline: @unchecked Sendable {
     }
 
     private func submit(raw: RawBlock) {
-        if let (file, _) = raw.mapped, mappedFiles.last?.file !== file { mappedFiles.append((raw.fileName, file)) }
+        if let (file, _) = raw.mapped, mappedFiles.last?.cut !== file.cut { mappedFiles.append((raw.fileName, file.cut)) }
         var raw = raw
         raw.index = waitForRoom()
         pendingRaw.append(raw)

@@ -16,7 +16,8 @@ final class MappedFile: @unchecked Sendable {
     let base: UnsafePointer<UInt8>
     let count: Int
     private let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
-    private let guardSlot: Int?
+    /// Whether the file was cut short while it was read, kept after the mapping is released.
+    let cut: MappingGuard.Record
 
     /// Maps the regular file open on `descriptor`; `nil` for anything else (a pipe, an empty file).
     init?(descriptor: Int32) {
@@ -26,18 +27,18 @@ final class MappedFile: @unchecked Sendable {
         guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED else { return nil }
         base = UnsafePointer(mapped.assumingMemoryBound(to: UInt8.self))
         count = size
-        guardSlot = MappingGuard.guardMapping(mapped, count: size)
+        cut = MappingGuard.guardMapping(mapped, count: size)
     }
 
     deinit {
-        if let guardSlot { MappingGuard.release(guardSlot) }
+        cut.release()
         munmap(UnsafeMutableRawPointer(mutating: base), count)
     }
 
     /// Whether the file was cut short while it was read: a page past its new end was read, as
     /// zeros.
     var wasCut: Bool {
-        guardSlot.map(MappingGuard.wasCut) ?? false
+        cut.wasCut
     }
 
     /// Hints that `range` will be read soon.

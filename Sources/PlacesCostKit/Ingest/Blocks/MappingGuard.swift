@@ -12,7 +12,7 @@ import Darwin
 /// the mapping past the new end then raises SIGBUS when touched. The handler installed here finds
 /// the page in a registered mapping, maps zeros over it and the rest of that mapping (one call,
 /// whatever is left), notes the mapping as cut, and returns, so the read goes on over zeros; the
-/// reader sees `wasCut` and reports the file as cut (`IngestError.cutWhileRead`). A SIGBUS
+/// reader sees its `Record`'s `wasCut` and reports the file as cut (`IngestError.cutWhileRead`). A SIGBUS
 /// anywhere else goes to the handler that was there before (Swift's backtracer, or the default
 /// action), as if this one did not exist.
 ///
@@ -51,30 +51,44 @@ enum MappingGuard {
         sigaction(SIGBUS, &action, &previous)
     }()
 
-    /// Guards `count` bytes mapped at `base`; the slot to pass to `wasCut` and `release`, or
-    /// `nil` when every slot is taken.
-    static func guardMapping(_ base: UnsafeRawPointer, count: Int) -> Int? {
+    /// One guarded mapping: whether it was read past a cut, kept once the mapping is gone, so a
+    /// reader can ask after the last block of the file is parsed and its mapping released.
+    final class Record: @unchecked Sendable {
+        /// The slot while the mapping is guarded; `nil` once released, or when every slot was taken.
+        private var slot: Int?
+        private var cutWhenReleased = false
+
+        fileprivate init(slot: Int?) {
+            self.slot = slot
+        }
+
+        /// Whether a page past the file's end was read through the mapping.
+        var wasCut: Bool {
+            slot.map { MappingGuard.table[3 * $0 + 2] != 0 } ?? cutWhenReleased
+        }
+
+        /// Frees the slot; call once, before the mapping is unmapped.
+        func release() {
+            guard let slot else { return }
+            cutWhenReleased = wasCut
+            MappingGuard.lock.withLock {
+                MappingGuard.table[3 * slot + 1] = 0
+                MappingGuard.table[3 * slot] = 0
+            }
+            self.slot = nil
+        }
+    }
+
+    /// Guards `count` bytes mapped at `base` (unguarded when every slot is taken).
+    static func guardMapping(_ base: UnsafeRawPointer, count: Int) -> Record {
         _ = installed
-        return lock.withLock {
+        return Record(slot: lock.withLock {
             guard let slot = (0..<capacity).first(where: { table[3 * $0 + 1] == 0 }) else { return nil }
             table[3 * slot + 2] = 0
             table[3 * slot] = UInt(bitPattern: base)
             table[3 * slot + 1] = UInt(bitPattern: base) + UInt(count)
             return slot
-        }
-    }
-
-    /// Whether a page past the file's end was read through the mapping in `slot`.
-    static func wasCut(_ slot: Int) -> Bool {
-        table[3 * slot + 2] != 0
-    }
-
-    /// Frees `slot`; call before the mapping is unmapped.
-    static func release(_ slot: Int) {
-        lock.withLock {
-            table[3 * slot + 1] = 0
-            table[3 * slot] = 0
-        }
+        })
     }
 
     /// The SIGBUS handler: zeros over the rest of a guarded mapping from the faulting page on.

@@ -31,6 +31,38 @@ struct MappedFileCutTests {
         #expect(!whole.wasCut)
         #expect(whole.base[whole.count - 1] == 0)
         #expect(whole.wasCut)
+        // The record outlives its mapping: a reader asks once the blocks are parsed and let go.
+        let record = whole.cut
+        withExtendedLifetime(whole) {}
+        record.release()
+        #expect(record.wasCut)
+    }
+
+    @Test("In a folder of more files than the guard holds at once, a file far down the list is still guarded")
+    func manyFiles() throws {
+        let directory = TemporaryDirectory()
+        let folder = directory.path + "/logs"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let line = #"{"timestamp":"2026-10-01T09:00:00Z","api":"autocomplete","session_token":"t","input_length":3}"#
+        let text = Array(repeating: line, count: 200).joined(separator: "\n") + "\n"
+        // Rotations of one name are read oldest first: app.jsonl.100 down to app.jsonl.1.
+        let names = (1...100).reversed().map { "\(folder)/app.jsonl.\($0)" }
+        for name in names { try Data(text.utf8).write(to: URL(fileURLWithPath: name)) }
+        let target = names[89]
+        let before = 89 * text.utf8.count
+        var options = Analyzer.Options()
+        options.blockSize = 4096
+        let cut = LockedFlag()
+        // Once the reader is inside the 90th file, it is cut to a tenth.
+        options.progress = { bytes in
+            guard bytes > before + 4096, !cut.isSet else { return }
+            cut.set()
+            truncate(target, off_t(text.utf8.count / 10))
+        }
+        #expect(throws: IngestError.cutWhileRead(path: target)) {
+            _ = try Analyzer(options: options).analyze(paths: [folder])
+        }
+        #expect(cut.isSet)
     }
 
     @Test("analyze stops with cutWhileRead when its log is cut as it reads it, on 1 and 2 threads", arguments: [1, 2])
