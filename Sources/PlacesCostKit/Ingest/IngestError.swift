@@ -25,8 +25,8 @@ package enum IngestError: Error, Equatable, CustomStringConvertible {
     /// Requests were read (an access log, a HAR capture), but none is a Places call.
     /// `hostsSeen`: the hosts requested most, each with its count (`example.com (812)`).
     case noPlacesCall(inputs: [String], requests: Int, rejected: Int, hostsSeen: [String])
-    /// A file of UTF-16 text (`encoding` as `iconv` names it): logs are read as UTF-8.
-    case utf16(path: String, encoding: String)
+    /// A file of UTF-16 text: logs are read as UTF-8.
+    case utf16(path: String, encoding: UTF16Text)
     /// The format of a file could not be told from its content.
     /// `hint`: what the first line looks like and what to pass, when it looks like something.
     case unknownFormat(path: String, hint: String? = nil)
@@ -41,13 +41,13 @@ package enum IngestError: Error, Equatable, CustomStringConvertible {
     static let permissionAdvice = "Run as a user who may read it (server logs are often readable by the adm group), or analyze a copy you can read."
 
     /// How to turn the UTF-16 file `path` into UTF-8.
-    static func utf8Advice(_ path: String, from encoding: String) -> String {
-        guard path != "<stdin>" else { return "Convert it on the way: ... | iconv -f \(encoding) -t UTF-8 | placescost analyze -." }
+    static func utf8Advice(_ path: String, from encoding: UTF16Text) -> String {
+        guard path != "<stdin>" else { return "Convert it on the way: ... | iconv -f \(encoding.iconvName) -t UTF-8 | placescost analyze -." }
         // The copy's name: the file's, `-utf8` before its first dot (`access-utf8.log.1`).
         let name = String(path.split(separator: "/").last ?? "log")
         let dot = name.dropFirst().firstIndex(of: ".") ?? name.endIndex
         let copy = shellQuoted(String(name[..<dot] + "-utf8" + name[dot...]))
-        return "Save it as UTF-8 first: iconv -f \(encoding) -t UTF-8 \(shellQuoted(path)) > \(copy), or in PowerShell, Get-Content \(shellQuoted(path)) | Set-Content -Encoding utf8 \(copy)."
+        return "Save it as UTF-8 first: iconv -f \(encoding.iconvName) -t UTF-8 \(shellQuoted(path)) > \(copy), or in PowerShell, Get-Content \(shellQuoted(path)) | Set-Content -Encoding utf8 \(copy)."
     }
 
     /// The command that reads the gzip input `path` without zlib in this process.

@@ -38,20 +38,6 @@ package enum InputFormat: String, Sendable, CaseIterable {
         !cell.isEmpty && cell.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || "_-.@ ".unicodeScalars.contains($0) }
     }
 
-    /// The name `iconv` gives the UTF-16 encoding of `head`, when it is UTF-16 text as Windows
-    /// PowerShell's `>` writes it: `UTF-16` after a byte order mark (FF FE or FE FF), else
-    /// `UTF-16LE` or `UTF-16BE` for ASCII with a zero byte after or before each character.
-    package static func utf16Encoding(_ head: [UInt8]) -> String? {
-        if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) { return "UTF-16" }
-        let pairs = min(head.count / 2, 32)
-        guard pairs >= 4 else { return nil }
-        let even = (0..<pairs).map { head[2 * $0] }, odd = (0..<pairs).map { head[2 * $0 + 1] }
-        let ascii = { (bytes: [UInt8]) in bytes.allSatisfy { $0 != 0 && $0 < 0x80 } }
-        if odd.allSatisfy({ $0 == 0 }), ascii(even) { return "UTF-16LE" }
-        if even.allSatisfy({ $0 == 0 }), ascii(odd) { return "UTF-16BE" }
-        return nil
-    }
-
     /// What the first line of a file no format takes looks like, and what to pass; `nil` when
     /// it looks like nothing this tool knows. Never quotes the line.
     package static func hint(_ head: [UInt8]) -> String? {

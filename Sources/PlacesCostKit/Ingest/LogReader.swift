@@ -285,9 +285,9 @@ package struct LogReader {
             head = try input.reader.peek(64 * 1024)
         }
         // Read as UTF-8 it would be a record of zero bytes a character: said once, not line by line.
-        if let encoding = InputFormat.utf16Encoding(head) {
-            guard listedInDirectory else { throw IngestError.utf16(path: displayName, encoding: encoding) }
-            try report(Diagnostic(location: SourceLocation(file: displayName, line: 0), reason: "UTF-16 text, and logs are read as UTF-8; skipped. \(IngestError.utf8Advice(displayName, from: encoding))"), countAsRejected: false, into: &output)
+        if let utf16 = UTF16Text.detect(head) {
+            guard listedInDirectory else { throw IngestError.utf16(path: displayName, encoding: utf16) }
+            try report(Diagnostic(location: SourceLocation(file: displayName, line: 0), reason: "UTF-16 text, and logs are read as UTF-8; skipped. \(IngestError.utf8Advice(displayName, from: utf16))"), countAsRejected: false, into: &output)
             output.files.removeLast()
             return nil
         }

@@ -71,7 +71,14 @@ struct BillingExportReader: Sendable {
         guard data.count <= BillingExportReader.maxFileBytes else {
             throw IngestError.invalidBillingExport(path: shown, reason: "the file is larger than \(BillingExportReader.maxFileBytes / 1024 / 1024) MB, the most this reader takes; export one month or one project at a time (filter the BigQuery export by invoice.month or project.id).")
         }
-        return try parse(String(decoding: data, as: UTF8.self), file: shown)
+        return try parse(BillingExportReader.text(of: data), file: shown)
+    }
+
+    /// The export's text: UTF-8, or UTF-16 as spreadsheets on Windows save it ("Unicode text").
+    /// A byte order mark is read as U+FEFF, which `parse` drops as it does UTF-8's.
+    static func text(of data: Data) -> String {
+        if let utf16 = UTF16Text.detect(data), let text = String(data: data, encoding: utf16.encoding) { return text }
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// Parses the text of an export; `file` names it in errors.

@@ -252,15 +252,16 @@ struct LogReaderDirectoryTests {
         let line = "{\"timestamp\":\"2026-10-01T09:00:00Z\",\"api\":\"autocomplete\"}\n"
         let little = Array(line.utf16).flatMap { [UInt8(truncatingIfNeeded: $0), UInt8($0 >> 8)] }
         let big = Array(line.utf16).flatMap { [UInt8($0 >> 8), UInt8(truncatingIfNeeded: $0)] }
-        #expect(InputFormat.utf16Encoding([0xFF, 0xFE] + little) == "UTF-16")
-        #expect(InputFormat.utf16Encoding([0xFE, 0xFF] + big) == "UTF-16")
-        #expect(InputFormat.utf16Encoding(little) == "UTF-16LE")
-        #expect(InputFormat.utf16Encoding(big) == "UTF-16BE")
+        #expect(UTF16Text.detect([0xFF, 0xFE] + little) == .byteOrderMarked)
+        #expect(UTF16Text.detect([0xFE, 0xFF] + big) == .byteOrderMarked)
+        #expect(UTF16Text.detect(little) == .littleEndian)
+        #expect(UTF16Text.detect(big) == .bigEndian)
+        #expect([UTF16Text.byteOrderMarked, .littleEndian, .bigEndian].map(\.iconvName) == ["UTF-16", "UTF-16LE", "UTF-16BE"])
         for utf8 in [line, "timestamp,api\n", "ü,ß\n{\"a\":\"\u{4E2D}\u{6587}\"}\n", "ab", ""] {
-            #expect(InputFormat.utf16Encoding(Array(utf8.utf8)) == nil, "\(utf8)")
+            #expect(UTF16Text.detect(Array(utf8.utf8)) == nil, "\(utf8)")
         }
         // A UTF-8 byte order mark is UTF-8.
-        #expect(InputFormat.utf16Encoding([0xEF, 0xBB, 0xBF] + Array(line.utf8)) == nil)
+        #expect(UTF16Text.detect([0xEF, 0xBB, 0xBF] + Array(line.utf8)) == nil)
     }
 
     @Test("A UTF-16 log named is an error (65) whose iconv command makes the UTF-8 log; listed in a folder, it is skipped")

@@ -49,6 +49,22 @@ struct BillingExportReaderTests {
         #expect(usage.period == .init(firstUsageDate: "2026-10-01", lastUsageDate: "2026-10-31", invoiceMonths: ["2026-10"]))
     }
 
+    @Test("An export saved as UTF-16, with a byte order mark or without, reads as the UTF-8 one")
+    func utf16() throws {
+        let directory = TemporaryDirectory()
+        let utf8 = directory.write("bill.csv", BillingExportReaderTests.console)
+        let expected = try BillingExportReader().read(path: utf8, shownAs: "bill.csv")
+        let units = Array(BillingExportReaderTests.console.utf16)
+        let little = units.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8($0 >> 8)] }
+        let big = units.flatMap { [UInt8($0 >> 8), UInt8(truncatingIfNeeded: $0)] }
+        for (name, bytes) in [("le-bom", [0xFF, 0xFE] + little), ("be-bom", [0xFE, 0xFF] + big), ("le", little), ("be", big)] {
+            let path = directory.path + "/\(name).csv"
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let usage = try BillingExportReader().read(path: path, shownAs: "bill.csv")
+            #expect(usage == expected, "\(name)")
+        }
+    }
+
     @Test("Reports-page CSV: list cost is the SKU cost, the savings columns are credits")
     func reportsPage() throws {
         let text = """
