@@ -157,7 +157,7 @@ final class CallPipeline: @unchecked Sendable {
                    let header = try CSVBlockSplitter.header(of: &input, maxLineLength: options.maxLineLength) {
                     var layout = CSVBlockParser.Layout(columns: header.columns, linesBefore: header.lines)
                     var splitter = CSVBlockSplitter(&input, header: header, blockSize: options.blockSize, maxLineLength: options.maxLineLength)
-                    while !stopsForMalformed, let block = try splitter.next() {
+                    while !stopsForMalformed, !splitter.wasCut, let block = try splitter.next() {
                         var raw = RawBlock(index: 0, fileIndex: fileIndex, fileName: input.displayName, bytes: block.bytes)
                         raw.mapped = block.mapped
                         raw.csv = layout

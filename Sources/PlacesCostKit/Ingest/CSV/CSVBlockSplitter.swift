@@ -105,6 +105,12 @@ struct CSVBlockSplitter {
 
     private let source: Source
     private let finder: CSVBoundaryFinder
+
+    /// Whether the mapped file was cut short while it was read (`MappedFile.wasCut`): the
+    /// blocks stop there, the rest being zeros.
+    var wasCut: Bool {
+        if case .mapped(let file) = source { file.wasCut } else { false }
+    }
     private let blockSize: Int
     private let maxLineLength: Int
     /// Mapped: the offset of the next block. Read: bytes read so far (for progress).

@@ -65,11 +65,12 @@ struct MappedFileCutTests {
         #expect(cut.isSet)
     }
 
-    @Test("analyze stops with cutWhileRead when its log is cut as it reads it, on 1 and 2 threads", arguments: [1, 2])
-    func analyzeReportsTheCut(threads: Int) throws {
+    @Test("analyze stops with cutWhileRead when its log is cut as it reads it, in every mapped format, on 1 and 2 threads",
+          arguments: [("jsonl", 1), ("jsonl", 2), ("csv", 1), ("csv", 2), ("access-log", 2)])
+    func analyzeReportsTheCut(format: String, threads: Int) throws {
         let directory = TemporaryDirectory()
-        let path = directory.path + "/log.jsonl"
-        #expect(runCLI(["generate", "--searches", "2000", "--seed", "5", "--out", path]).code == .success)
+        let path = directory.path + "/log." + (format == "access-log" ? "log" : format)
+        #expect(runCLI(["generate", "--searches", "2000", "--seed", "5", "--format", format, "--out", path]).code == .success)
         let size = try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         var options = Analyzer.Options()
         options.threads = threads
