@@ -249,7 +249,7 @@ struct MarkdownReportRenderer: Sendable {
             : "for " + months.joined(separator: ", ")
         if let first = analysis.input.firstCall, let last = analysis.input.lastCall {
             let days = last.daysSinceEpoch - first.daysSinceEpoch + 1
-            coverage += " (\(Money.count(Int(days), "day", "days")) of logs" + (days < 28 && analysis.recommendation.months == 1 ? "; `--scale` extrapolates a sample)" : ")")
+            coverage += " (\(Money.count(Int(days), "day", "days")) of logs" + (days < 28 && months.count <= 1 ? "; `--scale` extrapolates a sample)" : ")")
         }
         return coverage
     }
