@@ -99,6 +99,10 @@ package struct LogReader {
         self.options = options
     }
 
+    /// An input file, and whether it came from a directory listing (such files may be other
+    /// data: skipped if so).
+    package typealias ListedFile = (path: String, listedInDirectory: Bool)
+
     /// Files named by `paths`, with directories replaced by their log files, each with whether it
     /// came from a directory listing (such files may be other data: skipped if so).
     ///
@@ -107,8 +111,8 @@ package struct LogReader {
     /// the highest number first, compared as numbers (`access.log.10.gz`, `access.log.9.gz`, ...,
     /// `access.log.1`, `access.log`). Calls then come in time order across the files, so the
     /// walk's reorder window stays small and the log is read once (`docs/formats.md` section 5).
-    package static func expand(_ paths: [String]) throws -> [(path: String, listedInDirectory: Bool)] {
-        var files: [(path: String, listedInDirectory: Bool)] = []
+    package static func expand(_ paths: [String]) throws -> [ListedFile] {
+        var files: [ListedFile] = []
         for path in paths {
             if path == "-" {
                 files.append((path, false))
@@ -222,7 +226,7 @@ package struct LogReader {
                 let error = errno
                 // One log of a folder this user may not read costs its own calls, not the run.
                 if error == EACCES || error == EPERM {
-                    try report(Diagnostic(location: SourceLocation(file: path, line: 0), reason: "permission denied; skipped: its calls are not in the report. \(IngestError.permissionAdvice)"), countAsRejected: false, into: &output)
+                    try reportSkipped(path, "permission denied; skipped: its calls are not in the report. \(IngestError.permissionAdvice)", into: &output)
                     return nil
                 }
                 guard error == ENOENT || error == ELOOP || error == ENXIO else {
@@ -231,16 +235,16 @@ package struct LogReader {
                 var link = stat()
                 guard error != ENOENT || lstat(path, &link) == 0 else {
                     // Listed, then gone: a log rotation removed it while the run read the folder.
-                    try report(Diagnostic(location: SourceLocation(file: path, line: 0), reason: "removed from its folder after the run listed it (by a log rotation?); its calls are not in the report"), countAsRejected: false, into: &output)
+                    try reportSkipped(path, "removed from its folder after the run listed it (by a log rotation?); its calls are not in the report", into: &output)
                     return nil
                 }
                 let what = error == ENXIO ? "a socket" : "a symbolic link to nothing (broken)"
-                try report(LogReader.skippedEntry(path, what, readable: false), countAsRejected: false, into: &output)
+                try reportSkipped(path, LogReader.notALog(what, readable: false), into: &output)
                 return nil
             }
             if let what = LogReader.nonRegularKind(descriptor) {
                 _ = SystemCall.close(descriptor)
-                try report(LogReader.skippedEntry(path, what, readable: what != "a device"), countAsRejected: false, into: &output)
+                try reportSkipped(path, LogReader.notALog(what, readable: what != "a device"), into: &output)
                 return nil
             }
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
@@ -272,7 +276,7 @@ package struct LogReader {
         if GzipDecompressor.isGzip(head) {
             guard let zlib = ZLib.named(options.zlibLibrary) else {
                 guard listedInDirectory else { throw IngestError.compressedWithoutZLib(path: displayName) }
-                try report(Diagnostic(location: SourceLocation(file: displayName, line: 0), reason: "gzip-compressed, and zlib (\(ZLib.platformCandidates[0])) could not be loaded to decompress it; skipped (decompress it first: \(IngestError.decompressCommand(for: displayName)))"), countAsRejected: false, into: &output)
+                try reportSkipped(displayName, "gzip-compressed, and zlib (\(ZLib.platformCandidates[0])) could not be loaded to decompress it; skipped (decompress it first: \(IngestError.decompressCommand(for: displayName)))", into: &output)
                 output.files.removeLast()
                 return nil
             }
@@ -287,7 +291,7 @@ package struct LogReader {
         // Read as UTF-8 it would be a record of zero bytes a character: said once, not line by line.
         if let utf16 = UTF16Text.detect(head) {
             guard listedInDirectory else { throw IngestError.utf16(path: displayName, encoding: utf16) }
-            try report(Diagnostic(location: SourceLocation(file: displayName, line: 0), reason: "UTF-16 text, and logs are read as UTF-8; skipped. \(IngestError.utf8Advice(displayName, from: utf16))"), countAsRejected: false, into: &output)
+            try reportSkipped(displayName, "UTF-16 text, and logs are read as UTF-8; skipped. \(IngestError.utf8Advice(displayName, from: utf16))", into: &output)
             output.files.removeLast()
             return nil
         }
@@ -295,7 +299,7 @@ package struct LogReader {
         let format = holdsNothing ? nil : options.format ?? (options.logFormat != nil ? .accessLog : nil) ?? InputFormat.sniff(head)
         if !holdsNothing, format == nil {
             guard listedInDirectory else { throw IngestError.unknownFormat(path: displayName, hint: InputFormat.hint(head)) }
-            try report(Diagnostic(location: SourceLocation(file: displayName, line: 0), reason: InputFormat.hint(head).map { "skipped: \($0)" } ?? "not a request log this version reads (JSON Lines, a CSV with timestamp and api columns, an access log or a HAR capture); skipped"), countAsRejected: false, into: &output)
+            try reportSkipped(displayName, InputFormat.hint(head).map { "skipped: \($0)" } ?? "not a request log this version reads (JSON Lines, a CSV with timestamp and api columns, an access log or a HAR capture); skipped", into: &output)
             output.files.removeLast()
             return nil
         }
@@ -303,7 +307,7 @@ package struct LogReader {
         guard let format else {
             // Damaged compressed data that gave no line is said as such, not as an empty file.
             if input.decompressor != nil, try finishReading(&input, into: &output) { return nil }
-            try report(Diagnostic(location: SourceLocation(file: displayName, line: 0), reason: "the file holds no records"), countAsRejected: false, into: &output)
+            try reportSkipped(displayName, "the file holds no records", into: &output)
             return nil
         }
         input.format = format
@@ -354,14 +358,11 @@ package struct LogReader {
         }
     }
 
-    /// The warning for an entry of a directory that has a log's name but is not a regular file.
+    /// Why an entry of a directory that has a log's name but is not a regular file is skipped.
     ///
     /// - Parameter readable: whether naming the path on its own reads it (a directory's logs, a FIFO's stream).
-    private static func skippedEntry(_ path: String, _ what: String, readable: Bool) -> Diagnostic {
-        Diagnostic(
-            location: SourceLocation(file: path, line: 0),
-            reason: "\(what), not a log file, though its name looks like one; skipped" + (readable ? " (pass it as an argument of its own to read it)" : "")
-        )
+    private static func notALog(_ what: String, readable: Bool) -> String {
+        "\(what), not a log file, though its name looks like one; skipped" + (readable ? " (pass it as an argument of its own to read it)" : "")
     }
 
     /// Reads an opened input's records, handing each call kept to `deliver` with its record's
@@ -459,6 +460,11 @@ package struct LogReader {
         } catch let failure as CSVRecordParser.HeaderFailure {
             try report(Diagnostic(location: SourceLocation(file: sink.file, line: failure.line), reason: "\(failure.reason); the file is skipped"), countAsRejected: false, into: &output)
         }
+    }
+
+    /// A warning about a whole file that is not read, or not all of it: no record is rejected.
+    fileprivate func reportSkipped(_ file: String, _ reason: String, into output: inout Output) throws {
+        try report(Diagnostic(location: SourceLocation(file: file, line: 0), reason: reason), countAsRejected: false, into: &output)
     }
 
     fileprivate func report(_ diagnostic: Diagnostic, countAsRejected: Bool, into output: inout Output) throws {

@@ -85,7 +85,7 @@ final class CallPipeline: @unchecked Sendable {
     /// Reads `files`, as `LogReader.expand` lists them: a second run over the same inputs takes
     /// the same list, so a file a log rotation removes meanwhile is missed with a warning, not
     /// left out of the listing unseen, and the spool's copies keep their places.
-    func run(files: [(path: String, listedInDirectory: Bool)]) throws -> Result {
+    func run(files: [LogReader.ListedFile]) throws -> Result {
         CallPipeline.mapLargeAllocations()
         var workers: [Thread] = []
         let finished = DispatchGroup()
@@ -135,7 +135,7 @@ final class CallPipeline: @unchecked Sendable {
 
     // MARK: - Reading (the calling thread)
 
-    private func produce(_ files: [(path: String, listedInDirectory: Bool)], output: inout LogReader.Output) throws {
+    private func produce(_ files: [LogReader.ListedFile], output: inout LogReader.Output) throws {
         let reader = LogReader(options: options.reader)
         var caches = CallBlockBuilder.Caches()
         var readBefore = 0
