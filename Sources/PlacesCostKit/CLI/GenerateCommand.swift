@@ -106,6 +106,8 @@ struct GenerateCommand {
         let sink: OutputSink
         var descriptor: Int32 = -1
         var partial: (path: String, final: String)?
+        /// The hidden file's entry in `InterruptCleanup`, while it exists.
+        var interruptCleanup: Int?
         if let out = parsed[Key.out] {
             let path = out.hasPrefix("/") ? out : context.workingDirectory + "/" + out
             var status = stat()
@@ -115,10 +117,14 @@ struct GenerateCommand {
                 let slash = path.lastIndex(of: "/")!
                 let hidden = String(path[...slash]) + "." + String(path[path.index(after: slash)...]) + ".placescost-XXXXXX"
                 var template = Array(hidden.utf8CString)
-                descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-                if descriptor >= 0 {
+                // Made and registered for removal at once: an interruption between the two would leave it.
+                InterruptCleanup.shared.withoutInterruption {
+                    descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+                    guard descriptor >= 0 else { return }
                     _ = fchmod(descriptor, 0o644)
-                    partial = (String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self), path)
+                    let made = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                    partial = (made, path)
+                    interruptCleanup = InterruptCleanup.shared.register { unlink(made) }
                 }
             }
             guard descriptor >= 0 else {
@@ -129,8 +135,6 @@ struct GenerateCommand {
             sink = context.standardOutput
         }
         var finished = false
-        // Interrupted, the run removes the hidden file too.
-        let interruptCleanup = partial.map { partial in InterruptCleanup.shared.register { unlink(partial.path) } }
         defer {
             if let interruptCleanup { InterruptCleanup.shared.unregister(interruptCleanup) }
             if descriptor >= 0 { close(descriptor) }

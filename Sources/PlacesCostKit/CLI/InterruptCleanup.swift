@@ -23,7 +23,8 @@ private typealias SignalHandler = sig_t
 ///   then ends the process, so the shell sees it killed by the signal, as before.
 /// - A signal the process was started ignoring (`nohup`, a background job) stays ignored.
 /// - `withoutInterruption` holds an interruption off until its body is done: the swap of `--out`
-///   moves earlier files into the staging folder, so removing it mid-swap would lose them.
+///   moves earlier files into the staging folder, so removing it mid-swap would lose them; and
+///   what a run makes is registered in the same body that makes it, so no signal falls between.
 /// - A run killed with SIGKILL still leaves its staging folder; the next run into DIR removes it
 ///   (`ReportDirectoryWriter`).
 package final class InterruptCleanup: @unchecked Sendable {
@@ -32,7 +33,8 @@ package final class InterruptCleanup: @unchecked Sendable {
     /// The signals that end a run with its cleanups: Ctrl-C, `kill`, a closed terminal.
     private static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
-    private let lock = NSLock()
+    /// Recursive: a body held off from interruption registers what it makes.
+    private let lock = NSRecursiveLock()
     private var cleanups: [Int: @Sendable () -> Void] = [:]
     private var nextID = 0
     private var sources: [DispatchSourceSignal] = []

@@ -51,14 +51,17 @@ struct ReportDirectoryWriter {
     /// Makes the directory and this run's staging folder, so that files can be started before
     /// the rest of the set is known (`Staging.start`); `Staging.commit` finishes the write.
     func begin() throws -> Staging {
-        let created = try makeDirectory(directory)
-        do {
-            let stage = try makeStaging()
-            removeStaleStaging(except: stage.path)
-            return Staging(writer: self, path: stage.path, lock: stage.lock, created: created)
-        } catch {
-            for folder in created.reversed() { rmdir(folder) }
-            throw error
+        // Made and registered for removal at once: an interruption between the two would leave them.
+        try InterruptCleanup.shared.withoutInterruption {
+            let created = try makeDirectory(directory)
+            do {
+                let stage = try makeStaging()
+                removeStaleStaging(except: stage.path)
+                return Staging(writer: self, path: stage.path, lock: stage.lock, created: created)
+            } catch {
+                for folder in created.reversed() { rmdir(folder) }
+                throw error
+            }
         }
     }
 
