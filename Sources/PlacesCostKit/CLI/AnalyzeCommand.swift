@@ -55,8 +55,9 @@ struct AnalyzeCommand {
         arguments: [(
             "PATH",
             """
-            A log file, a directory (its .jsonl/.ndjson/.json/.csv/.log/.txt/.har files, by name, and \
-            rotated ones such as access.log.1 and access.log.2.gz, oldest first), or - for standard \
+            A log file, a directory (its .jsonl/.ndjson/.json/.csv/.log/.txt/.har/_log files, by name, \
+            and rotated ones such as access.log.1, access.log.2.gz and access.log-20261001.gz, oldest \
+            first), or - for standard \
             input. Several may be given. Canonical logs, access logs and HAR captures may be mixed; \
             gzip input is decompressed (told from its content, through the system's zlib). With none, \
             the bundled SampleLogs/ are analyzed. Standard input, pipes and FIFOs are copied to a \

@@ -64,7 +64,7 @@ extension ExitCode {
             }
         case let error as IngestError:
             switch error {
-            case .unreadable, .notPermitted, .unreadableBillingExport, .compressedWithoutZLib: self = .noInput
+            case .unreadable, .notPermitted, .unreadableBillingExport, .compressedWithoutZLib, .compressedUnread: self = .noInput
             case .readFailed, .cutWhileRead, .spoolFailed: self = .ioError
             case .malformedRecord, .noRecords, .noCallInPeriod, .noPlacesCall, .utf16, .unknownFormat, .invalidBillingExport: self = .dataError
             }

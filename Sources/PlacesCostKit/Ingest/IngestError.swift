@@ -32,6 +32,8 @@ package enum IngestError: Error, Equatable, CustomStringConvertible {
     case unknownFormat(path: String, hint: String? = nil)
     /// An input named on the command line is gzip-compressed and zlib could not be loaded.
     case compressedWithoutZLib(path: String)
+    /// An input is compressed in a way that is not decompressed (only gzip is).
+    case compressedUnread(path: String, compression: UnreadCompression)
     /// The billing export file does not exist or cannot be opened.
     case unreadableBillingExport(path: String, reason: String)
     /// A billing export whose layout or rows could not be read; `reason` is a full sentence.
@@ -56,7 +58,7 @@ package enum IngestError: Error, Equatable, CustomStringConvertible {
     }
 
     /// `path` as a shell word: unchanged when plain, in single quotes otherwise.
-    private static func shellQuoted(_ path: String) -> String {
+    static func shellQuoted(_ path: String) -> String {
         let plain = path.utf8.allSatisfy { byte in
             (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || "/._-+,:@%".utf8.contains(byte)
         }
@@ -102,6 +104,8 @@ package enum IngestError: Error, Equatable, CustomStringConvertible {
             "cannot tell the format of \(path) from its content" + (hint.map { ": \($0)" } ?? ". Pass --format jsonl, csv, access-log or har.")
         case .compressedWithoutZLib(let path):
             "cannot read \(path): it is gzip-compressed, and zlib (\(ZLib.platformCandidates[0])) could not be loaded to decompress it. Decompress it first: " + IngestError.decompressCommand(for: path)
+        case .compressedUnread(let path, let compression):
+            "cannot read \(path): it is \(compression.described), and placescost decompresses only gzip. " + compression.advice(for: path == "<stdin>" ? path : IngestError.shellQuoted(path))
         case .unreadableBillingExport(let path, let reason):
             "cannot read the billing export \(path): \(reason). Check the --billing path."
         case .invalidBillingExport(let path, let reason):

@@ -107,9 +107,10 @@ package struct LogReader {
     /// came from a directory listing (such files may be other data: skipped if so).
     ///
     /// A directory's logs are read in time order as logrotate names them: sorted by the name the
-    /// log is written under (`access.log`), and the rotations of one name oldest first, which is
-    /// the highest number first, compared as numbers (`access.log.10.gz`, `access.log.9.gz`, ...,
-    /// `access.log.1`, `access.log`). Calls then come in time order across the files, so the
+    /// log is written under (`access.log`), and the rotations of one name oldest first: by date
+    /// (`access.log-20261001.gz`), or the highest number first, compared as numbers
+    /// (`access.log.10.gz`, `access.log.9.gz`, ..., `access.log.1`), the plain name last
+    /// (`RotatedLogName`). Calls then come in time order across the files, so the
     /// walk's reorder window stays small and the log is read once (`docs/formats.md` section 5).
     package static func expand(_ paths: [String]) throws -> [ListedFile] {
         var files: [ListedFile] = []
@@ -130,11 +131,7 @@ package struct LogReader {
                     throw IngestError.unreadable(path: path, reason: "the directory cannot be listed")
                 }
                 let base = path.hasSuffix("/") ? path : path + "/"
-                let logs = names.compactMap { name in rotatedLogName(name).map { (name: name, log: $0) } }
-                files += logs.sorted { a, b in
-                    // The plain name, with no number, is the newest: it sorts after every number.
-                    (a.log.base, -(a.log.rotation ?? -1), a.name) < (b.log.base, -(b.log.rotation ?? -1), b.name)
-                }.map { (base + $0.name, true) }
+                files += names.compactMap(RotatedLogName.init).sorted().map { (base + $0.name, true) }
             } else {
                 files.append((path, false))
             }
@@ -143,35 +140,9 @@ package struct LogReader {
     }
 
     /// Log files in a directory: not hidden, with an extension logs are written with, perhaps
-    /// followed by a rotation number and `.gz` (`access.log.2.gz`).
+    /// rotated and compressed (`RotatedLogName`).
     static func isLogFileName(_ name: String) -> Bool {
-        rotatedLogName(name) != nil
-    }
-
-    /// The extensions logs are written with; a directory reads only files that have one.
-    static let logExtensions = [".jsonl", ".ndjson", ".json", ".csv", ".log", ".txt", ".har"]
-
-    /// A directory entry's name read as a rotated log's: the name the log is written under and
-    /// the rotation number after it (`access.log.2.gz` is `access.log`, 2); `nil` for a name
-    /// that is not a log's (hidden, no log extension before the number).
-    ///
-    /// `.gz` says nothing of the content (gzip is told from the first bytes); it is only allowed
-    /// after the name. A number counts only after a log extension, so `report.2024` is no log.
-    static func rotatedLogName(_ name: String) -> (base: String, rotation: Int?)? {
-        guard !name.hasPrefix(".") else { return nil }
-        var base = Substring(name)
-        if base.lowercased().hasSuffix(".gz") { base = base.dropLast(3) }
-        var rotation: Int?
-        if let dot = base.lastIndex(of: ".") {
-            let digits = base[base.index(after: dot)...]
-            if (1...9).contains(digits.utf8.count), digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
-                rotation = Int(digits)
-                base = base[..<dot]
-            }
-        }
-        let lowered = base.lowercased()
-        guard logExtensions.contains(where: { lowered.hasSuffix($0) }) else { return nil }
-        return (String(base), rotation)
+        RotatedLogName(name) != nil
     }
 
     /// An input opened and sniffed, ready for its records to be read.
@@ -287,6 +258,12 @@ package struct LogReader {
             input.reader = LineReader(fileDescriptor: decompressor.output)
             input.decompressor = decompressor
             head = try input.reader.peek(64 * 1024)
+        }
+        if let compression = UnreadCompression.detect(head) {
+            guard listedInDirectory else { throw IngestError.compressedUnread(path: displayName, compression: compression) }
+            try reportSkipped(displayName, "\(compression.described), and placescost decompresses only gzip; skipped: its calls are not in the report. \(compression.advice(for: IngestError.shellQuoted(displayName)))", into: &output)
+            output.files.removeLast()
+            return nil
         }
         // Read as UTF-8 it would be a record of zero bytes a character: said once, not line by line.
         if let utf16 = UTF16Text.detect(head) {

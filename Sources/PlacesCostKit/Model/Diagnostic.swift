@@ -15,11 +15,14 @@ package struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
 
     /// The reason on one line of bounded length: a reason may quote a value from the input (a
     /// timestamp that does not parse), which may hold line breaks, escapes or a megabyte of text.
+    /// A reason about a whole file (line 0) quotes no record, only paths, which the system
+    /// bounds; it is given whole, so the command it ends with can be copied.
     package var printableReason: String {
         var text = ""
         var length = 0
+        let limit = location.line > 0 ? Diagnostic.maxReasonLength : Int.max
         for scalar in reason.unicodeScalars {
-            if length >= Diagnostic.maxReasonLength {
+            if length >= limit {
                 text += "…"
                 break
             }

@@ -216,13 +216,13 @@ struct Analyzer: Sendable {
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
                   let names = try? FileManager.default.contentsOfDirectory(atPath: path)
             else { continue }
-            let skipped = names.filter { !$0.hasPrefix(".") && LogReader.rotatedLogName($0) == nil }.sorted()
+            let skipped = names.filter { !$0.hasPrefix(".") && RotatedLogName($0) == nil }.sorted()
             if skipped.isEmpty {
                 if names.allSatisfy({ $0.hasPrefix(".") }) { problems.append("\(path) holds no file") }
                 continue
             }
             let shown = skipped.prefix(5).joined(separator: ", ") + (skipped.count > 5 ? " and \(skipped.count - 5) more" : "")
-            problems.append("in \(path), \(shown) \(skipped.count == 1 ? "was" : "were") skipped: not a log file's name (.jsonl, .ndjson, .json, .csv, .log, .txt or .har, maybe rotated or .gz)")
+            problems.append("in \(path), \(shown) \(skipped.count == 1 ? "was" : "were") skipped: not a log file's name (.jsonl, .ndjson, .json, .csv, .log, .txt, .har or _log, maybe rotated, numbered or dated, or .gz)")
         }
         return problems
     }

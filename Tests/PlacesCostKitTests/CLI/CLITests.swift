@@ -90,7 +90,7 @@ struct CLITests {
         #expect(wrong.code == .dataError)
         #expect(wrong.stderr == "placescost: error: no record could be read: \(logs)/a.jsonl:1: the input is not a HAR capture: it has no log object. "
             + "A HAR file is one JSON object {\"log\":{\"entries\":[...]}}, as browser developer tools, Charles and Proxyman export it; "
-            + "in \(logs), notes.md was skipped: not a log file's name (.jsonl, .ndjson, .json, .csv, .log, .txt or .har, maybe rotated or .gz).\n", "\(wrong.stderr)")
+            + "in \(logs), notes.md was skipped: not a log file's name (.jsonl, .ndjson, .json, .csv, .log, .txt, .har or _log, maybe rotated, numbered or dated, or .gz).\n", "\(wrong.stderr)")
     }
 
     @Test("A file name with a line break, an escape sequence or a bidirectional override is written on one line, escaped")

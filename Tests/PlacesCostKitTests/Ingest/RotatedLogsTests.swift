@@ -2,35 +2,54 @@ import Foundation
 import Testing
 @testable import PlacesCostKit
 
-/// A directory of rotated logs (`access.log`, `access.log.1`, `access.log.2.gz`, ...) is read
-/// whole and in time order: the rotations of one name oldest first (the highest number first,
-/// compared as numbers), the plain name last; different names in name order.
+/// A directory of rotated logs (`access.log`, `access.log.1`, `access.log.2.gz`, ...,
+/// `access.log-20261001.gz` with logrotate's `dateext`) is read whole and in time order: the
+/// rotations of one name oldest first (by date, or the highest number first, compared as
+/// numbers), the plain name last; different names in name order.
 @Suite("Rotated logs in a directory")
 struct RotatedLogsTests {
-    @Test("A log name may be followed by a rotation number and .gz; a number counts only after a log extension")
+    @Test("A log name may be followed by a rotation number or date and a compression suffix; a rotation counts only after a log extension")
     func names() {
         for name in ["access.log", "access.log.1", "access.log.2.gz", "access.log.10.gz", "app.jsonl.gz", "x.har.gz",
-                     "events.csv.3.gz", "API.LOG.7.GZ", "b.ndjson.0", "trace.txt.123456789", "x.log.gz"] {
+                     "events.csv.3.gz", "API.LOG.7.GZ", "b.ndjson.0", "trace.txt.123456789", "x.log.gz",
+                     // logrotate's dateext and its dateformats; Apache's names on Red Hat.
+                     "access.log-20261001", "access.log-20261001.gz", "access.log-2026100114", "access.log-20261001-1759276800.gz",
+                     "app.jsonl.2026-10-01", "app.jsonl_2026-10-01_14", "access.log.20261001", "access_log", "ssl_request_log-20261001",
+                     "access_log.3.gz",
+                     // Listed to be warned about: their compression is not read.
+                     "access.log.1.bz2", "access.log-20261001.xz", "app.jsonl.zst", "x.log.Z", "calls.csv.zip", "a.log.7z", "a.log.2.lz4"] {
             #expect(LogReader.isLogFileName(name), "\(name)")
         }
-        for name in [".access.log.1", ".x.jsonl.gz", "report.2024", "a.gz", "access.log.gz.1", "access.log.1.bz2", "access.log.x",
-                     "access.log.", "access.log.1234567890", "access.log.-1", "log.1", "gz", ".gz", "access.log.1.gz.gz"] {
+        for name in [".access.log.1", ".x.jsonl.gz", "report.2024", "a.gz", "access.log.gz.1", "access.log.x",
+                     "access.log.", "access.log.1234567890", "access.log.-1", "log.1", "gz", ".gz", "access.log.1.gz.gz",
+                     "access.log-1", "access.log-2026", "access.log-20261301", "access.log-20261000", "access.log-18991231",
+                     "access.log-20261001T14", "access.log-20261001-", "_log", "catalog", "access.log.xz.gz", "notes.md.xz", "x.bz2"] {
             #expect(!LogReader.isLogFileName(name), "\(name)")
         }
-        #expect(LogReader.rotatedLogName("access.log.2.gz")! == ("access.log", 2))
-        #expect(LogReader.rotatedLogName("app.jsonl.gz")! == ("app.jsonl", nil))
-        #expect(LogReader.rotatedLogName("access.log")! == ("access.log", nil))
+        let named = { (name: String) in RotatedLogName(name).map { ($0.base, $0.rotation) } }
+        #expect(named("access.log.2.gz")! == ("access.log", .numbered(2)))
+        #expect(named("app.jsonl.gz")! == ("app.jsonl", nil))
+        #expect(named("access.log")! == ("access.log", nil))
+        #expect(named("access.log-20261001.gz")! == ("access.log", .dated("20261001")))
+        #expect(named("access.log.20261001")! == ("access.log", .dated("20261001")))
+        #expect(named("app.jsonl_2026-10-01_14")! == ("app.jsonl", .dated("2026100114")))
+        #expect(named("access.log-20261001-1759276800")! == ("access.log", .dated("202610011759276800")))
+        #expect(named("a.log.json")! == ("a.log.json", nil))
+        #expect(named("access_log.3.gz")! == ("access_log", .numbered(3)))
     }
 
     @Test("Rotations are read oldest first, .10 before .9, the plain name last; other names keep name order")
     func order() throws {
         let directory = TemporaryDirectory()
         let names = ["access.log", "access.log.1", "access.log.2.gz", "access.log.10.gz", "access.log.9", "error.log.1", "error.log",
-                     "app.jsonl.gz", "access.log.0", "notes.md", "a.gz"]
+                     "app.jsonl.gz", "access.log.0", "notes.md", "a.gz",
+                     "api.log-20261103.gz", "api.log", "api.log-20261010", "api.log-20260930.gz", "access_log-20261001", "access_log"]
         for name in names { directory.write(name, "") }
         let files = try LogReader.expand([directory.path]).map { URL(fileURLWithPath: $0.path).lastPathComponent }
         #expect(files == [
             "access.log.10.gz", "access.log.9", "access.log.2.gz", "access.log.1", "access.log.0", "access.log",
+            "access_log-20261001", "access_log",
+            "api.log-20260930.gz", "api.log-20261010", "api.log-20261103.gz", "api.log",
             "app.jsonl.gz", "error.log.1", "error.log",
         ])
     }
@@ -59,5 +78,17 @@ struct RotatedLogsTests {
         #expect((report["input"] as? [String: Any])?["files"] as? [String] == ["access.log.10.gz", "access.log.2.gz", "access.log.1", "access.log"].map { directory.path + "/" + $0 })
         // A sub-directory named like a rotated log is skipped, as any sub-directory.
         #expect(run.stderr.split(separator: "\n").contains("\(directory.path)/x.log.1: warning: a directory, not a log file, though its name looks like one; skipped (pass it as an argument of its own to read it)"))
+
+        // The same log rotated with logrotate's dateext: every file is read, oldest first.
+        let dated = TemporaryDirectory()
+        dated.write("access.log-20261102.gz", bytes: StoredGzipWriter.member(parts[0]))
+        dated.write("access.log-20261103.gz", bytes: StoredGzipWriter.member(parts[1]))
+        dated.write("access.log-20261104", parts[2])
+        dated.write("access.log", parts[3])
+        let byDate = runCLI(["analyze", dated.path] + arguments)
+        #expect(byDate.code == .success && byDate.stderr.isEmpty, "\(byDate.stderr)")
+        let datedReport = try MalformedCorpusTests.object(byDate.stdout)
+        #expect(MalformedCorpusTests.withoutInputFiles(datedReport) == MalformedCorpusTests.withoutInputFiles(report))
+        #expect((datedReport["input"] as? [String: Any])?["files"] as? [String] == ["access.log-20261102.gz", "access.log-20261103.gz", "access.log-20261104", "access.log"].map { dated.path + "/" + $0 })
     }
 }
