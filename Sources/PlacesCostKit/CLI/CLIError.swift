@@ -42,7 +42,7 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
         case .cannotWrite(let path, let reason):
             "cannot write \(path): \(reason)."
         case .cannotWriteReport(let path, let reason):
-            "cannot write \(path): \(reason). No file of the report was replaced: the earlier report is unchanged."
+            "cannot write \(path): \(reason). No file of the report was replaced: the --out folder is as it was before the run."
         case .cannotWriteStandardOutput(let reason):
             "cannot write standard output: \(reason)."
         case .standardOutputClosed:

@@ -51,6 +51,32 @@ struct OutputSafetyTests {
         #expect(!listing(out).contains { $0.contains(".placescost-") })
     }
 
+    @Test("A write that fails part-way exits 74 and leaves the --out folder as it was: none when it was new, the earlier report when there was one")
+    func writeFails() throws {
+        let directory = TemporaryDirectory()
+        // Enough searches that searches.csv passes a 64 KiB file-size limit; with SIGXFSZ
+        // ignored, the write past it fails (EFBIG) as a full disk's would.
+        let file = directory.write("log.jsonl", (0..<3000).map { ac(Double($0), "t\($0)", "abc").jsonLine }.joined(separator: "\n") + "\n")
+        let executable = try #require(EndToEndTests.executable, "placescost was not built beside the tests")
+        func limited(_ out: String) throws -> ProcessRun {
+            try ProcessRun.run("/bin/sh", ["-c", "trap '' XFSZ; ulimit -f 128; exec \"$@\"", "sh", executable, "analyze", file, "--out", out, "--quiet"], timeout: 120)
+        }
+        let new = directory.path + "/new/report"
+        let failed = try limited(new)
+        #expect(failed.status == ExitCode.ioError.rawValue)
+        #expect(failed.stderr.hasPrefix("placescost: error: cannot write \(new)/"), "\(failed.stderr)")
+        #expect(failed.stderr.hasSuffix(": File too large. No file of the report was replaced: the --out folder is as it was before the run.\n"), "\(failed.stderr)")
+        #expect(listing(directory.path) == ["log.jsonl"])
+
+        let earlierLog = directory.write("small.jsonl", log)
+        let out = directory.path + "/out"
+        #expect(runCLI(["analyze", earlierLog, "--out", out, "--quiet"]).code == .success)
+        let before = try listing(out).map { try? Data(contentsOf: URL(fileURLWithPath: out + "/" + $0)) }
+        #expect(try limited(out).status == ExitCode.ioError.rawValue)
+        #expect(try listing(out).map { try? Data(contentsOf: URL(fileURLWithPath: out + "/" + $0)) } == before)
+        #expect(!listing(out).contains { $0.contains(".placescost-") })
+    }
+
     @Test("Two runs on the same input write byte-identical report files, on any thread count")
     func deterministic() throws {
         let directory = TemporaryDirectory()
