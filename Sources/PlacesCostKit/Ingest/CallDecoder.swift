@@ -35,10 +35,11 @@ package struct CallDecoder: Sendable {
     }
 
     /// The reason for a web server's JSON access log record, which has neither key of a call.
-    static let webServerRecord = "a web server's JSON access log record (it names the request, not the `api` called); access logs are read in the text formats of nginx and Apache, and JSON Lines logs hold calls with `timestamp` and `api` (docs/formats.md sections 1 and 2)"
+    /// Readers take such a record as the request it logs (`JSONAccessRecord`) before it gets here.
+    static let webServerRecord = "a web server's JSON access log record (it names the request, not the `api` called): it is read as the request it logs, not as a call (docs/formats.md section 2)"
 
     private func decodeCall(_ record: RawRecord) throws -> Call {
-        if record.hasWebServerKey, record[.timestamp] == nil || record[.api] == nil {
+        if record.isWebServerRecord {
             throw DecodeFailure(reason: CallDecoder.webServerRecord)
         }
         let time = try decodeTimestamp(record[.timestamp])

@@ -364,6 +364,11 @@ package struct LogReader {
                 case .line(let line, let number):
                     if LineReader.isBlank(line) { return }
                     switch JSONLineParser.parse(line) {
+                    case .success(let record) where record.isWebServerRecord:
+                        switch JSONAccessRecord.parse(line, userHeader: options.userHeader) {
+                        case .request(let request): try sink.accept(request, line: number, into: &output)
+                        case .malformed(let reason): try sink.reject(reason, line: number, into: &output)
+                        }
                     case .success(let record): try sink.accept(record, line: number, fingerprint: Fingerprint.of(line), into: &output)
                     case .failure(let failure): try sink.reject(failure.reason, line: number, into: &output)
                     }

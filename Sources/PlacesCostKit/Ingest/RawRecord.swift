@@ -91,6 +91,12 @@ package struct RawRecord: Equatable, Sendable {
         "http_user_agent", "upstream_addr", "RequestPath", "RequestMethod", "DownstreamStatus", "ClientAddr",
     ]
 
+    /// Whether this is a web server's access record rather than a call: a web server's key,
+    /// and no `timestamp` or no `api` (`JSONAccessRecord` reads it).
+    package var isWebServerRecord: Bool {
+        hasWebServerKey && (self[.timestamp] == nil || self[.api] == nil)
+    }
+
     package init() {}
 
     package static func == (lhs: RawRecord, rhs: RawRecord) -> Bool {

@@ -335,7 +335,7 @@ final class CallPipeline: @unchecked Sendable {
                 } else if let parser = raw.accessLog {
                     AccessLogBlockParser.parse(raw, parser: parser, maxLineLength: options.maxLineLength, into: &builder, caches: &caches)
                 } else {
-                    JSONLinesBlockParser.parse(raw, maxLineLength: options.maxLineLength, into: &builder, caches: &caches)
+                    JSONLinesBlockParser.parse(raw, maxLineLength: options.maxLineLength, userHeader: options.reader.userHeader, into: &builder, caches: &caches)
                 }
                 if let mapped = raw.mapped { mapped.file.release(mapped.range) }
                 let block = builder.finish(lineCount: lines)

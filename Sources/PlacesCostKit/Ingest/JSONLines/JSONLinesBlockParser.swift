@@ -10,7 +10,8 @@ struct JSONLinesBlockParser {
 
     /// - Parameter maxLineLength: a line this long or longer is rejected unread, as the line
     ///   reader of the other formats does.
-    static func parse(_ raw: RawBlock, maxLineLength: Int, into builder: inout CallBlockBuilder, caches: inout CallBlockBuilder.Caches) -> Int {
+    ///   - userHeader: the header of a web server's JSON access record that carries the user.
+    static func parse(_ raw: RawBlock, maxLineLength: Int, userHeader: String, into builder: inout CallBlockBuilder, caches: inout CallBlockBuilder.Caches) -> Int {
         let decoder = CallDecoder(fieldsAsDelimitedCell: false)
         let layouts = caches.jsonLayouts
         var leadingRecord = FastJSONRecord.blank
@@ -31,6 +32,11 @@ struct JSONLinesBlockParser {
             }
             if LineReader.isBlank(line) { return }
             switch JSONLineParser.parse(line) {
+            case .success(let record) where record.isWebServerRecord:
+                switch JSONAccessRecord.parse(line, userHeader: userHeader) {
+                case .request(let request): builder.add(request, line: lineNumber, caches: &caches)
+                case .malformed(let reason): builder.reject(reason, line: lineNumber)
+                }
             case .success(let record):
                 switch decoder.decode(record) {
                 case .success(let call): builder.add(call, fingerprint: Fingerprint.of(line), typedText: record.carriesTypedText, caches: &caches)
