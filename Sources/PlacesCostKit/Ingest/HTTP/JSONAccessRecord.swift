@@ -1,5 +1,3 @@
-import Foundation
-
 /// A web server's JSON access-log record read as the request it logs, as an access log's line is
 /// (`AccessLogParser`): nginx with a JSON `log_format` (`escape=json`), Caddy's access logs,
 /// Traefik's JSON access logs. Such a line is JSON Lines with no `api`; `RawRecord` flags it by
@@ -30,18 +28,12 @@ enum JSONAccessRecord {
     static let timeKeys = ["msec", "ts", "StartUTC", "time_iso8601", "@timestamp", "time", "timestamp", "time_local"]
 
     static func parse(_ line: UnsafeBufferPointer<UInt8>, userHeader: String) -> Result {
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any] else {
-            return .malformed("not a JSON object")
+        let object: [String: AnyJSON]
+        switch JSONLineParser.parseTree(line) {
+        case .success(let members): object = members
+        case .failure(let failure): return .malformed(failure.reason)
         }
-        let nested = object["request"] as? [String: Any]
-        /// A value as text: a string that is not `-` or empty, or a number as written.
-        func text(_ value: Any?) -> String? {
-            switch value {
-            case let string as String: string.isEmpty || string == "-" ? nil : string
-            case let number as NSNumber where !(value is Bool): number.stringValue
-            default: nil
-            }
-        }
+        let nested = object["request"]
 
         guard let (time, wholeSeconds) = readTime(object) else {
             let found = timeKeys.first { object[$0] != nil }
@@ -51,7 +43,7 @@ enum JSONAccessRecord {
 
         let method: String
         var target: String
-        if let line = object["request"] as? String {
+        if case .string(let line) = nested {
             let parts = line.utf8.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true).map { Substring($0) }
             guard parts.count == 2 || parts.count == 3, parts[0].allSatisfy({ $0.isLetter }) else {
                 return .malformed(line == "-" || line.isEmpty
@@ -60,13 +52,13 @@ enum JSONAccessRecord {
             }
             method = String(parts[0])
             target = String(parts[1])
-        } else if let requestMethod = text(nested?["method"] ?? object["request_method"] ?? object["method"] ?? object["RequestMethod"]),
-                  let uri = text(nested?["uri"] ?? object["request_uri"] ?? object["RequestPath"] ?? object["uri"]) {
+        } else if let requestMethod = (nested?["method"] ?? object["request_method"] ?? object["method"] ?? object["RequestMethod"])?.text,
+                  let uri = (nested?["uri"] ?? object["request_uri"] ?? object["RequestPath"] ?? object["uri"])?.text {
             guard requestMethod.allSatisfy({ $0.isLetter }) else { return .malformed("the request's method is not an HTTP method") }
             method = requestMethod
             target = uri
             // nginx's `$uri` leaves the query in `$args`.
-            if object["request_uri"] == nil, nested == nil, !target.contains("?"), let args = text(object["args"] ?? object["query_string"]) {
+            if object["request_uri"] == nil, nested == nil, !target.contains("?"), let args = (object["args"] ?? object["query_string"])?.text {
                 target += "?" + args
             }
         } else {
@@ -74,59 +66,61 @@ enum JSONAccessRecord {
         }
 
         var status: Int?
-        if let statusText = text(object["status"] ?? object["DownstreamStatus"]) {
+        if let statusText = (object["status"] ?? object["DownstreamStatus"])?.text {
             guard let code = Int(statusText), (100...999).contains(code) else { return .malformed("its status is not an HTTP status code") }
             status = code
         }
 
         var headers: [(name: String, value: String)] = []
         for (key, value) in object {
-            guard let value = text(value) else { continue }
+            guard let value = value.text else { continue }
             if key.hasPrefix("http_") {
-                headers.append((key.dropFirst(5).lowercased().replacingOccurrences(of: "_", with: "-"), value))
+                // nginx's `$http_x_goog_fieldmask` is the header `x-goog-fieldmask`.
+                headers.append((String(key.dropFirst(5).lowercased().map { $0 == "_" ? "-" : $0 }), value))
             } else if key.hasPrefix("request_"), key.dropFirst(8).contains(where: { $0 == "-" || $0.isUppercase }) {
                 headers.append((key.dropFirst(8).lowercased(), value))
             }
         }
-        for (name, values) in (nested?["headers"] as? [String: Any]) ?? [:] {
-            let value = (values as? [Any])?.compactMap(text).joined(separator: ", ") ?? text(values)
-            if let value, !value.isEmpty { headers.append((name.lowercased(), value)) }
+        if case .object(let sent) = nested?["headers"] {
+            for (name, values) in sent {
+                let value = if case .array(let each) = values { each.compactMap(\.text).joined(separator: ", ") } else { values.text ?? "" }
+                if !value.isEmpty { headers.append((name.lowercased(), value)) }
+            }
         }
         // Dictionary order is not the line's: sorted, the request (and its fingerprint) is the same in every run.
         headers.sort { $0.name < $1.name }
         let userFromHeader = headers.first { $0.name == userHeader }?.value
         headers.removeAll { $0.name == userHeader }
-        let user = userFromHeader ?? text(object["remote_user"]) ?? text(object["user_id"])
+        let user = userFromHeader ?? object["remote_user"]?.text ?? object["user_id"]?.text
 
-        var request = HTTPRequest(time: time, method: method, target: target, headers: headers, body: text(object["request_body"]), userID: user, status: status)
+        var request = HTTPRequest(time: time, method: method, target: target, headers: headers, body: object["request_body"]?.text, userID: user, status: status)
         request.wholeSecondTime = wholeSeconds
         return .request(request)
     }
 
     /// The record's time, and whether it has whole seconds only; `nil` when the first time key
     /// present does not hold a time.
-    private static func readTime(_ object: [String: Any]) -> (Timestamp, wholeSeconds: Bool)? {
+    private static func readTime(_ object: [String: AnyJSON]) -> (Timestamp, wholeSeconds: Bool)? {
         guard let key = timeKeys.first(where: { object[$0] != nil }), let value = object[key] else { return nil }
-        if let number = value as? NSNumber, !(value is Bool) {
-            // Seconds since 1970 (Caddy's `ts`, nginx's `$msec` unquoted).
-            let seconds = number.doubleValue
-            guard seconds.isFinite, (0..<1e11).contains(seconds) else { return nil }
-            let microseconds = Int64((seconds * 1_000_000).rounded())
-            return (Timestamp(microseconds: microseconds), microseconds % 1_000_000 == 0 && !(number.stringValue.contains(".")))
+        let text: String
+        switch value {
+        case .string(let string): text = string
+        // Seconds since 1970 (Caddy's `ts`, nginx's `$msec` unquoted).
+        case .number(let literal) where key == "msec" || key == "ts": text = literal
+        default: return nil
         }
-        guard let string = value as? String else { return nil }
-        var bytes = Array(string.utf8)
+        var bytes = Array(text.utf8)
+        let fraction = text.contains(".")
         return bytes.withUnsafeMutableBufferPointer { buffer in
             let field = UnsafeBufferPointer(buffer)
-            if key == "msec" || key == "ts" {
-                return AccessLogParser.parseMsec(field).map { ($0, !string.contains(".")) }
+            switch key {
+            case "msec", "ts": return AccessLogParser.parseMsec(field).map { ($0, !fraction) }
+            case "time_local": return AccessLogParser.parseTimeLocal(field).map { ($0, true) }
+            default:
+                guard text.contains("-"), case .success(let time) = TimestampParser.parse(bytes: field) else { return nil }
+                // A fraction of a second follows the seconds: `09:00:03.123Z`.
+                return (time, !fraction)
             }
-            if key == "time_local" {
-                return AccessLogParser.parseTimeLocal(field).map { ($0, true) }
-            }
-            guard string.contains("-"), case .success(let time) = TimestampParser.parse(bytes: field) else { return nil }
-            // A fraction of a second follows the seconds: `09:00:03.123Z`.
-            return (time, !string.contains("."))
         }
     }
 }

@@ -29,6 +29,52 @@ struct JSONLineParserTests {
         #expect(tally.numberOutOfRange < 50)
     }
 
+    @Test("The whole-tree parse accepts the lines the record parse accepts, and holds what Foundation reads")
+    func treeAgrees() throws {
+        /// Whether `tree` is what Foundation made of the same JSON (numbers by value).
+        func same(_ tree: AnyJSON, _ value: Any) -> Bool {
+            switch tree {
+            case .null: return value is NSNull
+            // Foundation's booleans and long numbers as its twin reads them.
+            case .bool(let flag): return FoundationJSONLineParser.rawValue(value) == .bool(flag)
+            case .number(let literal):
+                guard case .number(let text) = FoundationJSONLineParser.rawValue(value) else { return false }
+                return Double(literal) == Double(text)
+            case .string(let string): return (value as? String) == string
+            case .array(let elements):
+                guard let others = value as? [Any], others.count == elements.count else { return false }
+                return zip(elements, others).allSatisfy(same)
+            case .object(let members):
+                guard let others = value as? [String: Any], others.count == members.count else { return false }
+                return members.allSatisfy { key, member in others[key].map { same(member, $0) } ?? false }
+            }
+        }
+        var generator = JSONLineGenerator(seed: 0x7EE_2026_1127)
+        var accepted = 0
+        var compared = 0
+        for _ in 0..<2_000 {
+            let record = generator.record()
+            for line in [record, generator.mutated(record), generator.mutated(generator.mutated(record))] {
+                var bytes = line
+                let (tree, flat) = bytes.withUnsafeMutableBufferPointer { buffer in
+                    (JSONLineParser.parseTree(UnsafeBufferPointer(buffer)), JSONLineParser.parse(UnsafeBufferPointer(buffer)))
+                }
+                #expect((try? tree.get()) != nil && (try? flat.get()) != nil || (try? tree.get()) == nil && (try? flat.get()) == nil, "\(line)")
+                guard case .success(let members) = tree else { continue }
+                accepted += 1
+                // Foundation cannot read a number beyond Double, and drops a raw U+FEFF: those lines prove nothing here.
+                guard let foundation = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any],
+                      !String(decoding: line, as: UTF8.self).contains("\u{FEFF}") else { continue }
+                compared += 1
+                #expect(same(AnyJSON.object(members), foundation), "\(line)")
+            }
+        }
+        #expect(accepted > 1_500 && compared > 1_400)
+        for example in JSONAdversarialLine.all {
+            #expect(throws: JSONLineParser.Failure.self) { try example.bytes.withUnsafeBufferPointer { JSONLineParser.parseTree($0) }.get() }
+        }
+    }
+
     @Test("Known keys, aliases and escapes are read to exact values; unknown keys are skipped")
     func exactValues() throws {
         let line = #"{"timestamp":1695000000000,"api":"autocomplete","sessionToken":"t\u00e9\"\\\n\ud83d\ude00/\/","placeId":"ChIJ","fields":["a", "b",[]],"user_id":-0,"extra":{"x":[1,{"y":null}]},"status":null,"project":true,"platform":1.5E-3,"apiVersion":{"a":1},"input":"日本"}"#
