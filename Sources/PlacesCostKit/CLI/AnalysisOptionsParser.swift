@@ -163,6 +163,10 @@ struct AnalysisOptionsParser {
             let more = read.hosts.proxies.count > 5 ? " and \(read.hosts.proxies.count - 5) more" : ""
             context.note("requests to \(hosts.joined(separator: ", "))\(more) were read by their Google API paths, taking \(read.hosts.proxies.count == 1 ? "the host" : "these hosts") as a proxy of Google's APIs.")
         }
+        if !read.foldersNotRead.isEmpty {
+            let one = read.foldersNotRead.count == 1
+            context.note("\(LogReader.listedFolders(read.foldersNotRead)) \(one ? "is a folder" : "are folders") inside a folder given, and folders inside a folder are not searched: \(one ? "its" : "their") logs are not in this report. Name \(one ? "it" : "them") as inputs to read \(one ? "it" : "them") too.")
+        }
         if read.bodiesUnknown > 0 {
             context.note("\(read.bodiesUnknown) Places API (New) calls in access logs carry their session token and input in a body the log does not show: they count as autocomplete calls without a token. A HAR capture shows the bodies.")
         }

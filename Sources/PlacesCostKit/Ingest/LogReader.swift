@@ -79,6 +79,8 @@ package struct LogReader {
         package var spooled: [InputSpool.Copy] = []
         /// Hosts taken as proxies of Google's APIs, and hosts of skipped requests.
         package var hosts = RequestHosts()
+        /// Folders inside the directories given, which are not searched (`foldersInside`).
+        package var foldersNotRead: [String] = []
 
         package init() {}
 
@@ -137,6 +139,34 @@ package struct LogReader {
             }
         }
         return files
+    }
+
+    /// The folders inside the directories among `paths` (not hidden; not those named like a log,
+    /// which are warned about as they are listed), by name: a directory's logs are its files, and
+    /// its folders are not searched, so a note names them rather than leave their logs out
+    /// unsaid.
+    package static func foldersInside(_ paths: [String]) -> [String] {
+        paths.filter { $0 != "-" }.flatMap { path -> [String] in
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
+                  let names = try? FileManager.default.contentsOfDirectory(atPath: path)
+            else { return [] }
+            let base = path.hasSuffix("/") ? path : path + "/"
+            return names.filter { name in
+                var entry: ObjCBool = false
+                return !name.hasPrefix(".") && RotatedLogName(name) == nil
+                    && FileManager.default.fileExists(atPath: base + name, isDirectory: &entry) && entry.boolValue
+            }.sorted().map { base + $0 }
+        }
+    }
+
+    /// `folders` as a message names them: "a, b and c", or the first two "and 4 more".
+    package static func listedFolders(_ folders: [String]) -> String {
+        switch folders.count {
+        case 0...1: folders.joined()
+        case 2...3: folders.dropLast().joined(separator: ", ") + " and " + folders.last!
+        default: folders.prefix(2).joined(separator: ", ") + " and \(folders.count - 2) more"
+        }
     }
 
     /// Log files in a directory: not hidden, with an extension logs are written with, perhaps

@@ -125,6 +125,8 @@ struct Analyzer: Sendable {
         searchRows?.speculated = speculated
         var read = streamed.read
         read.spooled = pipelineOptions.spool?.copied ?? []
+        // The bundled samples' folders hold the same week in other forms (SampleLogs/README.md).
+        read.foldersNotRead = usedSampleLogs ? [] : LogReader.foldersInside(paths)
         guard streamed.tally.calls.records > 0 else {
             let inputs = paths.map { $0 == "-" ? "<stdin>" : $0 }
             if read.outsideWindow > 0 {
@@ -216,13 +218,22 @@ struct Analyzer: Sendable {
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
                   let names = try? FileManager.default.contentsOfDirectory(atPath: path)
             else { continue }
-            let skipped = names.filter { !$0.hasPrefix(".") && RotatedLogName($0) == nil }.sorted()
-            if skipped.isEmpty {
+            let folders = Set(LogReader.foldersInside([path]))
+            let base = path.hasSuffix("/") ? path : path + "/"
+            let skipped = names.filter { !$0.hasPrefix(".") && RotatedLogName($0) == nil && !folders.contains(base + $0) }.sorted()
+            if skipped.isEmpty, folders.isEmpty {
                 if names.allSatisfy({ $0.hasPrefix(".") }) { problems.append("\(path) holds no file") }
                 continue
             }
-            let shown = skipped.prefix(5).joined(separator: ", ") + (skipped.count > 5 ? " and \(skipped.count - 5) more" : "")
-            problems.append("in \(path), \(shown) \(skipped.count == 1 ? "was" : "were") skipped: not a log file's name (.jsonl, .ndjson, .json, .csv, .log, .txt, .har or _log, maybe rotated, numbered or dated, or .gz)")
+            func listed(_ names: [String]) -> String {
+                names.prefix(5).joined(separator: ", ") + (names.count > 5 ? " and \(names.count - 5) more" : "")
+            }
+            if !skipped.isEmpty {
+                problems.append("in \(path), \(listed(skipped)) \(skipped.count == 1 ? "was" : "were") skipped: not a log file's name (.jsonl, .ndjson, .json, .csv, .log, .txt, .har or _log, maybe rotated, numbered or dated, or .gz)")
+            }
+            if !folders.isEmpty {
+                problems.append("\(LogReader.listedFolders(folders.sorted())) \(folders.count == 1 ? "is a folder" : "are folders") inside \(path), and folders inside a folder are not searched: name \(folders.count == 1 ? "it" : "them") as inputs")
+            }
         }
         return problems
     }

@@ -91,4 +91,35 @@ struct RotatedLogsTests {
         #expect(MalformedCorpusTests.withoutInputFiles(datedReport) == MalformedCorpusTests.withoutInputFiles(report))
         #expect((datedReport["input"] as? [String: Any])?["files"] as? [String] == ["access.log-20261102.gz", "access.log-20261103.gz", "access.log-20261104", "access.log"].map { dated.path + "/" + $0 })
     }
+
+    @Test("Folders inside a folder given are not searched, and a note names them; a folder of folders only is an error that names them")
+    func foldersInside() throws {
+        let directory = TemporaryDirectory()
+        let log = [ac(0, "t", "ab"), details(1, "t")].map(\.jsonLine).joined(separator: "\n").replacing(/"input":"([^"]*)"/) { "\"input_length\":\($0.1.count)" } + "\n"
+        let root = directory.path + "/logs"
+        for day in ["2026-10-01", "2026-10-02", "2026-10-03", "2026-10-04"] {
+            try FileManager.default.createDirectory(atPath: root + "/" + day, withIntermediateDirectories: true)
+            directory.write("logs/\(day)/app.jsonl", log)
+        }
+        // Named like a log, a folder is warned about as it is listed; hidden ones are not named.
+        try FileManager.default.createDirectory(atPath: root + "/old.log.1", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: root + "/.cache", withIntermediateDirectories: true)
+        #expect(LogReader.foldersInside([root, "-", directory.path + "/missing"]) == ["2026-10-01", "2026-10-02", "2026-10-03", "2026-10-04"].map { root + "/" + $0 })
+
+        let nothing = runCLI(["analyze", root, "--json"])
+        #expect(nothing.code == .dataError)
+        #expect(nothing.stderr.contains("\(root)/2026-10-01, \(root)/2026-10-02 and 2 more are folders inside \(root), and folders inside a folder are not searched: name them as inputs."), "\(nothing.stderr)")
+
+        directory.write("logs/app.jsonl", log)
+        let run = runCLI(["analyze", root, "--json"])
+        #expect(run.code == .success)
+        #expect(run.stderr.split(separator: "\n").contains("placescost: note: \(root)/2026-10-01, \(root)/2026-10-02 and 2 more are folders inside a folder given, and folders inside a folder are not searched: their logs are not in this report. Name them as inputs to read them too."), "\(run.stderr)")
+        #expect((try MalformedCorpusTests.object(run.stdout)["input"] as? [String: Any])?["records"] as? Int == 2)
+        #expect(!runCLI(["analyze", root, "--json", "--quiet"]).stderr.contains("folder"))
+        // Named as inputs, they are read, and no note is left.
+        let named = runCLI(["analyze", root + "/2026-10-01", root + "/2026-10-02", "--json"])
+        #expect(named.code == .success && !named.stderr.contains("folder"), "\(named.stderr)")
+        #expect((try MalformedCorpusTests.object(named.stdout)["input"] as? [String: Any])?["records"] as? Int == 4)
+        #expect(LogReader.listedFolders(["a"]) == "a" && LogReader.listedFolders(["a", "b", "c"]) == "a, b and c")
+    }
 }
