@@ -97,16 +97,10 @@ package struct AccessLogParser: Sendable {
         let method: String
         let target: String
         if let request = text(.request) {
-            // Split on the space byte: the request line's syntax is ASCII (splitting on the
-            // `Character` cost grapheme breaking on every line).
-            let parts = request.utf8.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true).map { Substring($0) }
-            guard parts.count == 2 || parts.count == 3, parts[0].allSatisfy({ $0.isLetter }) else {
-                return .malformed(request == "-" || request.isEmpty
-                    ? "the request line is empty (nginx writes - for a connection closed before a request)"
-                    : "the $request field is not an HTTP request line (method, target, protocol)")
+            switch AccessLogParser.requestLine(request, field: "the $request field") {
+            case .success(let parts): (method, target) = parts
+            case .failure(let failure): return .malformed(failure.reason)
             }
-            method = String(parts[0])
-            target = String(parts[1])
         } else if let requestMethod = text(.requestMethod), let uri = text(.requestURI) {
             guard !requestMethod.isEmpty, requestMethod.allSatisfy({ $0.isLetter }) else {
                 return .malformed("the $request_method field is not an HTTP method")
@@ -150,6 +144,20 @@ package struct AccessLogParser: Sendable {
         var request = HTTPRequest(time: time, method: method, target: target, headers: headers, body: body, userID: user, status: status)
         request.wholeSecondTime = values[.msec] == nil
         return .request(request)
+    }
+
+    /// The method and target of a logged request line (`GET /path HTTP/1.1`), or why it is
+    /// none, with `field` (`the $request field`) naming where it was.
+    static func requestLine(_ line: String, field: String) -> Swift.Result<(method: String, target: String), DecodeFailure> {
+        // Split on the space byte: the request line's syntax is ASCII (splitting on the
+        // `Character` cost grapheme breaking on every line).
+        let parts = line.utf8.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true).map { Substring($0) }
+        guard parts.count == 2 || parts.count == 3, parts[0].allSatisfy({ $0.isLetter }) else {
+            return .failure(DecodeFailure(reason: line == "-" || line.isEmpty
+                ? "the request line is empty (nginx writes - for a connection closed before a request)"
+                : "\(field) is not an HTTP request line (method, target, protocol)"))
+        }
+        return .success((String(parts[0]), String(parts[1])))
     }
 
     /// A logged value with nginx's escapes undone: `\xHH` (nginx's default for `"`, `\\` and bytes

@@ -44,14 +44,10 @@ enum JSONAccessRecord {
         let method: String
         var target: String
         if case .string(let line) = nested {
-            let parts = line.utf8.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true).map { Substring($0) }
-            guard parts.count == 2 || parts.count == 3, parts[0].allSatisfy({ $0.isLetter }) else {
-                return .malformed(line == "-" || line.isEmpty
-                    ? "the request line is empty (nginx writes - for a connection closed before a request)"
-                    : "`request` is not an HTTP request line (method, target, protocol)")
+            switch AccessLogParser.requestLine(line, field: "`request`") {
+            case .success(let parts): (method, target) = parts
+            case .failure(let failure): return .malformed(failure.reason)
             }
-            method = String(parts[0])
-            target = String(parts[1])
         } else if let requestMethod = (nested?["method"] ?? object["request_method"] ?? object["method"] ?? object["RequestMethod"])?.text,
                   let uri = (nested?["uri"] ?? object["request_uri"] ?? object["RequestPath"] ?? object["uri"])?.text {
             guard requestMethod.allSatisfy({ $0.isLetter }) else { return .malformed("the request's method is not an HTTP method") }

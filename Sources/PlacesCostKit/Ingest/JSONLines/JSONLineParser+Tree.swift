@@ -34,26 +34,9 @@ extension JSONLineParser.Scanner {
             }
             return .object(members)
         case UInt8(ascii: "["):
-            position += 1
             var elements: [AnyJSON] = []
-            skipWhitespace()
-            if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-                position += 1
-                return .array(elements)
-            }
-            while true {
-                skipWhitespace()
-                elements.append(try parseTree(depth: depth + 1))
-                skipWhitespace()
-                guard position < bytes.count else { throw fail("the array is cut off") }
-                if bytes[position] == UInt8(ascii: ",") {
-                    position += 1
-                    continue
-                }
-                guard bytes[position] == UInt8(ascii: "]") else { throw fail("expected ',' or ']'") }
-                position += 1
-                return .array(elements)
-            }
+            try parseElements { scanner in elements.append(try scanner.parseTree(depth: depth + 1)) }
+            return .array(elements)
         default:
             // Scalars as the record parser reads them.
             switch try parseValue(depth: depth, keep: true) {

@@ -122,17 +122,25 @@ package enum JSONLineParser {
         }
 
         mutating func parseArray(depth: Int, keep: Bool) throws -> RawRecord.Value {
-            position += 1  // [
             var elements: [RawRecord.Value] = []
+            try parseElements { scanner in
+                let element = try scanner.parseValue(depth: depth + 1, keep: keep)
+                if keep { elements.append(element) }
+            }
+            return .array(elements)
+        }
+
+        /// Parses an array starting at its `[`, `element` reading each element from its start.
+        mutating func parseElements(_ element: (inout Scanner) throws -> Void) throws {
+            position += 1  // [
             skipWhitespace()
             if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
                 position += 1
-                return .array(elements)
+                return
             }
             while true {
                 skipWhitespace()
-                let element = try parseValue(depth: depth + 1, keep: keep)
-                if keep { elements.append(element) }
+                try element(&self)
                 skipWhitespace()
                 guard position < bytes.count else { throw fail("the array is cut off") }
                 if bytes[position] == UInt8(ascii: ",") {
@@ -141,7 +149,7 @@ package enum JSONLineParser {
                 }
                 guard bytes[position] == UInt8(ascii: "]") else { throw fail("expected ',' or ']'") }
                 position += 1
-                return .array(elements)
+                return
             }
         }
 
