@@ -91,7 +91,9 @@ struct JSONAccessLogTests {
         // Traefik: StartUTC to the nanosecond (microseconds kept), request_ headers, not nginx's request_ variables.
         let traefik = try request(#"{"StartUTC":"2026-10-01T09:00:03.123456789Z","time":"2026-10-01T09:00:03Z","RequestMethod":"GET","RequestPath":"/maps/api/geocode/json?place_id=X","# +
             #""DownstreamStatus":200,"request_X-Goog-Fieldmask":"id","request_length":"310"}"#)
-        #expect(traefik.time.rfc3339 == "2026-10-01T09:00:03.123456Z" && traefik.headers.map(\.name) == ["x-goog-fieldmask"])
+        #expect(traefik.time.rfc3339 == "2026-10-01T09:00:03.123456Z" && traefik.headers.map(\.name) == ["x-goog-fieldmask"] && traefik.status == 200)
+        // No response: Traefik's status 0 is no status, as nginx's `-`.
+        #expect(try request(#"{"StartUTC":"2026-10-01T09:00:03Z","RequestMethod":"GET","RequestPath":"/","DownstreamStatus":0}"#).status == nil)
         // nginx's $time_local and a user header chosen with --user-header.
         let local = try request(#"{"time_local":"01/Oct/2026:11:00:03 +0200","request":"GET /maps/api/place/autocomplete/json?input=a HTTP/2.0","http_x_account":"acct-9"}"#, userHeader: "x-account")
         #expect(local.time.rfc3339 == "2026-10-01T09:00:03.000Z" && local.wholeSecondTime && local.userID == "acct-9" && local.headers.isEmpty)

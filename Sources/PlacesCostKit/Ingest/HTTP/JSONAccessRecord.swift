@@ -62,7 +62,8 @@ enum JSONAccessRecord {
         }
 
         var status: Int?
-        if let statusText = (object["status"] ?? object["DownstreamStatus"])?.text {
+        // 0: no response (Traefik's for a connection that ended first), as nginx's `-`.
+        if let statusText = (object["status"] ?? object["DownstreamStatus"])?.text, statusText != "0" {
             guard let code = Int(statusText), (100...999).contains(code) else { return .malformed("its status is not an HTTP status code") }
             status = code
         }
