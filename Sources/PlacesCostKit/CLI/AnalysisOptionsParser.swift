@@ -167,6 +167,10 @@ struct AnalysisOptionsParser {
             let one = read.foldersNotRead.count == 1
             context.note("\(LogReader.listedFolders(read.foldersNotRead)) \(one ? "is a folder" : "are folders") inside a folder given, and folders inside a folder are not searched: \(one ? "its" : "their") logs are not in this report. Name \(one ? "it" : "them") as inputs to read \(one ? "it" : "them") too.")
         }
+        if !read.logsNotNamedAsLogs.isEmpty {
+            let one = read.logsNotNamedAsLogs.count == 1
+            context.note("\(LogReader.listedFolders(read.logsNotNamedAsLogs)) \(one ? "starts" : "start") as a log does but \(one ? "is" : "are") not named as logs are (.jsonl, .csv, .log, ..., docs/formats.md section 5), so \(one ? "it was" : "they were") not read. Name \(one ? "it" : "them") as inputs to read \(one ? "it" : "them") too.")
+        }
         if read.bodiesUnknown > 0 {
             context.note("\(read.bodiesUnknown) Places API (New) calls in access logs carry their session token and input in a body the log does not show: they count as autocomplete calls without a token. A HAR capture shows the bodies.")
         }

@@ -81,6 +81,9 @@ package struct LogReader {
         package var hosts = RequestHosts()
         /// Folders inside the directories given, which are not searched (`foldersInside`).
         package var foldersNotRead: [String] = []
+        /// Files of the directories given that hold logs by their first bytes but are not named
+        /// as logs are, so were not read (`logsNotNamedAsLogs`).
+        package var logsNotNamedAsLogs: [String] = []
 
         package init() {}
 
@@ -157,6 +160,46 @@ package struct LogReader {
                 return !name.hasPrefix(".") && RotatedLogName(name) == nil
                     && FileManager.default.fileExists(atPath: base + name, isDirectory: &entry) && entry.boolValue
             }.sorted().map { base + $0 }
+        }
+    }
+
+    /// The files of the directories among `paths` that a directory does not read by their
+    /// names (`RotatedLogName`) but whose first bytes are a log's: a call record or a web
+    /// server's JSON record, a CSV header with `timestamp` and `api`, an access-log line, a HAR
+    /// capture, or compressed data (`000000.gz`, as a cloud log export names its files). A note
+    /// names them, so a log saved under another name is never left out unsaid. Regular files
+    /// only (a FIFO is never opened), hidden ones not.
+    package static func logsNotNamedAsLogs(_ paths: [String]) -> [String] {
+        paths.filter { $0 != "-" }.flatMap { path -> [String] in
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
+                  let names = try? FileManager.default.contentsOfDirectory(atPath: path)
+            else { return [] }
+            let base = path.hasSuffix("/") ? path : path + "/"
+            return names.filter { !$0.hasPrefix(".") && RotatedLogName($0) == nil }.sorted().map { base + $0 }.filter(looksLikeALog)
+        }
+    }
+
+    /// Whether the regular file at `path` starts as a log does (`logsNotNamedAsLogs`).
+    private static func looksLikeALog(_ path: String) -> Bool {
+        var status = stat()
+        guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0 else { return false }
+        let descriptor = SystemCall.open(path, O_RDONLY | O_NONBLOCK)
+        guard descriptor >= 0 else { return false }
+        defer { _ = SystemCall.close(descriptor) }
+        var head = [UInt8](repeating: 0, count: 64 * 1024)
+        let count = head.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return false }
+        head.removeSubrange(count...)
+        if GzipDecompressor.isGzip(head) || UnreadCompression.detect(head) != nil { return true }
+        switch InputFormat.sniff(head) {
+        case .csv, .accessLog, .har: return true
+        case .jsonl:
+            // Any `{` sniffs as JSON Lines: only a first line that is a call or a request counts.
+            let first = head.split(separator: 0x0A, maxSplits: 1, omittingEmptySubsequences: true).first.map(Array.init) ?? []
+            guard case .success(let record) = first.withUnsafeBufferPointer({ JSONLineParser.parse($0) }) else { return false }
+            return record.hasWebServerKey || (record[.timestamp] != nil && record[.api] != nil)
+        case nil: return false
         }
     }
 

@@ -127,6 +127,7 @@ struct Analyzer: Sendable {
         read.spooled = pipelineOptions.spool?.copied ?? []
         // The bundled samples' folders hold the same week in other forms (SampleLogs/README.md).
         read.foldersNotRead = usedSampleLogs ? [] : LogReader.foldersInside(paths)
+        read.logsNotNamedAsLogs = usedSampleLogs ? [] : LogReader.logsNotNamedAsLogs(paths)
         guard streamed.tally.calls.records > 0 else {
             let inputs = paths.map { $0 == "-" ? "<stdin>" : $0 }
             if read.outsideWindow > 0 {

@@ -122,4 +122,29 @@ struct RotatedLogsTests {
         #expect((try MalformedCorpusTests.object(named.stdout)["input"] as? [String: Any])?["records"] as? Int == 4)
         #expect(LogReader.listedFolders(["a"]) == "a" && LogReader.listedFolders(["a", "b", "c"]) == "a, b and c")
     }
+
+    @Test("Files that start as logs do but are not named as logs are named in a note; other files, FIFOs and hidden files are not")
+    func logsUnderOtherNames() throws {
+        let directory = TemporaryDirectory()
+        let line = ac(0, "t", "ab").jsonLine.replacing(/"input":"([^"]*)"/) { "\"input_length\":\($0.1.count)" }
+        try FileManager.default.createDirectory(atPath: directory.path + "/logs", withIntermediateDirectories: true)
+        directory.write("logs/app.jsonl", line + "\n")
+        // A cloud log export's part, an extension-less CSV export, a proxy's JSON log: logs by content.
+        directory.write("logs/000000.gz", bytes: StoredGzipWriter.member(line + "\n"))
+        directory.write("logs/export", "timestamp,api,session_token\n2026-10-01T09:00:00Z,autocomplete,t\n")
+        directory.write("logs/access", #"{"time_iso8601":"2026-10-01T09:00:00Z","request":"GET /maps/api/place/autocomplete/json?input=a HTTP/1.1"}"# + "\n")
+        // Not logs: prose, a JSON that is no call, an empty file, a hidden gzip, a FIFO (never opened).
+        directory.write("logs/README.md", "# Logs\n")
+        directory.write("logs/settings.conf", #"{"name":"proxy","port":8080}"# + "\n")
+        directory.write("logs/empty", "")
+        directory.write("logs/.old.gz", bytes: StoredGzipWriter.member(line + "\n"))
+        #expect(mkfifo(directory.path + "/logs/pipe", 0o600) == 0)
+        let root = directory.path + "/logs"
+        #expect(LogReader.logsNotNamedAsLogs([root, "-"]) == ["000000.gz", "access", "export"].map { root + "/" + $0 })
+        let run = runCLI(["analyze", root, "--json"])
+        #expect(run.code == .success)
+        #expect(run.stderr == "placescost: note: \(root)/000000.gz, \(root)/access and \(root)/export start as a log does but are not named as logs are "
+            + "(.jsonl, .csv, .log, ..., docs/formats.md section 5), so they were not read. Name them as inputs to read them too.\n", "\(run.stderr)")
+        #expect(runCLI(["analyze", root, "--json", "--quiet"]).stderr.isEmpty)
+    }
 }
