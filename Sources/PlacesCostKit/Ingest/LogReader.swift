@@ -165,10 +165,10 @@ package struct LogReader {
 
     /// The files of the directories among `paths` that a directory does not read by their
     /// names (`RotatedLogName`) but whose first bytes are a log's: a call record or a web
-    /// server's JSON record, a CSV header with `timestamp` and `api`, an access-log line, a HAR
-    /// capture, or compressed data (`000000.gz`, as a cloud log export names its files). A note
-    /// names them, so a log saved under another name is never left out unsaid. Regular files
-    /// only (a FIFO is never opened), hidden ones not.
+    /// server's JSON record, a CSV header with `timestamp` and `api`, an access-log line or a HAR
+    /// capture, plain or gzip-compressed (`000000.gz`, as a cloud log export names its parts;
+    /// a `.tar.gz` is not a log). A note names them, so a log saved under another name is never
+    /// left out unsaid. Regular files only (a FIFO is never opened), hidden ones not.
     package static func logsNotNamedAsLogs(_ paths: [String]) -> [String] {
         paths.filter { $0 != "-" }.flatMap { path -> [String] in
             var isDirectory: ObjCBool = false
@@ -191,7 +191,21 @@ package struct LogReader {
         let count = head.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
         guard count > 0 else { return false }
         head.removeSubrange(count...)
-        if GzipDecompressor.isGzip(head) || UnreadCompression.detect(head) != nil { return true }
+        return startsAsALog(head)
+    }
+
+    /// Whether `head`, the first bytes of a file, is a log's beginning; gzip data is inflated
+    /// first (without zlib, it cannot be told).
+    private static func startsAsALog(_ head: [UInt8]) -> Bool {
+        if GzipDecompressor.isGzip(head) {
+            guard let zlib = ZLib.platform, let inflater = Inflater(zlib: zlib) else { return false }
+            var plain = [UInt8](repeating: 0, count: 64 * 1024)
+            let produced = head.withUnsafeBytes { input in
+                plain.withUnsafeMutableBytes { output in inflater.inflate(input, into: output).produced }
+            }
+            plain.removeSubrange(produced...)
+            return !GzipDecompressor.isGzip(plain) && startsAsALog(plain)
+        }
         switch InputFormat.sniff(head) {
         case .csv, .accessLog, .har: return true
         case .jsonl:
