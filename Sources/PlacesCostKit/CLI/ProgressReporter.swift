@@ -68,11 +68,14 @@ final class ProgressReporter: @unchecked Sendable {
     /// The input files' total size, when every one named is a regular file.
     ///
     /// Only looks (`stat`), never opens: opening a FIFO would wait for its writer. Entries of a
-    /// directory that are not regular files are skipped, as the reader skips them.
+    /// directory that are not regular files are skipped, as the reader skips them, and so are
+    /// those named with a compression that is not read (`access.log.2.xz`), listed only to be
+    /// warned about.
     static func totalBytes(of paths: [String]) -> Int? {
         guard let files = try? LogReader.expand(paths) else { return nil }
         var total = 0
         for (path, listedInDirectory) in files {
+            if listedInDirectory, let name = path.split(separator: "/").last, RotatedLogName(String(name))?.hasUnreadCompressionSuffix == true { continue }
             var status = stat()
             guard path != "-", stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
                 if listedInDirectory { continue }

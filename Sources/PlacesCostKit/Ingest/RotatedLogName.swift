@@ -18,6 +18,9 @@ struct RotatedLogName: Comparable {
     let rotation: Rotation?
     /// The whole entry name (`access.log.2.gz`).
     let name: String
+    /// Whether the name ends in a compression that is not read (`unreadSuffixes`): such a file is
+    /// listed to be warned about, and most likely not read.
+    let hasUnreadCompressionSuffix: Bool
 
     /// Where a rotated file stands among the others of its log.
     enum Rotation: Comparable {
@@ -52,9 +55,9 @@ struct RotatedLogName: Comparable {
         guard !name.hasPrefix(".") else { return nil }
         var rest = Substring(name)
         let lowered = name.lowercased()
-        if let suffix = ([".gz"] + RotatedLogName.unreadSuffixes).first(where: { lowered.hasSuffix($0) }) {
-            rest = rest.dropLast(suffix.count)
-        }
+        let suffix = ([".gz"] + RotatedLogName.unreadSuffixes).first { lowered.hasSuffix($0) }
+        if let suffix { rest = rest.dropLast(suffix.count) }
+        hasUnreadCompressionSuffix = suffix.map(RotatedLogName.unreadSuffixes.contains) ?? false
         // The longest log name the rest starts with and a rotation or nothing ends: `a.log.2`
         // is `a.log` rotated, `a.log.json` is a log of its own.
         for end in [rest.endIndex] + rest.indices.reversed() where RotatedLogName.isLogBase(rest[..<end]) {

@@ -267,6 +267,11 @@ struct PipedInputTests {
         #expect(ProgressReporter.totalBytes(of: [fifo]) == nil)
         #expect(ProgressReporter.totalBytes(of: [file]) == 3)
         #expect(ProgressReporter.totalBytes(of: [directory.path]) == 3)
+        // A rotation compressed in a way that is not read is listed, to be warned about, but
+        // counts for nothing; a gzip one counts.
+        directory.write("a.jsonl.1.xz", bytes: [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00, 1, 2, 3, 4])
+        directory.write("a.jsonl.2.gz", bytes: [0x1F, 0x8B, 1, 2])
+        #expect(ProgressReporter.totalBytes(of: [directory.path]) == 7)
     }
 }
 
