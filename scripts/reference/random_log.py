@@ -13,7 +13,7 @@ tokens, autocomplete after details, details on a fresh token, a token shared by 
 token-less calls with and without a user id around the 60 s gap, geocoding with a token,
 query_autocomplete, address_validation, unknown api names, timestamp ties, ...).  Calls are
 then disordered (shuffled within small windows, sometimes globally), timestamps are written
-in mixed formats (Z, +02:00/-05:30 offsets, space separator, micro/nano fractions, epoch-ms
+in mixed formats (Z, +02:00/-05:30 offsets, space separator, micro/nano fractions, epoch-s, epoch-ms
 numbers and digit strings), and about 2% malformed records of varied kinds are mixed in.
 --api-version sets `api_version` on every valid record: all "legacy", all "new", or "mixed"
 (each record legacy or new, drawn from its own seeded stream); without it about half the
@@ -442,6 +442,12 @@ def rfc3339(t_us, offset_min, sep="T", frac_digits=3):
 def timestamp(rng, t_us, csv_mode):
     choice = rng.random()
     whole_ms = t_us % 1000 == 0
+    if choice < 0.05 and t_us % 1_000_000 == 0:
+        # Epoch seconds: a number below 10^11 is read as seconds.
+        return t_us // 1_000_000 if not csv_mode and rng.random() < 0.7 else str(t_us // 1_000_000)
+    if choice < 0.05 and whole_ms and not csv_mode:
+        # Epoch seconds with milliseconds, as a JSON number.
+        return (t_us // 1000) / 1000
     if choice < 0.15 and whole_ms:
         return t_us // 1000 if not csv_mode and rng.random() < 0.7 else str(t_us // 1000)
     if choice < 0.35:

@@ -109,6 +109,7 @@ ALIASES = {
     "geocode": "geocoding",
 }
 MAX_EPOCH_MS = 253402300799999
+EPOCH_SECONDS_LIMIT = 10 ** 11  # an epoch number below this is seconds, not milliseconds
 
 csv.field_size_limit(sys.maxsize)
 if hasattr(sys, "set_int_max_str_digits"):
@@ -216,13 +217,14 @@ def parse_timestamp(value):
         ms = Fraction(value)
         if not 0 <= ms <= MAX_EPOCH_MS:
             raise Reject("epoch milliseconds out of range")
-        return ms / 1000
+        # Below 10^11 the number is epoch seconds (as milliseconds it would be before 1973).
+        return ms if ms < EPOCH_SECONDS_LIMIT else ms / 1000
     if isinstance(value, str):
         if value != "" and all(ch in "0123456789" for ch in value):
             ms = int(value)
             if ms > MAX_EPOCH_MS:
                 raise Reject("epoch milliseconds out of range")
-            return Fraction(ms, 1000)
+            return Fraction(ms) if ms < EPOCH_SECONDS_LIMIT else Fraction(ms, 1000)
         seconds = parse_rfc3339(value)
         if seconds is None:
             raise Reject("timestamp is not RFC 3339 with an offset")

@@ -413,9 +413,11 @@ class Check:
         con.execute("""
           CREATE OR REPLACE TABLE calls_typed AS
           SELECT * REPLACE (CASE WHEN regexp_full_match("timestamp", '[0-9]+')
-                                 THEN timezone('UTC', make_timestamp(CAST("timestamp" AS BIGINT) * 1000))
+                                 THEN timezone('UTC', make_timestamp(CAST("timestamp" AS BIGINT)
+                                      * CASE WHEN CAST("timestamp" AS BIGINT) < 100000000000 THEN 1000000 ELSE 1000 END))
                                  WHEN regexp_full_match("timestamp", '[0-9]+[.][0-9]*')
-                                 THEN timezone('UTC', make_timestamp(CAST(round(CAST("timestamp" AS DOUBLE) * 1000) AS BIGINT)))
+                                 THEN timezone('UTC', make_timestamp(CAST(round(CAST("timestamp" AS DOUBLE)
+                                      * CASE WHEN CAST("timestamp" AS DOUBLE) < 100000000000 THEN 1000000 ELSE 1000 END) AS BIGINT)))
                                  ELSE CAST(upper("timestamp") AS TIMESTAMPTZ) END AS "timestamp"),
                  row_number() OVER () AS line
           FROM calls""")

@@ -22,15 +22,15 @@ enum TimestampError: Error, Equatable, CustomStringConvertible {
         case .empty:
             "the timestamp is empty"
         case .notATimestamp(let shape):
-            "the timestamp (\(shape)) is neither RFC 3339 (2026-10-01T09:00:03.730Z) nor epoch milliseconds"
+            "the timestamp (\(shape)) is neither RFC 3339 (2026-10-01T09:00:03.730Z) nor epoch milliseconds (or seconds)"
         case .notEpochMilliseconds(let shape):
-            "the timestamp (\(shape)) is not a finite number of epoch milliseconds"
+            "the timestamp (\(shape)) is not a finite number of epoch milliseconds (or seconds)"
         case .noOffset:
             "the timestamp has no UTC offset (end it with Z or ±hh:mm)"
         case .fieldOutOfRange(let field):
             "the timestamp's \(field.rawValue) is out of range (\(field.allowed))"
         case .epochOutOfRange(let shape):
-            "the timestamp (\(shape)) is out of range: epoch milliseconds from 0 (1970-01-01) to \(TimestampParser.epochMillisecondsRange.upperBound) (9999-12-31)"
+            "the timestamp (\(shape)) is out of range: epoch seconds below \(TimestampParser.epochSecondsLimit), or milliseconds up to \(TimestampParser.epochMillisecondsRange.upperBound) (9999-12-31)"
         }
     }
 }

@@ -1,4 +1,5 @@
-/// Parses the two timestamp forms of `docs/formats.md`: RFC 3339 and Unix epoch milliseconds.
+/// Parses the timestamp forms of `docs/formats.md`: RFC 3339 and Unix epoch milliseconds, or
+/// epoch seconds for a number below `epochSecondsLimit`.
 ///
 /// Written by hand on bytes rather than with `ISO8601DateFormatter`, which is slow, needs a
 /// formatter per option set, and rejects valid RFC 3339 variants (lowercase `t`, a space
@@ -6,6 +7,13 @@
 enum TimestampParser {
     /// Epoch milliseconds accepted: 1970-01-01 up to the end of year 9999.
     static let epochMillisecondsRange: ClosedRange<Int64> = 0...253_402_300_799_999
+
+    /// An epoch number below this (10^11) is seconds, not milliseconds. As milliseconds it would
+    /// be a time before 1973-03-03, decades before any Places call; as seconds it is any time up
+    /// to the year 5138, and Unix time is what many loggers write (`1790845203`, or with a
+    /// fraction, `1790845203.73`). Read as milliseconds, a week of such a log became ten minutes
+    /// of January 1970, priced by the wrong table, with no warning.
+    static let epochSecondsLimit: Int64 = 100_000_000_000
 
     /// Parses an RFC 3339 date-time (`2026-10-01T09:00:03.730Z`, any offset) or a string of digits
     /// holding epoch milliseconds.
@@ -16,7 +24,7 @@ enum TimestampParser {
         return text.withUTF8 { parse(bytes: $0) }
     }
 
-    /// Parses a JSON number as epoch milliseconds.
+    /// Parses a JSON number as epoch milliseconds, or seconds below `epochSecondsLimit`.
     static func parseEpochMilliseconds(literal: String) -> Result<Timestamp, TimestampError> {
         if let integer = Int64(literal) {
             return epochMilliseconds(integer)
@@ -27,12 +35,14 @@ enum TimestampParser {
         guard value >= Double(epochMillisecondsRange.lowerBound), value <= Double(epochMillisecondsRange.upperBound) else {
             return .failure(.epochOutOfRange(ValueShape(literal)))
         }
-        return .success(Timestamp(microseconds: Int64((value * 1_000).rounded())))
+        let scale = value < Double(epochSecondsLimit) ? 1_000_000.0 : 1_000.0
+        return .success(Timestamp(microseconds: Int64((value * scale).rounded())))
     }
 
+    /// An integral epoch number: milliseconds, or seconds below `epochSecondsLimit`.
     static func epochMilliseconds(_ value: Int64) -> Result<Timestamp, TimestampError> {
         guard epochMillisecondsRange.contains(value) else { return .failure(.epochOutOfRange(ValueShape(String(value)))) }
-        return .success(Timestamp(epochMilliseconds: value))
+        return .success(value < epochSecondsLimit ? Timestamp(microseconds: value * 1_000_000) : Timestamp(epochMilliseconds: value))
     }
 
     /// Parses RFC 3339 or a string of epoch-millisecond digits: the common shape through

@@ -61,7 +61,7 @@ enum SQLDialect: String, Sendable, CaseIterable {
     /// BigQuery's `TIMESTAMP` is an instant. DuckDB tables are loaded in more than one way, so the
     /// expression takes what each loader gives: `TIMESTAMPTZ` (what `read_json_auto` infers from
     /// RFC 3339 strings; an instant), `TIMESTAMP` (naive; taken as UTC), or the log's own text or
-    /// number (RFC 3339 with its offset, or epoch milliseconds, as the engine reads them). The
+    /// number (RFC 3339 with its offset, or epoch milliseconds or seconds, as the engine reads them). The
     /// `typeof` test is constant per column, so each row takes one branch.
     func epochMicroseconds(_ column: String) -> [String] {
         switch self {
@@ -73,9 +73,11 @@ enum SQLDialect: String, Sendable, CaseIterable {
                 "CASE",
                 "  WHEN typeof(\(column)) = 'TIMESTAMP WITH TIME ZONE' THEN epoch_us(CAST(\(column) AS TIMESTAMPTZ))",
                 "  WHEN typeof(\(column)) LIKE 'TIMESTAMP%' THEN epoch_us(CAST(\(column) AS TIMESTAMP))",
-                "  WHEN regexp_full_match(\(raw), '[0-9]+') THEN CAST(\(raw) AS BIGINT) * 1000",
+                // Below 10^11 an epoch number is seconds, else milliseconds (`TimestampParser.epochSecondsLimit`).
+                "  WHEN regexp_full_match(\(raw), '[0-9]+')",
+                "    THEN CAST(\(raw) AS BIGINT) * CASE WHEN CAST(\(raw) AS BIGINT) < \(TimestampParser.epochSecondsLimit) THEN 1000000 ELSE 1000 END",
                 "  WHEN regexp_full_match(\(raw), '-?[0-9]+[.][0-9]*([eE][-+]?[0-9]+)?|-?[0-9]+[eE][-+]?[0-9]+')",
-                "    THEN CAST(round(CAST(\(raw) AS DOUBLE) * 1000) AS BIGINT)",
+                "    THEN CAST(round(CAST(\(raw) AS DOUBLE) * CASE WHEN CAST(\(raw) AS DOUBLE) < \(TimestampParser.epochSecondsLimit) THEN 1000000 ELSE 1000 END) AS BIGINT)",
                 "  ELSE epoch_us(CAST(upper(\(raw)) AS TIMESTAMPTZ))",
                 "END",
             ]

@@ -85,6 +85,6 @@ struct SecretsOnStderrTests {
         #expect(ValueShape("12 rue de l’Église").description == "an 18-character text of letters, digits, spaces and other characters")
         #expect(ValueShape("").description == "an empty text")
         #expect(TimestampError.notATimestamp(ValueShape("yesterday")).description
-            == "the timestamp (a 9-character text of letters) is neither RFC 3339 (2026-10-01T09:00:03.730Z) nor epoch milliseconds")
+            == "the timestamp (a 9-character text of letters) is neither RFC 3339 (2026-10-01T09:00:03.730Z) nor epoch milliseconds (or seconds)")
     }
 }

@@ -112,8 +112,26 @@ struct TimestampParserTests {
         #expect(try TimestampParser.parseEpochMilliseconds(literal: "1790845203730.0").get().microseconds == expected)
         #expect(try TimestampParser.parseEpochMilliseconds(literal: "0").get().microseconds == 0)
         #expect(try TimestampParser.parseEpochMilliseconds(literal: "-0").get().microseconds == 0)
-        #expect(try TimestampParser.parseEpochMilliseconds(literal: "1.5").get().microseconds == 1_500)
         #expect(try TimestampParser.parseEpochMilliseconds(literal: "253402300799999").get().microseconds == 253_402_300_799_999_000)
+        #expect(try TimestampParser.parseEpochMilliseconds(literal: "100000000000").get().microseconds == 100_000_000_000_000)
+    }
+
+    @Test("An epoch number below 10^11 is seconds: as milliseconds it would be before March 1973")
+    func epochSeconds() throws {
+        let nineOhThree = TimestampParserTests.nineOhThree
+        // Unix time as loggers write it: an integer, a fraction, digits in a string or a CSV cell.
+        #expect(try TimestampParser.parseEpochMilliseconds(literal: "1790845203").get().microseconds == nineOhThree)
+        #expect(try TimestampParser.parseEpochMilliseconds(literal: "1790845203.73").get().microseconds == nineOhThree + 730_000)
+        #expect(try TimestampParser.parseEpochMilliseconds(literal: "1.790845203730e9").get().microseconds == nineOhThree + 730_000)
+        #expect(microseconds("1790845203") == nineOhThree)
+        #expect(try TimestampParser.epochMilliseconds(1_790_845_203).get().microseconds == nineOhThree)
+        // The same instant in milliseconds, as before.
+        #expect(try TimestampParser.epochMilliseconds(1_790_845_203_730).get().microseconds == nineOhThree + 730_000)
+        // The boundary: the last second, the first millisecond.
+        #expect(try TimestampParser.epochMilliseconds(99_999_999_999).get().microseconds == 99_999_999_999_000_000)
+        #expect(try TimestampParser.epochMilliseconds(100_000_000_000).get().microseconds == 100_000_000_000_000)
+        #expect(try TimestampParser.parseEpochMilliseconds(literal: "1.5").get().microseconds == 1_500_000)
+        #expect(try TimestampParser.parseEpochMilliseconds(literal: "0").get().microseconds == 0)
     }
 
     @Test("Epoch milliseconds out of range or not finite are rejected")

@@ -16,9 +16,10 @@ calls_read AS (
     CASE
       WHEN typeof("timestamp") = 'TIMESTAMP WITH TIME ZONE' THEN epoch_us(CAST("timestamp" AS TIMESTAMPTZ))
       WHEN typeof("timestamp") LIKE 'TIMESTAMP%' THEN epoch_us(CAST("timestamp" AS TIMESTAMP))
-      WHEN regexp_full_match(trim(CAST("timestamp" AS VARCHAR), '"'), '[0-9]+') THEN CAST(trim(CAST("timestamp" AS VARCHAR), '"') AS BIGINT) * 1000
+      WHEN regexp_full_match(trim(CAST("timestamp" AS VARCHAR), '"'), '[0-9]+')
+        THEN CAST(trim(CAST("timestamp" AS VARCHAR), '"') AS BIGINT) * CASE WHEN CAST(trim(CAST("timestamp" AS VARCHAR), '"') AS BIGINT) < 100000000000 THEN 1000000 ELSE 1000 END
       WHEN regexp_full_match(trim(CAST("timestamp" AS VARCHAR), '"'), '-?[0-9]+[.][0-9]*([eE][-+]?[0-9]+)?|-?[0-9]+[eE][-+]?[0-9]+')
-        THEN CAST(round(CAST(trim(CAST("timestamp" AS VARCHAR), '"') AS DOUBLE) * 1000) AS BIGINT)
+        THEN CAST(round(CAST(trim(CAST("timestamp" AS VARCHAR), '"') AS DOUBLE) * CASE WHEN CAST(trim(CAST("timestamp" AS VARCHAR), '"') AS DOUBLE) < 100000000000 THEN 1000000 ELSE 1000 END) AS BIGINT)
       ELSE epoch_us(CAST(upper(trim(CAST("timestamp" AS VARCHAR), '"')) AS TIMESTAMPTZ))
     END AS ts_us,
     ROW_NUMBER() OVER () AS ord,
