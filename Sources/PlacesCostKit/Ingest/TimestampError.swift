@@ -31,6 +31,20 @@ enum TimestampError: Error, Equatable, CustomStringConvertible {
             "the timestamp's \(field.rawValue) is out of range (\(field.allowed))"
         case .epochOutOfRange(let shape):
             "the timestamp (\(shape)) is out of range: epoch seconds below \(TimestampParser.epochSecondsLimit), or milliseconds up to \(TimestampParser.epochMillisecondsRange.upperBound) (9999-12-31)"
+                + TimestampError.finerUnit(shape)
+        }
+    }
+}
+
+extension TimestampError {
+    /// For a whole number of 16 to 19 digits, the unit it most likely is: epoch microseconds or
+    /// nanoseconds of today (2026 is 1.79 * 10^15 microseconds), with what to log instead.
+    static func finerUnit(_ shape: ValueShape) -> String {
+        guard shape.hasDigits, !shape.hasLetters, !shape.hasSpaces, !shape.hasPunctuation, !shape.hasOtherCharacters else { return "" }
+        switch shape.length {
+        case 16: return ", and 16 digits look like epoch microseconds: log milliseconds (divided by 1,000) or RFC 3339"
+        case 19: return ", and 19 digits look like epoch nanoseconds: log milliseconds (divided by 1,000,000) or RFC 3339"
+        default: return ""
         }
     }
 }

@@ -116,6 +116,16 @@ struct TimestampParserTests {
         #expect(try TimestampParser.parseEpochMilliseconds(literal: "100000000000").get().microseconds == 100_000_000_000_000)
     }
 
+    @Test("Epoch microseconds and nanoseconds are out of range, and the reason says which they look like")
+    func finerUnits() {
+        let micro = TimestampParser.parse("1790845203730000")
+        #expect(micro == .failure(.epochOutOfRange(ValueShape("1790845203730000"))))
+        #expect("\(TimestampError.epochOutOfRange(ValueShape("1790845203730000")))".hasSuffix(", and 16 digits look like epoch microseconds: log milliseconds (divided by 1,000) or RFC 3339"))
+        #expect("\(TimestampError.epochOutOfRange(ValueShape("1790845203730000000")))".hasSuffix(", and 19 digits look like epoch nanoseconds: log milliseconds (divided by 1,000,000) or RFC 3339"))
+        #expect("\(TimestampError.epochOutOfRange(ValueShape("253402300800000")))".hasSuffix("(9999-12-31)"))
+        #expect("\(TimestampError.epochOutOfRange(ValueShape("-1.5e3")))".hasSuffix("(9999-12-31)"))
+    }
+
     @Test("An epoch number below 10^11 is seconds: as milliseconds it would be before March 1973")
     func epochSeconds() throws {
         let nineOhThree = TimestampParserTests.nineOhThree
