@@ -65,6 +65,11 @@ struct BilledUsage: Sendable, Equatable {
     var skippedRows: Int = 0
     /// `FILE:LINE: warning:` lines for the first skipped rows (`BillingExportReader.maxWarnings`).
     var warnings: [Diagnostic] = []
+    /// The bill's currency when the file names one other than US dollars (`EUR` from the console
+    /// export's preamble or BigQuery's `currency`, or a sign from a cost column, `€`): its costs
+    /// (every `...USD` amount read from it) are then in that currency, and are not compared with
+    /// the estimate's dollars. `nil` for US dollars, or a file that names no currency.
+    var currency: String?
 
     /// Credits on Places-related SKUs (zero or negative).
     var creditsUSD: Double { skus.reduce(0) { $0 + $1.creditsUSD } }
@@ -73,7 +78,7 @@ struct BilledUsage: Sendable, Equatable {
 
     init(file: String, layout: Layout, matchedByPosition: Bool = false, skus: [SKU], period: Period,
                 otherServiceRows: Int = 0, otherServiceCostUSD: Double = 0, ignoredRows: Int = 0,
-                skippedRows: Int = 0, warnings: [Diagnostic] = []) {
+                skippedRows: Int = 0, warnings: [Diagnostic] = [], currency: String? = nil) {
         self.file = file
         self.layout = layout
         self.matchedByPosition = matchedByPosition
@@ -84,5 +89,6 @@ struct BilledUsage: Sendable, Equatable {
         self.ignoredRows = ignoredRows
         self.skippedRows = skippedRows
         self.warnings = warnings
+        self.currency = currency
     }
 }

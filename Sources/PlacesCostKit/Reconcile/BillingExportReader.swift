@@ -115,6 +115,7 @@ struct BillingExportReader: Sendable {
         var start: Int?
         var end: Int?
         var invoiceMonth: Int?
+        var currency: Int?  // BigQuery `currency`
     }
 
     static let consoleHeader = ["billing account name", "billing account id", "project name", "project id", "project hierarchy", "service description", "service id", "sku description", "sku id", "consumption model description", "credit type", "cost type", "usage start date", "usage end date", "usage amount", "usage unit", "unrounded cost ($)", "cost ($)"]
@@ -133,6 +134,7 @@ struct BillingExportReader: Sendable {
         for record in records[..<headerIndex] where record.count >= 2 {
             let key = BillingExportReader.normalized(record[0])
             if key == "invoice month" || key == "billing period" { accumulator.addInvoiceMonth(record[1]) }
+            if key == "currency" { accumulator.noteCurrency(record[1]) }
         }
         let header = records[headerIndex].map(BillingExportReader.normalized)
         let layout: BilledUsage.Layout
@@ -150,6 +152,10 @@ struct BillingExportReader: Sendable {
             (layout, columns, byPosition) = (.reportsPage, BillingExportReader.reportsColumns, true)
         } else {
             throw unknownLayout(file, found: header.count)
+        }
+        // A console export names its currency in the cost column's header (`Cost (€)`).
+        if let last = columns.cost.last, last < header.count, let open = header[last].lastIndex(of: "("), header[last].hasSuffix(")") {
+            accumulator.noteCurrency(String(header[last][header[last].index(after: open)...].dropLast()))
         }
         // The amounts the file writes unambiguously say what `1.500` means in the others.
         let amountColumns = [columns.amount].compactMap { $0 } + columns.cost + columns.credits
@@ -184,6 +190,7 @@ struct BillingExportReader: Sendable {
             row.start = BillingExportReader.isoDate(cell(columns.start))
             row.end = BillingExportReader.isoDate(cell(columns.end)) ?? row.start
             if let index = columns.invoiceMonth { accumulator.addInvoiceMonth(cell(index)) }
+            if let index = columns.currency { accumulator.noteCurrency(cell(index)) }
             accumulator.add(row)
             read += 1
         }
@@ -221,7 +228,8 @@ struct BillingExportReader: Sendable {
         guard let sku = index("sku.description"), let cost = index("cost") else { return nil }
         return Columns(
             service: index("service.description"), sku: sku, amount: index("usage.amount"), cost: [cost],
-            creditsCell: index("credits"), start: index("usage_start_time"), end: index("usage_end_time"), invoiceMonth: index("invoice.month")
+            creditsCell: index("credits"), start: index("usage_start_time"), end: index("usage_end_time"), invoiceMonth: index("invoice.month"),
+            currency: index("currency")
         )
     }
 
@@ -259,6 +267,7 @@ struct BillingExportReader: Sendable {
             row.start = BillingExportReader.isoDate(string("usage_start_time"))
             row.end = BillingExportReader.isoDate(string("usage_end_time")) ?? row.start
             accumulator.addInvoiceMonth(string("invoice.month"))
+            accumulator.noteCurrency(string("currency"))
             accumulator.add(row)
         }
     }
@@ -351,9 +360,18 @@ struct BillingExportReader: Sendable {
         var ignoredRows = 0
         var skippedRows = 0
         var warnings: [Diagnostic] = []
+        /// The bill's currency when the file names one other than US dollars.
+        var currency: String?
 
         init(matcher: SKUMatcher) {
             self.matcher = matcher
+        }
+
+        /// Notes the currency a file names (`EUR`, or a sign such as `€`), unless it is US dollars.
+        mutating func noteCurrency(_ text: String) {
+            let currency = text.trimmingCharacters(in: .whitespaces).uppercased()
+            guard !["", "USD", "$", "US$", "USD $"].contains(currency) else { return }
+            self.currency = self.currency ?? currency
         }
 
         /// Counts a row left out, with a warning at its line for the first few.
@@ -422,7 +440,7 @@ struct BillingExportReader: Sendable {
                 skus: skus.values.sorted { $0.sku < $1.sku },
                 period: .init(firstUsageDate: first, lastUsageDate: last, invoiceMonths: invoiceMonths.sorted()),
                 otherServiceRows: otherRows, otherServiceCostUSD: otherCost, ignoredRows: ignoredRows,
-                skippedRows: skippedRows, warnings: warnings
+                skippedRows: skippedRows, warnings: warnings, currency: currency
             )
         }
     }

@@ -32,6 +32,8 @@ struct ReconciliationRenderer: Sendable {
     func json(_ reconciliation: Reconciliation) -> JSONValue {
         let bill = reconciliation.bill
         let period = bill.period
+        /// A billed amount: US dollars, or null when the bill is in another currency.
+        func billed(_ amount: Double) -> JSONValue { bill.currency == nil ? .number(amount) : .null }
         return .object([
             ("schema", .string(ReconciliationRenderer.schema)),
             ("skus", .array(reconciliation.rows.map { row in
@@ -40,14 +42,14 @@ struct ReconciliationRenderer: Sendable {
                     ("estimated_count", .number(row.estimatedCount)),
                     ("billed_count", .number(row.billedCount)),
                     ("estimated_cost_usd", .number(row.estimatedCostUSD)),
-                    ("billed_cost_usd", .number(row.billedCostUSD)),
+                    ("billed_cost_usd", billed(row.billedCostUSD)),
                     ("flagged", .bool(row.flagged)),
                 ])
             })),
             ("total_estimated_usd", .number(reconciliation.totalEstimatedUSD)),
-            ("total_billed_usd", .number(reconciliation.totalBilledUSD)),
+            ("total_billed_usd", billed(reconciliation.totalBilledUSD)),
             ("estimated_credits_usd", .number(reconciliation.estimatedCreditsUSD)),
-            ("billed_credits_usd", .number(reconciliation.billedCreditsUSD)),
+            ("billed_credits_usd", billed(reconciliation.billedCreditsUSD)),
             ("billing_period", .object([
                 ("first_usage_date", period.firstUsageDate.map(JSONValue.string) ?? .null),
                 ("last_usage_date", period.lastUsageDate.map(JSONValue.string) ?? .null),
@@ -59,8 +61,9 @@ struct ReconciliationRenderer: Sendable {
                 ("layout", .string(bill.layout.rawValue)),
                 ("matched_by_position", .bool(bill.matchedByPosition)),
                 ("other_service_rows", .int(bill.otherServiceRows)),
-                ("other_service_cost_usd", .number(bill.otherServiceCostUSD)),
+                ("other_service_cost_usd", billed(bill.otherServiceCostUSD)),
                 ("ignored_rows", .int(bill.ignoredRows)),
+                ("currency", .string(bill.currency ?? "USD")),
             ])),
             ("count_tolerance", .number(BillReconciler.tolerance)),
             ("flagged", .int(reconciliation.flaggedCount)),
@@ -75,21 +78,29 @@ struct ReconciliationRenderer: Sendable {
         lines.append("Billing export: \(MarkdownText.name(bill.file)) (\(bill.layout.rawValue)\(bill.matchedByPosition ? ", columns matched by position" : "")), \(periodText(bill.period)).")
         let months = reconciliation.estimateMonths
         lines.append("The estimate is the app's current billing at delay 0 over \(months.isEmpty ? "no month" : months.joined(separator: ", ")).")
+        /// A billed amount as the bill states it: dollars, or the number and the bill's currency.
+        func billed(_ amount: Double) -> String {
+            bill.currency.map { Money.usd(amount).replacingOccurrences(of: "$", with: "") + " " + $0 } ?? Money.usd(amount)
+        }
+        if let currency = bill.currency {
+            lines.append("")
+            lines.append("**The bill is in \(currency)**: its costs are shown as billed, in \(currency), and the estimate's in US dollars at Google's list prices, so the costs are not compared; the counts are, and they do not depend on the currency.")
+        }
         lines.append("")
-        lines.append("| SKU | estimated count | billed count | difference | estimated cost | billed cost | |")
+        lines.append("| SKU | estimated count | billed count | difference | estimated cost | billed cost\(bill.currency.map { " (\($0))" } ?? "") | |")
         lines.append("|---|---:|---:|---:|---:|---:|---|")
         for row in reconciliation.rows {
             let mark: String
             if !row.inBill { mark = "**flagged**: not in the bill" }
             else if !row.inEstimate { mark = "**flagged**: not in the estimate" }
             else { mark = row.flagged ? "**flagged**" : "" }
-            lines.append("| \(MarkdownText.name(row.sku)) | \(Money.plain(row.estimatedCount)) | \(Money.plain(row.billedCount)) | \(difference(row)) | \(Money.usd(row.estimatedCostUSD)) | \(Money.usd(row.billedCostUSD)) | \(mark) |")
+            lines.append("| \(MarkdownText.name(row.sku)) | \(Money.plain(row.estimatedCount)) | \(Money.plain(row.billedCount)) | \(difference(row)) | \(Money.usd(row.estimatedCostUSD)) | \(billed(row.billedCostUSD)) | \(mark) |")
         }
-        lines.append("| **Total** (net of credits) | | | | **\(Money.usd(reconciliation.totalEstimatedUSD))** | **\(Money.usd(reconciliation.totalBilledUSD))** | |")
+        lines.append("| **Total** (net of credits) | | | | **\(Money.usd(reconciliation.totalEstimatedUSD))** | **\(billed(reconciliation.totalBilledUSD))** | |")
         lines.append("")
-        lines.append("Credits are kept apart from the SKU costs: estimated \(Money.usd(reconciliation.estimatedCreditsUSD)), billed \(Money.usd(reconciliation.billedCreditsUSD)).")
+        lines.append("Credits are kept apart from the SKU costs: estimated \(Money.usd(reconciliation.estimatedCreditsUSD)), billed \(billed(reconciliation.billedCreditsUSD)).")
         if bill.otherServiceRows > 0 {
-            lines.append("Left out of the comparison: \(bill.otherServiceRows) \(bill.otherServiceRows == 1 ? "row" : "rows") of other services or SKUs (\(Money.usd(bill.otherServiceCostUSD))).")
+            lines.append("Left out of the comparison: \(bill.otherServiceRows) \(bill.otherServiceRows == 1 ? "row" : "rows") of other services or SKUs (\(billed(bill.otherServiceCostUSD))).")
         }
         if bill.ignoredRows > 0 {
             lines.append("\(bill.ignoredRows) tax, rounding or total \(bill.ignoredRows == 1 ? "row was" : "rows were") skipped.")

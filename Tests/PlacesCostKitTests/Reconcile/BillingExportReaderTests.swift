@@ -122,6 +122,24 @@ struct BillingExportReaderTests {
         #expect(usage.otherServiceRows == 1)
     }
 
+    @Test("A bill in another currency is told from the preamble, BigQuery's currency or the cost column's sign; US dollars are none")
+    func currency() throws {
+        #expect(try read(BillingExportReaderTests.console).currency == nil)
+        #expect(try read(BillingExportReaderTests.console.replacingOccurrences(of: "Currency,USD", with: "Currency,eur")).currency == "EUR")
+        // A localized console export, read by position, names its currency in the cost header.
+        let yen = BillingExportReaderTests.console.replacingOccurrences(of: "Currency,USD\n", with: "")
+            .replacingOccurrences(of: "Unrounded Cost ($),Cost ($)", with: "Kosten ungerundet (¥),Kosten (¥)")
+        let byPosition = try read(yen)
+        #expect(byPosition.matchedByPosition && byPosition.currency == "¥")
+        let jsonLines = """
+        {"service":{"description":"Places API"},"sku":{"description":"Places Details"},"usage":{"amount":100},"cost":255,"currency":"JPY"}
+        """
+        #expect(try read(jsonLines, file: "bill.jsonl").currency == "JPY")
+        let csv = "service.description,sku.description,usage.amount,cost,currency\nPlaces API,Places Details,100,1.7,USD\nPlaces API,Places Details,50,0.85,USD\n"
+        #expect(try read(csv).currency == nil)
+        #expect(try read(csv.replacingOccurrences(of: ",USD\n", with: ",GBP\n")).currency == "GBP")
+    }
+
     @Test("A German console export is read by column position")
     func localizedHeader() throws {
         let text = """

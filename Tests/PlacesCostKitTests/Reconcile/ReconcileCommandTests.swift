@@ -119,4 +119,28 @@ struct ReconcileCommandTests {
         let details = try #require(skus.first { $0["sku"] as? String == "Places Details" })
         #expect(details["estimated_count"] as? Int == 393 && details["billed_count"] as? Int == 405)
     }
+
+    @Test("A bill in euros: counts compared, costs shown in euros and never as dollars, the JSON's billed dollars null")
+    func otherCurrency() throws {
+        let directory = TemporaryDirectory()
+        let sample = try String(contentsOfFile: packageRoot + "/SampleLogs/billing/cost-table-2026-10.csv", encoding: .utf8)
+        let bill = directory.write("eur.csv", sample.replacingOccurrences(of: "Currency,USD", with: "Currency,EUR"))
+        let dollars = runCLI(["reconcile", "SampleLogs/ios-app.jsonl", "--billing", "SampleLogs/billing/cost-table-2026-10.csv", "--json", "--quiet"], workingDirectory: packageRoot)
+        let euros = runCLI(["reconcile", "SampleLogs/ios-app.jsonl", "--billing", bill, "--json", "--quiet"], workingDirectory: packageRoot)
+        #expect(euros.code == .success, "\(euros.stderr)")
+        let usd = try MalformedCorpusTests.object(dollars.stdout)
+        let eur = try MalformedCorpusTests.object(euros.stdout)
+        #expect((usd["billing_file"] as? [String: Any])?["currency"] as? String == "USD")
+        #expect((eur["billing_file"] as? [String: Any])?["currency"] as? String == "EUR")
+        #expect(eur["total_billed_usd"] is NSNull && eur["billed_credits_usd"] is NSNull && usd["total_billed_usd"] is NSNumber)
+        let rows = try #require(eur["skus"] as? [[String: Any]])
+        #expect(rows.allSatisfy { $0["billed_cost_usd"] is NSNull })
+        // The counts, and what is flagged, do not depend on the currency.
+        let counts = { (report: [String: Any]) in (report["skus"] as? [[String: Any]] ?? []).map { "\($0["sku"]!) \($0["billed_count"]!) \($0["flagged"]!)" } }
+        #expect(counts(eur) == counts(usd) && eur["flagged"] as? Int == usd["flagged"] as? Int)
+        let markdown = runCLI(["reconcile", "SampleLogs/ios-app.jsonl", "--billing", bill, "--quiet"], workingDirectory: packageRoot).stdout
+        #expect(markdown.contains("**The bill is in EUR**") && markdown.contains("| billed cost (EUR) |"))
+        let table = markdown.split(separator: "\n").filter { $0.hasPrefix("| `") }
+        #expect(!table.isEmpty && table.allSatisfy { $0.split(separator: "|")[5].contains("EUR") && !$0.split(separator: "|")[5].contains("$") })
+    }
 }
