@@ -73,6 +73,7 @@ struct BillReconciler: Sendable {
             "Traffic missing from the log: another client, server or API key calls Places without writing to this log, or the log misses days of the billing period (use --since and --until to match the bill's dates).",
             "Free caps: usage under a SKU's free monthly cap may be listed with a zero cost, or not at all, depending on the export.",
             "Credits: the $200 monthly credit, free-trial or promotional credits are shown apart from the SKU costs here; compare the totals net of credits.",
+            "Month edges: Cloud Billing counts its days and months from midnight to midnight Pacific time; pass --timezone America/Los_Angeles so that the estimate's months match the bill's (the default is UTC).",
             "Other apps on the same billing account: the bill counts every project's calls; filter the export by project, or compare one project's log with one project's rows.",
             "Sampling: if the log holds a sample of the traffic, pass --scale \(scale) (billed calls / logged calls) so volumes, free caps and tiers are estimated on the full traffic.",
         ]

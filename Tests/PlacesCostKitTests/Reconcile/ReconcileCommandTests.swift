@@ -62,6 +62,8 @@ struct ReconcileCommandTests {
         #expect(period["first_usage_date"] as? String == "2026-10-01")
         #expect(period["last_usage_date"] as? String == "2026-10-02")
         #expect((json["causes"] as? [String])?.contains { $0.contains("--scale") } == true)
+        // Cloud Billing's days are Pacific time's: a gap at the month's edges has its cause and its option.
+        #expect((json["causes"] as? [String])?.contains { $0.contains("Pacific time") && $0.contains("--timezone America/Los_Angeles") } == true)
     }
 
     @Test("The Markdown marks flagged rows and lists the causes; --out writes both files")
