@@ -188,7 +188,7 @@ package struct LogReader {
         guard descriptor >= 0 else { return false }
         defer { _ = SystemCall.close(descriptor) }
         var head = [UInt8](repeating: 0, count: 64 * 1024)
-        let count = head.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        let count = head.withUnsafeMutableBytes { SystemCall.read(descriptor, $0.baseAddress, $0.count) }
         guard count > 0 else { return false }
         head.removeSubrange(count...)
         return startsAsALog(head)
