@@ -132,4 +132,28 @@ struct JSONAccessLogTests {
         let input = try #require(try MalformedCorpusTests.object(run.stdout)["input"] as? [String: Any])
         #expect(input["rejected"] as? Int == 1 && input["skipped_requests"] as? Int == 1 && input["records"] as? Int == 40)
     }
+
+    @Test("Call records and a web server's records in one file are each read as what they are, on both paths")
+    func mixed() throws {
+        let requests = try Self.requests()
+        // Calls a minute apart from the requests, so that each keeps its own searches.
+        let calls = (0..<30).map { ac(Double($0) * 60, "call-\($0 % 5)", "ab").jsonLine.replacing(/"input":"([^"]*)"/) { "\"input_length\":\($0.1.count)" } }
+        var lines: [String] = []
+        for (index, request) in requests.enumerated() {
+            lines.append(try Self.line(request, as: .nginx))
+            if index % 3 == 0, index / 3 < calls.count { lines.append(calls[index / 3]) }
+        }
+        let directory = TemporaryDirectory()
+        let path = directory.write("mixed.jsonl", lines.joined(separator: "\n") + "\n")
+        let mixedCalls = lines.filter { $0.contains("\"api\"") }.count
+        let reference = try LogReader().read([Self.clean])
+        for threads in ["1", "2"] {
+            let run = runCLI(["analyze", path, "--json", "--threads", threads])
+            #expect(run.code == .success && !run.stderr.contains("warning"), "\(run.stderr)")
+            let input = try #require(try MalformedCorpusTests.object(run.stdout)["input"] as? [String: Any])
+            #expect(input["records"] as? Int == reference.calls.count + mixedCalls && input["rejected"] as? Int == 0)
+        }
+        let twin = try LogReader().read([path])
+        #expect(twin.calls.count == reference.calls.count + mixedCalls && twin.rejected == 0)
+    }
 }

@@ -28,11 +28,20 @@ enum JSONAccessRecord {
     static let timeKeys = ["msec", "ts", "StartUTC", "time_iso8601", "@timestamp", "time", "timestamp", "time_local"]
 
     static func parse(_ line: UnsafeBufferPointer<UInt8>, userHeader: String) -> Result {
-        let object: [String: AnyJSON]
         switch JSONLineParser.parseTree(line) {
-        case .success(let members): object = members
-        case .failure(let failure): return .malformed(failure.reason)
+        case .success(let object): request(object, userHeader: userHeader)
+        case .failure(let failure): .malformed(failure.reason)
         }
+    }
+
+    /// Whether a parsed line's object is a web server's record, as `RawRecord.isWebServerRecord`
+    /// tells it from the same line: a web server's key, and no `timestamp` or no `api`.
+    static func isWebServerRecord(_ object: [String: AnyJSON]) -> Bool {
+        (object["timestamp"] == nil || object["api"] == nil) && RawRecord.webServerKeys.contains { object[$0] != nil }
+    }
+
+    /// The request a web server's record logs.
+    static func request(_ object: [String: AnyJSON], userHeader: String) -> Result {
         let nested = object["request"]
 
         guard let (time, wholeSeconds) = readTime(object) else {

@@ -15,6 +15,9 @@ struct JSONLinesBlockParser {
         let decoder = CallDecoder(fieldsAsDelimitedCell: false)
         let layouts = caches.jsonLayouts
         var leadingRecord = FastJSONRecord.blank
+        // Once a line is a web server's record, the next ones most likely are too: each is then
+        // parsed once, as a whole, before any reader of call records is tried on it.
+        var webServerLines = false
         return raw.forEachLine(maxLineLength: maxLineLength, leading: { rest in
             FastJSONLineDecoder.decodeLeadingLine(rest, layouts: layouts, into: &leadingRecord)
         }) { event, readByLayout in
@@ -26,6 +29,13 @@ struct JSONLinesBlockParser {
                 builder.add(leadingRecord, line: line, caches: &caches)
                 return
             }
+            if webServerLines, case .success(let object) = JSONLineParser.parseTree(line), JSONAccessRecord.isWebServerRecord(object) {
+                switch JSONAccessRecord.request(object, userHeader: userHeader) {
+                case .request(let request): builder.add(request, line: lineNumber, caches: &caches)
+                case .malformed(let reason): builder.reject(reason, line: lineNumber)
+                }
+                return
+            }
             if let record = FastJSONLineDecoder.decodeLearning(line, layouts: layouts) {
                 builder.add(record, line: line, caches: &caches)
                 return
@@ -33,6 +43,7 @@ struct JSONLinesBlockParser {
             if LineReader.isBlank(line) { return }
             switch JSONLineParser.parse(line) {
             case .success(let record) where record.isWebServerRecord:
+                webServerLines = true
                 switch JSONAccessRecord.parse(line, userHeader: userHeader) {
                 case .request(let request): builder.add(request, line: lineNumber, caches: &caches)
                 case .malformed(let reason): builder.reject(reason, line: lineNumber)
