@@ -168,7 +168,9 @@ package struct LogReader {
     /// server's JSON record, a CSV header with `timestamp` and `api`, an access-log line or a HAR
     /// capture, plain or gzip-compressed (`000000.gz`, as a cloud log export names its parts;
     /// a `.tar.gz` is not a log). A note names them, so a log saved under another name is never
-    /// left out unsaid. Regular files only (a FIFO is never opened), hidden ones not.
+    /// left out unsaid. Regular files only (a FIFO is never opened), hidden ones not. The first
+    /// `maxFilesSniffed` of a folder's other files (by name) are looked at, each its first
+    /// `sniffedBytes`: a folder of a hundred thousand data files costs a few megabytes of reads.
     package static func logsNotNamedAsLogs(_ paths: [String]) -> [String] {
         paths.filter { $0 != "-" }.flatMap { path -> [String] in
             var isDirectory: ObjCBool = false
@@ -176,9 +178,14 @@ package struct LogReader {
                   let names = try? FileManager.default.contentsOfDirectory(atPath: path)
             else { return [] }
             let base = path.hasSuffix("/") ? path : path + "/"
-            return names.filter { !$0.hasPrefix(".") && RotatedLogName($0) == nil }.sorted().map { base + $0 }.filter(looksLikeALog)
+            return names.filter { !$0.hasPrefix(".") && RotatedLogName($0) == nil }.sorted().prefix(maxFilesSniffed).map { base + $0 }.filter(looksLikeALog)
         }
     }
+
+    /// How many of a folder's files not named as logs `logsNotNamedAsLogs` looks at, and how
+    /// much of each: a first line of a log record, a CSV header or a HAR's opening.
+    static let maxFilesSniffed = 1_000
+    static let sniffedBytes = 8 * 1024
 
     /// Whether the regular file at `path` starts as a log does (`logsNotNamedAsLogs`).
     private static func looksLikeALog(_ path: String) -> Bool {
@@ -187,7 +194,7 @@ package struct LogReader {
         let descriptor = SystemCall.open(path, O_RDONLY | O_NONBLOCK)
         guard descriptor >= 0 else { return false }
         defer { _ = SystemCall.close(descriptor) }
-        var head = [UInt8](repeating: 0, count: 64 * 1024)
+        var head = [UInt8](repeating: 0, count: sniffedBytes)
         let count = head.withUnsafeMutableBytes { SystemCall.read(descriptor, $0.baseAddress, $0.count) }
         guard count > 0 else { return false }
         head.removeSubrange(count...)

@@ -149,5 +149,12 @@ struct RotatedLogsTests {
         #expect(run.stderr == "placescost: note: \(root)/000000.gz, \(root)/access and \(root)/export start as a log does but are not named as logs are "
             + "(.jsonl, .csv, .log, ..., docs/formats.md section 5), so they were not read. Name them as inputs to read them too.\n", "\(run.stderr)")
         #expect(runCLI(["analyze", root, "--json", "--quiet"]).stderr.isEmpty)
+
+        // A folder of many other files: only the first maxFilesSniffed by name are looked at.
+        let many = TemporaryDirectory()
+        for index in 0..<LogReader.maxFilesSniffed { many.write(String(format: "data-%05d", index), "# not a log\n") }
+        many.write("zz-export", "timestamp,api\n2026-10-01T09:00:00Z,autocomplete\n")
+        many.write("data-00000-export", "timestamp,api\n2026-10-01T09:00:00Z,autocomplete\n")
+        #expect(LogReader.logsNotNamedAsLogs([many.path]) == [many.path + "/data-00000-export"])
     }
 }
