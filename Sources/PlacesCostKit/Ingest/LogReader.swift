@@ -149,17 +149,24 @@ package struct LogReader {
     /// its folders are not searched, so a note names them rather than leave their logs out
     /// unsaid.
     package static func foldersInside(_ paths: [String]) -> [String] {
-        paths.filter { $0 != "-" }.flatMap { path -> [String] in
+        entriesNotNamedAsLogs(paths).flatMap { entries in
+            entries.filter { path in
+                var isDirectory: ObjCBool = false
+                return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+            }
+        }
+    }
+
+    /// For each directory among `paths`, the entries its listing does not take by their names
+    /// (not hidden, not a log's name), by name, as paths.
+    private static func entriesNotNamedAsLogs(_ paths: [String]) -> [[String]] {
+        paths.filter { $0 != "-" }.compactMap { path in
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
                   let names = try? FileManager.default.contentsOfDirectory(atPath: path)
-            else { return [] }
+            else { return nil }
             let base = path.hasSuffix("/") ? path : path + "/"
-            return names.filter { name in
-                var entry: ObjCBool = false
-                return !name.hasPrefix(".") && RotatedLogName(name) == nil
-                    && FileManager.default.fileExists(atPath: base + name, isDirectory: &entry) && entry.boolValue
-            }.sorted().map { base + $0 }
+            return names.filter { !$0.hasPrefix(".") && RotatedLogName($0) == nil }.sorted().map { base + $0 }
         }
     }
 
@@ -172,14 +179,7 @@ package struct LogReader {
     /// `maxFilesSniffed` of a folder's other files (by name) are looked at, each its first
     /// `sniffedBytes`: a folder of a hundred thousand data files costs a few megabytes of reads.
     package static func logsNotNamedAsLogs(_ paths: [String]) -> [String] {
-        paths.filter { $0 != "-" }.flatMap { path -> [String] in
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
-                  let names = try? FileManager.default.contentsOfDirectory(atPath: path)
-            else { return [] }
-            let base = path.hasSuffix("/") ? path : path + "/"
-            return names.filter { !$0.hasPrefix(".") && RotatedLogName($0) == nil }.sorted().prefix(maxFilesSniffed).map { base + $0 }.filter(looksLikeALog)
-        }
+        entriesNotNamedAsLogs(paths).flatMap { $0.prefix(maxFilesSniffed).filter(looksLikeALog) }
     }
 
     /// How many of a folder's files not named as logs `logsNotNamedAsLogs` looks at, and how
