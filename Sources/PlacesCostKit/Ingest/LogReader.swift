@@ -79,10 +79,10 @@ package struct LogReader {
         package var spooled: [InputSpool.Copy] = []
         /// Hosts taken as proxies of Google's APIs, and hosts of skipped requests.
         package var hosts = RequestHosts()
-        /// Folders inside the directories given, which are not searched (`foldersInside`).
+        /// Folders inside the directories given, which are not searched (`LogReader.unlisted`).
         package var foldersNotRead: [String] = []
         /// Files of the directories given that hold logs by their first bytes but are not named
-        /// as logs are, so were not read (`logsNotNamedAsLogs`).
+        /// as logs are, so were not read (`LogReader.unlisted`).
         package var logsNotNamedAsLogs: [String] = []
 
         package init() {}
@@ -144,53 +144,46 @@ package struct LogReader {
         return files
     }
 
-    /// The folders inside the directories among `paths` (not hidden; not those named like a log,
-    /// which are warned about as they are listed), by name: a directory's logs are its files, and
-    /// its folders are not searched, so a note names them rather than leave their logs out
-    /// unsaid.
-    package static func foldersInside(_ paths: [String]) -> [String] {
-        entriesNotNamedAsLogs(paths).flatMap { entries in
-            entries.filter { path in
-                var isDirectory: ObjCBool = false
-                return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
-            }
-        }
-    }
-
-    /// For each directory among `paths`, the entries its listing does not take by their names
-    /// (not hidden, not a log's name), by name, as paths.
-    private static func entriesNotNamedAsLogs(_ paths: [String]) -> [[String]] {
-        paths.filter { $0 != "-" }.compactMap { path in
+    /// What the directories among `paths` hold that their listing does not read, so a note can
+    /// name it rather than leave its logs out unsaid; one listing and one `stat` an entry, by
+    /// name, hidden entries and those named as logs left out (a folder named like a log is
+    /// warned about as it is listed):
+    /// - `folders`: a directory's logs are its files, and its folders are not searched;
+    /// - `logs`: files whose first bytes are a log's though their names are not (`looksLikeALog`):
+    ///   a call record or a web server's JSON record, a CSV header with `timestamp` and `api`, an
+    ///   access-log line or a HAR capture, plain or gzip-compressed (`000000.gz`, as a cloud log
+    ///   export names its parts; a `.tar.gz` is not a log). Regular files only (a FIFO is never
+    ///   opened); the first `maxFilesSniffed` entries a folder, each its first `sniffedBytes`,
+    ///   so a folder of a hundred thousand data files costs a few megabytes of reads.
+    package static func unlisted(_ paths: [String]) -> (folders: [String], logs: [String]) {
+        var folders: [String] = []
+        var logs: [String] = []
+        for path in paths where path != "-" {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
                   let names = try? FileManager.default.contentsOfDirectory(atPath: path)
-            else { return nil }
+            else { continue }
             let base = path.hasSuffix("/") ? path : path + "/"
-            return names.filter { !$0.hasPrefix(".") && RotatedLogName($0) == nil }.sorted().map { base + $0 }
+            for (index, name) in names.filter({ !$0.hasPrefix(".") && RotatedLogName($0) == nil }).sorted().enumerated() {
+                var status = stat()
+                guard stat(base + name, &status) == 0 else { continue }
+                switch status.st_mode & S_IFMT {
+                case S_IFDIR: folders.append(base + name)
+                case S_IFREG where index < maxFilesSniffed && status.st_size > 0 && looksLikeALog(base + name): logs.append(base + name)
+                default: continue
+                }
+            }
         }
+        return (folders, logs)
     }
 
-    /// The files of the directories among `paths` that a directory does not read by their
-    /// names (`RotatedLogName`) but whose first bytes are a log's: a call record or a web
-    /// server's JSON record, a CSV header with `timestamp` and `api`, an access-log line or a HAR
-    /// capture, plain or gzip-compressed (`000000.gz`, as a cloud log export names its parts;
-    /// a `.tar.gz` is not a log). A note names them, so a log saved under another name is never
-    /// left out unsaid. Regular files only (a FIFO is never opened), hidden ones not. The first
-    /// `maxFilesSniffed` of a folder's other files (by name) are looked at, each its first
-    /// `sniffedBytes`: a folder of a hundred thousand data files costs a few megabytes of reads.
-    package static func logsNotNamedAsLogs(_ paths: [String]) -> [String] {
-        entriesNotNamedAsLogs(paths).flatMap { $0.prefix(maxFilesSniffed).filter(looksLikeALog) }
-    }
-
-    /// How many of a folder's files not named as logs `logsNotNamedAsLogs` looks at, and how
+    /// How many of a folder's entries not named as logs `unlisted` looks into, and how
     /// much of each: a first line of a log record, a CSV header or a HAR's opening.
     static let maxFilesSniffed = 1_000
     static let sniffedBytes = 8 * 1024
 
-    /// Whether the regular file at `path` starts as a log does (`logsNotNamedAsLogs`).
+    /// Whether the regular file at `path` starts as a log does (`unlisted`).
     private static func looksLikeALog(_ path: String) -> Bool {
-        var status = stat()
-        guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0 else { return false }
         let descriptor = SystemCall.open(path, O_RDONLY | O_NONBLOCK)
         guard descriptor >= 0 else { return false }
         defer { _ = SystemCall.close(descriptor) }

@@ -126,8 +126,7 @@ struct Analyzer: Sendable {
         var read = streamed.read
         read.spooled = pipelineOptions.spool?.copied ?? []
         // The bundled samples' folders hold the same week in other forms (SampleLogs/README.md).
-        read.foldersNotRead = usedSampleLogs ? [] : LogReader.foldersInside(paths)
-        read.logsNotNamedAsLogs = usedSampleLogs ? [] : LogReader.logsNotNamedAsLogs(paths)
+        (read.foldersNotRead, read.logsNotNamedAsLogs) = usedSampleLogs ? ([], []) : LogReader.unlisted(paths)
         guard streamed.tally.calls.records > 0 else {
             let inputs = paths.map { $0 == "-" ? "<stdin>" : $0 }
             if read.outsideWindow > 0 {
@@ -219,7 +218,7 @@ struct Analyzer: Sendable {
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
                   let names = try? FileManager.default.contentsOfDirectory(atPath: path)
             else { continue }
-            let folders = Set(LogReader.foldersInside([path]))
+            let folders = Set(LogReader.unlisted([path]).folders)
             let base = path.hasSuffix("/") ? path : path + "/"
             let skipped = names.filter { !$0.hasPrefix(".") && RotatedLogName($0) == nil && !folders.contains(base + $0) }.sorted()
             if skipped.isEmpty, folders.isEmpty {

@@ -104,7 +104,7 @@ struct RotatedLogsTests {
         // Named like a log, a folder is warned about as it is listed; hidden ones are not named.
         try FileManager.default.createDirectory(atPath: root + "/old.log.1", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: root + "/.cache", withIntermediateDirectories: true)
-        #expect(LogReader.foldersInside([root, "-", directory.path + "/missing"]) == ["2026-10-01", "2026-10-02", "2026-10-03", "2026-10-04"].map { root + "/" + $0 })
+        #expect(LogReader.unlisted([root, "-", directory.path + "/missing"]).folders == ["2026-10-01", "2026-10-02", "2026-10-03", "2026-10-04"].map { root + "/" + $0 })
 
         let nothing = runCLI(["analyze", root, "--json"])
         #expect(nothing.code == .dataError)
@@ -143,7 +143,7 @@ struct RotatedLogsTests {
         directory.write("logs/.old.gz", bytes: StoredGzipWriter.member(line + "\n"))
         #expect(mkfifo(directory.path + "/logs/pipe", 0o600) == 0)
         let root = directory.path + "/logs"
-        #expect(LogReader.logsNotNamedAsLogs([root, "-"]) == ["000000.gz", "access", "export"].map { root + "/" + $0 })
+        #expect(LogReader.unlisted([root, "-"]).logs == ["000000.gz", "access", "export"].map { root + "/" + $0 })
         let run = runCLI(["analyze", root, "--json"])
         #expect(run.code == .success)
         #expect(run.stderr == "placescost: note: \(root)/000000.gz, \(root)/access and \(root)/export start as a log does but are not named as logs are "
@@ -155,6 +155,6 @@ struct RotatedLogsTests {
         for index in 0..<LogReader.maxFilesSniffed { many.write(String(format: "data-%05d", index), "# not a log\n") }
         many.write("zz-export", "timestamp,api\n2026-10-01T09:00:00Z,autocomplete\n")
         many.write("data-00000-export", "timestamp,api\n2026-10-01T09:00:00Z,autocomplete\n")
-        #expect(LogReader.logsNotNamedAsLogs([many.path]) == [many.path + "/data-00000-export"])
+        #expect(LogReader.unlisted([many.path]).logs == [many.path + "/data-00000-export"])
     }
 }
