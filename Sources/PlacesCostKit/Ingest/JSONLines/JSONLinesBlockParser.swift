@@ -29,11 +29,15 @@ struct JSONLinesBlockParser {
                 builder.add(leadingRecord, line: line, caches: &caches)
                 return
             }
-            if webServerLines, case .success(let object) = JSONLineParser.parseTree(line), JSONAccessRecord.isWebServerRecord(object) {
-                switch JSONAccessRecord.request(object, userHeader: userHeader) {
+            /// A web server's record: the request it logs, or why it is none.
+            func file(_ access: JSONAccessRecord.Result) {
+                switch access {
                 case .request(let request): builder.add(request, line: lineNumber, caches: &caches)
                 case .malformed(let reason): builder.reject(reason, line: lineNumber)
                 }
+            }
+            if webServerLines, case .success(let object) = JSONLineParser.parseTree(line), JSONAccessRecord.isWebServerRecord(object) {
+                file(JSONAccessRecord.request(object, userHeader: userHeader))
                 return
             }
             if let record = FastJSONLineDecoder.decodeLearning(line, layouts: layouts) {
@@ -44,10 +48,7 @@ struct JSONLinesBlockParser {
             switch JSONLineParser.parse(line) {
             case .success(let record) where record.isWebServerRecord:
                 webServerLines = true
-                switch JSONAccessRecord.parse(line, userHeader: userHeader) {
-                case .request(let request): builder.add(request, line: lineNumber, caches: &caches)
-                case .malformed(let reason): builder.reject(reason, line: lineNumber)
-                }
+                file(JSONAccessRecord.parse(line, userHeader: userHeader))
             case .success(let record):
                 switch decoder.decode(record) {
                 case .success(let call): builder.add(call, fingerprint: Fingerprint.of(line), typedText: record.carriesTypedText, caches: &caches)
