@@ -367,9 +367,10 @@ struct BillingExportReader: Sendable {
             self.matcher = matcher
         }
 
-        /// Notes the currency a file names (`EUR`, or a sign such as `€`), unless it is US dollars.
+        /// Notes the currency a file names (`EUR`, or a sign such as `€`), unless it is US dollars;
+        /// at most 16 characters of it are kept (reports escape it, as any text from a file).
         mutating func noteCurrency(_ text: String) {
-            let currency = text.trimmingCharacters(in: .whitespaces).uppercased()
+            let currency = String(text.trimmingCharacters(in: .whitespaces).uppercased().prefix(16))
             guard !["", "USD", "$", "US$", "USD $"].contains(currency) else { return }
             self.currency = self.currency ?? currency
         }

@@ -78,16 +78,18 @@ struct ReconciliationRenderer: Sendable {
         lines.append("Billing export: \(MarkdownText.name(bill.file)) (\(bill.layout.rawValue)\(bill.matchedByPosition ? ", columns matched by position" : "")), \(periodText(bill.period)).")
         let months = reconciliation.estimateMonths
         lines.append("The estimate is the app's current billing at delay 0 over \(months.isEmpty ? "no month" : months.joined(separator: ", ")).")
+        // Text from the file: escaped, so it cannot add a cell, a tag or a line.
+        let currency = bill.currency.map(MarkdownText.escaped)
         /// A billed amount as the bill states it: dollars, or the number and the bill's currency.
         func billed(_ amount: Double) -> String {
-            bill.currency.map { Money.usd(amount).replacingOccurrences(of: "$", with: "") + " " + $0 } ?? Money.usd(amount)
+            currency.map { Money.usd(amount).replacingOccurrences(of: "$", with: "") + " " + $0 } ?? Money.usd(amount)
         }
-        if let currency = bill.currency {
+        if let currency {
             lines.append("")
             lines.append("**The bill is in \(currency)**: its costs are shown as billed, in \(currency), and the estimate's in US dollars at Google's list prices, so the costs are not compared; the counts are, and they do not depend on the currency.")
         }
         lines.append("")
-        lines.append("| SKU | estimated count | billed count | difference | estimated cost | billed cost\(bill.currency.map { " (\($0))" } ?? "") | |")
+        lines.append("| SKU | estimated count | billed count | difference | estimated cost | billed cost\(currency.map { " (\($0))" } ?? "") | |")
         lines.append("|---|---:|---:|---:|---:|---:|---|")
         for row in reconciliation.rows {
             let mark: String

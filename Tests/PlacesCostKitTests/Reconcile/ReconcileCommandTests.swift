@@ -144,5 +144,12 @@ struct ReconcileCommandTests {
         #expect(markdown.contains("**The bill is in EUR**") && markdown.contains("| billed cost (EUR) |"))
         let table = markdown.split(separator: "\n").filter { $0.hasPrefix("| `") }
         #expect(!table.isEmpty && table.allSatisfy { $0.split(separator: "|")[5].contains("EUR") && !$0.split(separator: "|")[5].contains("$") })
+
+        // The currency is text from the file: it cannot add a cell, a tag or a line to the report.
+        let hostile = directory.write("hostile.csv", sample.replacingOccurrences(of: "Currency,USD", with: "Currency,<b>x|y</b>"))
+        let escaped = runCLI(["reconcile", "SampleLogs/ios-app.jsonl", "--billing", hostile, "--quiet"], workingDirectory: packageRoot).stdout
+        #expect(!escaped.contains("<B>") && escaped.contains("&lt;B&gt;X\\|Y&lt;\\/B&gt;"), "\(escaped)")
+        let escapedRows = escaped.split(separator: "\n").filter { $0.hasPrefix("|") }
+        #expect(Set(escapedRows.map { $0.replacingOccurrences(of: "\\|", with: "").filter { $0 == "|" }.count }).count == 1)
     }
 }
