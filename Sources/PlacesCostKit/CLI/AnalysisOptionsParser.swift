@@ -165,11 +165,11 @@ struct AnalysisOptionsParser {
         }
         if !read.foldersNotRead.isEmpty {
             let one = read.foldersNotRead.count == 1
-            context.note("\(LogReader.listedFolders(read.foldersNotRead)) \(one ? "is a folder" : "are folders") inside a folder given, and folders inside a folder are not searched: \(one ? "its" : "their") logs are not in this report. Name \(one ? "it" : "them") as inputs to read \(one ? "it" : "them") too.")
+            context.note("\(LogReader.listedFolders(read.foldersNotRead)) \(one ? "is a folder" : "are folders") inside a folder given, and folders inside a folder are not searched: \(one ? "its" : "their") logs are not in this report. \(AnalysisOptionsParser.nameAsInputs(one: one))")
         }
         if !read.logsNotNamedAsLogs.isEmpty {
             let one = read.logsNotNamedAsLogs.count == 1
-            context.note("\(LogReader.listedFolders(read.logsNotNamedAsLogs)) \(one ? "starts" : "start") as a log does but \(one ? "is" : "are") not named as logs are (.jsonl, .csv, .log, ..., docs/formats.md section 5), so \(one ? "it was" : "they were") not read. Name \(one ? "it" : "them") as inputs to read \(one ? "it" : "them") too.")
+            context.note("\(LogReader.listedFolders(read.logsNotNamedAsLogs)) \(one ? "starts" : "start") as a log does but \(one ? "is" : "are") not named as logs are (.jsonl, .csv, .log, ..., docs/formats.md section 5), so \(one ? "it was" : "they were") not read. \(AnalysisOptionsParser.nameAsInputs(one: one))")
         }
         if read.bodiesUnknown > 0 {
             context.note("\(read.bodiesUnknown) Places API (New) calls in access logs carry their session token and input in a body the log does not show: they count as autocomplete calls without a token. A HAR capture shows the bodies.")
@@ -184,6 +184,11 @@ struct AnalysisOptionsParser {
     /// do: the records and files the readers counted (`LogReader.Output.typedTextRecords`). The
     /// text is never quoted. Access logs and HAR captures are not counted: their URLs and bodies
     /// carry `input` by nature, and no field rename can change that.
+    /// What to do about what a folder given holds and was not read.
+    static func nameAsInputs(one: Bool) -> String {
+        one ? "Name it as an input to read it too." : "Name them as inputs to read them too."
+    }
+
     func noteTypedText(records: Int, files: [String], parsed: ArgumentScanner.Parsed, context: CommandContext) {
         guard !parsed.has(Key.quiet), records > 0, let first = files.first else { return }
         let holders = files.count == 1 ? "\(first) holds" : "\(first) and \(files.count - 1) more \(files.count == 2 ? "file" : "files") hold"

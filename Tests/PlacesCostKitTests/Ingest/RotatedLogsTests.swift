@@ -121,6 +121,13 @@ struct RotatedLogsTests {
         #expect(named.code == .success && !named.stderr.contains("folder"), "\(named.stderr)")
         #expect((try MalformedCorpusTests.object(named.stdout)["input"] as? [String: Any])?["records"] as? Int == 4)
         #expect(LogReader.listedFolders(["a"]) == "a" && LogReader.listedFolders(["a", "b", "c"]) == "a, b and c")
+        // One folder is named in the singular.
+        let single = runCLI(["analyze", root + "/2026-10-01", directory.path + "/logs/app.jsonl", "--json"])
+        #expect(!single.stderr.contains("folder"))
+        let one = TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: one.path + "/old", withIntermediateDirectories: true)
+        one.write("app.jsonl", log)
+        #expect(runCLI(["analyze", one.path, "--json"]).stderr == "placescost: note: \(one.path)/old is a folder inside a folder given, and folders inside a folder are not searched: its logs are not in this report. Name it as an input to read it too.\n")
     }
 
     @Test("Files that start as logs do but are not named as logs are named in a note; other files, FIFOs and hidden files are not",
