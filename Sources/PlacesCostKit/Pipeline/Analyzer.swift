@@ -218,8 +218,9 @@ struct Analyzer: Sendable {
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
                   let names = try? FileManager.default.contentsOfDirectory(atPath: path)
             else { continue }
-            let folders = Set(LogReader.unlisted([path]).folders)
             let base = path.hasSuffix("/") ? path : path + "/"
+            // Listed once, by `analyze`: the folders among this directory's entries.
+            let folders = Set(read.foldersNotRead.filter { $0.hasPrefix(base) && !$0.dropFirst(base.count).contains("/") })
             let skipped = names.filter { !$0.hasPrefix(".") && RotatedLogName($0) == nil && !folders.contains(base + $0) }.sorted()
             if skipped.isEmpty, folders.isEmpty {
                 if names.allSatisfy({ $0.hasPrefix(".") }) { problems.append("\(path) holds no file") }
