@@ -158,11 +158,8 @@ package struct LogReader {
     package static func unlisted(_ paths: [String]) -> (folders: [String], logs: [String]) {
         var folders: [String] = []
         var logs: [String] = []
-        for path in paths where path != "-" {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
-                  let names = try? FileManager.default.contentsOfDirectory(atPath: path)
-            else { continue }
+        for path in paths {
+            guard let names = entries(ofDirectory: path) else { continue }
             let base = path.hasSuffix("/") ? path : path + "/"
             for (index, name) in names.filter({ !$0.hasPrefix(".") && RotatedLogName($0) == nil }).sorted().enumerated() {
                 var status = stat()
@@ -175,6 +172,14 @@ package struct LogReader {
             }
         }
         return (folders, logs)
+    }
+
+    /// The names in `path` when it is a directory that can be listed (`-`, a file or anything
+    /// else: `nil`).
+    static func entries(ofDirectory path: String) -> [String]? {
+        var isDirectory: ObjCBool = false
+        guard path != "-", FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
+        return try? FileManager.default.contentsOfDirectory(atPath: path)
     }
 
     /// How many of a folder's entries not named as logs `unlisted` looks into, and how

@@ -213,11 +213,8 @@ struct Analyzer: Sendable {
     /// entries of the directories given that are not log files by their names.
     static func whyNothingWasRead(_ paths: [String], _ read: LogReader.Output) -> [String] {
         var problems = read.diagnostics.prefix(3).map { "\($0.location): \($0.reason)" }
-        for path in paths where path != "-" {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue,
-                  let names = try? FileManager.default.contentsOfDirectory(atPath: path)
-            else { continue }
+        for path in paths {
+            guard let names = LogReader.entries(ofDirectory: path) else { continue }
             let base = path.hasSuffix("/") ? path : path + "/"
             // Listed once, by `analyze`: the folders among this directory's entries.
             let folders = Set(read.foldersNotRead.filter { $0.hasPrefix(base) && !$0.dropFirst(base.count).contains("/") })
