@@ -2,6 +2,12 @@ extension CallBlockBuilder {
     /// Adds a request the fast access-log decoder read from `line`, as `add(_ request:line:caches:)`
     /// files the slow path's `HTTPRequest`: a Places call, or a skipped request.
     mutating func add(_ record: FastAccessLogRecord, line: UnsafeBufferPointer<UInt8>, caches: inout Caches) {
+        add(record, line: line, fingerprint: record.fingerprint(in: line), caches: &caches)
+    }
+
+    /// Adds a request with its fingerprint, made only when the request is filed.
+    @inline(__always)
+    mutating func add(_ record: FastAccessLogRecord, line: UnsafeBufferPointer<UInt8>, fingerprint: @autoclosure () -> UInt64, caches: inout Caches) {
         guard let call = record.call else {
             block.skippedRequests += 1
             return
@@ -24,7 +30,7 @@ extension CallBlockBuilder {
         let routed = route(
             time: record.time.microseconds, api: call.api, otherAPI: 0,
             generation: call.generation, fields: fields, project: 0, platform: 0, inputLength: call.inputLength ?? -1,
-            hasToken: call.sessionToken != nil, hasUser: record.user != nil, fingerprint: record.fingerprint(in: line)
+            hasToken: call.sessionToken != nil, hasUser: record.user != nil, fingerprint: fingerprint()
         )
         guard let routed else { return }
         if routed.byToken {

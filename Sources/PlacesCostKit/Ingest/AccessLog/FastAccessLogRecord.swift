@@ -34,6 +34,13 @@ package struct FastAccessLogRecord: Equatable, Sendable {
     /// target, `\0` for the absent body, the user or `\0`, the status or `\0`); for a time of
     /// whole seconds, `Fingerprint.unrepeatable`.
     package func fingerprint(in line: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        fingerprint(in: line) { _ in }
+    }
+
+    /// The fingerprint of a request that logs headers: `headers` adds them (name, then value,
+    /// sorted by name) between the target and the body, as `HTTPRequest.fingerprint` does.
+    @inline(__always)
+    func fingerprint(in line: UnsafeBufferPointer<UInt8>, headers: (inout Fingerprint) -> Void) -> UInt64 {
         guard !wholeSecondTime else { return Fingerprint.unrepeatable }
         let raw = UnsafeRawBufferPointer(line)
         func bytes(_ span: ByteSpan) -> UnsafeRawBufferPointer {
@@ -58,6 +65,7 @@ package struct FastAccessLogRecord: Equatable, Sendable {
         }
         fingerprint.combine(bytes(method))
         fingerprint.combine(bytes(target))
+        headers(&fingerprint)
         withUnsafeBytes(of: UInt8(0)) { none in
             fingerprint.combine(none)  // no body
             if let user { fingerprint.combine(bytes(user)) } else { fingerprint.combine(none) }

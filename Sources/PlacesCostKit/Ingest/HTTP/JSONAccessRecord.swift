@@ -18,8 +18,8 @@
 ///
 /// A value `-` or empty is absent, as nginx writes it. No reason quotes a value: the target may
 /// hold an API key.
-enum JSONAccessRecord {
-    enum Result {
+package enum JSONAccessRecord {
+    package enum Result {
         case request(HTTPRequest)
         case malformed(String)
     }
@@ -27,7 +27,7 @@ enum JSONAccessRecord {
     /// Keys a time may be under, in the order they are read: the finest first.
     static let timeKeys = ["msec", "ts", "StartUTC", "time_iso8601", "@timestamp", "time", "timestamp", "time_local"]
 
-    static func parse(_ line: UnsafeBufferPointer<UInt8>, userHeader: String) -> Result {
+    package static func parse(_ line: UnsafeBufferPointer<UInt8>, userHeader: String) -> Result {
         switch JSONLineParser.parseTree(line) {
         case .success(let object): request(object, userHeader: userHeader)
         case .failure(let failure): .malformed(failure.reason)
@@ -36,12 +36,12 @@ enum JSONAccessRecord {
 
     /// Whether a parsed line's object is a web server's record, as `RawRecord.isWebServerRecord`
     /// tells it from the same line: a web server's key, and no `timestamp` or no `api`.
-    static func isWebServerRecord(_ object: [String: AnyJSON]) -> Bool {
+    package static func isWebServerRecord(_ object: [String: AnyJSON]) -> Bool {
         (object["timestamp"] == nil || object["api"] == nil) && RawRecord.webServerKeys.contains { object[$0] != nil }
     }
 
     /// The request a web server's record logs.
-    static func request(_ object: [String: AnyJSON], userHeader: String) -> Result {
+    package static func request(_ object: [String: AnyJSON], userHeader: String) -> Result {
         let nested = object["request"]
 
         guard let (time, wholeSeconds) = readTime(object) else {

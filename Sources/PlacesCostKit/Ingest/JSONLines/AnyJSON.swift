@@ -1,7 +1,7 @@
 /// Any JSON value, kept whole: what a web server's JSON access record holds, to be read by its
 /// server's keys (`JSONAccessRecord`). Parsed by `JSONLineParser`'s strict scanner
 /// (`JSONLineParser.parseTree`), numbers kept as their literal text.
-enum AnyJSON: Equatable {
+package enum AnyJSON: Equatable {
     case null
     case bool(Bool)
     case number(String)

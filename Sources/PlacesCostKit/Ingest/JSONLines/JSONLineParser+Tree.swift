@@ -2,7 +2,7 @@
 /// keeping every member where `parse` keeps only the known keys.
 extension JSONLineParser {
     /// The line's JSON object, or why it is not one.
-    static func parseTree(_ line: UnsafeBufferPointer<UInt8>) -> Result<[String: AnyJSON], Failure> {
+    package static func parseTree(_ line: UnsafeBufferPointer<UInt8>) -> Result<[String: AnyJSON], Failure> {
         var scanner = Scanner(bytes: line)
         do {
             scanner.skipWhitespace()

@@ -16,8 +16,10 @@ struct JSONLinesBlockParser {
         let layouts = caches.jsonLayouts
         var leadingRecord = FastJSONRecord.blank
         // Once a line is a web server's record, the next ones most likely are too: each is then
-        // parsed once, as a whole, before any reader of call records is tried on it.
+        // read as one (fast, else parsed once as a whole) before any reader of call records is
+        // tried on it.
         var webServerLines = false
+        let webServer = FastJSONAccessRecordDecoder(userHeader: userHeader, leaving: builder.routes.prefixes)
         return raw.forEachLine(maxLineLength: maxLineLength, leading: { rest in
             FastJSONLineDecoder.decodeLeadingLine(rest, layouts: layouts, into: &leadingRecord)
         }) { event, readByLayout in
@@ -35,6 +37,10 @@ struct JSONLinesBlockParser {
                 case .request(let request): builder.add(request, line: lineNumber, caches: &caches)
                 case .malformed(let reason): builder.reject(reason, line: lineNumber)
                 }
+            }
+            if webServerLines, let access = webServer.decode(line) {
+                builder.add(access.record, line: line, fingerprint: access.fingerprint, caches: &caches)
+                return
             }
             if webServerLines, case .success(let object) = JSONLineParser.parseTree(line), JSONAccessRecord.isWebServerRecord(object) {
                 file(JSONAccessRecord.request(object, userHeader: userHeader))

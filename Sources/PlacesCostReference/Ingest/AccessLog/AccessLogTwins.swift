@@ -1,7 +1,7 @@
 import PlacesCostKit
 
-/// The two ways an access-log line becomes a `Call`, side by side, for the tests and the fuzzer
-/// that hold the fast path to the slow one.
+/// The two ways an access-log line (or a web server's JSON record) becomes a `Call`, side by side,
+/// for the tests and the fuzzer that hold the fast path to the slow one.
 ///
 /// `slow` is the obviously-correct path (`AccessLogParser` into an `HTTPRequest`, then
 /// `PlacesRequestDecoder`, and `HTTPRequest.fingerprint`); `fast` is `FastAccessLogLineDecoder`'s
@@ -27,18 +27,43 @@ enum AccessLogTwins {
     static func slow(_ line: UnsafeBufferPointer<UInt8>, parser: AccessLogParser, routes: RequestRoutes = RequestRoutes()) -> Outcome {
         switch parser.parse(line) {
         case .malformed(let reason): return .malformed(reason)
-        case .request(let request):
-            switch PlacesRequestDecoder.decode(request, routes: routes) {
-            case .call(let call, let bodyUnknown, _): return .call(call, bodyUnknown: bodyUnknown, fingerprint: request.fingerprint)
-            case .notPlaces: return .notPlaces
-            case .malformed(let reason): return .malformed(reason)
-            }
+        case .request(let request): return outcome(of: request, routes: routes)
         }
     }
 
     /// The fast path's outcome, or `nil` when it declines the line.
     static func fast(_ line: UnsafeBufferPointer<UInt8>, decoder: FastAccessLogLineDecoder) -> Outcome? {
         guard let record = decoder.decode(line) else { return nil }
+        return outcome(of: record, fingerprint: record.fingerprint(in: line), in: line)
+    }
+
+    /// What the JSON Lines block parser makes of a line as a web server's record
+    /// (`JSONAccessRecord` + `PlacesRequestDecoder`); `nil` when the line is not one.
+    static func slowJSON(_ line: UnsafeBufferPointer<UInt8>, userHeader: String = LogReader.defaultUserHeader,
+                         routes: RequestRoutes = RequestRoutes()) -> Outcome? {
+        guard case .success(let object) = JSONLineParser.parseTree(line), JSONAccessRecord.isWebServerRecord(object) else { return nil }
+        switch JSONAccessRecord.request(object, userHeader: userHeader) {
+        case .malformed(let reason): return .malformed(reason)
+        case .request(let request): return outcome(of: request, routes: routes)
+        }
+    }
+
+    /// The fast JSON access record decoder's outcome, or `nil` when it declines the line.
+    static func fastJSON(_ line: UnsafeBufferPointer<UInt8>, decoder: FastJSONAccessRecordDecoder) -> Outcome? {
+        guard let decoded = decoder.decode(line) else { return nil }
+        return outcome(of: decoded.record, fingerprint: decoded.fingerprint, in: line)
+    }
+
+    private static func outcome(of request: HTTPRequest, routes: RequestRoutes) -> Outcome {
+        switch PlacesRequestDecoder.decode(request, routes: routes) {
+        case .call(let call, let bodyUnknown, _): .call(call, bodyUnknown: bodyUnknown, fingerprint: request.fingerprint)
+        case .notPlaces: .notPlaces
+        case .malformed(let reason): .malformed(reason)
+        }
+    }
+
+    /// A fast record as the `Call` the slow path would make.
+    private static func outcome(of record: FastAccessLogRecord, fingerprint: UInt64, in line: UnsafeBufferPointer<UInt8>) -> Outcome {
         guard let places = record.call else { return .notPlaces }
         func bytes(_ span: ByteSpan) -> UnsafeBufferPointer<UInt8> {
             UnsafeBufferPointer(rebasing: line[Int(span.start) ..< Int(span.start + span.count)])
@@ -54,7 +79,7 @@ enum AccessLogTwins {
             userID: record.user.map(text),
             status: record.status.map(text)
         )
-        return .call(call, bodyUnknown: places.bodyUnknown, fingerprint: record.fingerprint(in: line))
+        return .call(call, bodyUnknown: places.bodyUnknown, fingerprint: fingerprint)
     }
 
     /// Where the fast path answers, how it differs from the slow path; `nil` when they agree or

@@ -314,33 +314,47 @@ struct AccessLogTally: CustomStringConvertible {
     var adversarialNotPlaces = 0
     var declinedButValid = 0
     var slowRejected = 0
+    /// Lines that are no web server's JSON record (only `FastJSONAccessRecordDecoder`'s twins say so).
+    var notWebServer = 0
     var problems: [String] = []
 
     mutating func compare(_ line: [UInt8], plain: Bool, fast decoder: FastAccessLogLineDecoder, parser: AccessLogParser) {
-        compared += 1
         line.withUnsafeBufferPointer { bytes in
-            let slow = AccessLogTwins.slow(bytes, parser: parser)
-            if case .malformed = slow { slowRejected += 1 }
-            guard let fast = AccessLogTwins.fast(bytes, decoder: decoder) else {
-                if case .malformed = slow {} else { declinedButValid += 1 }
-                if plain { problems.append("a plain line is declined: \(String(decoding: line, as: UTF8.self))") }
-                return
-            }
-            if plain {
-                plainAnswered += 1
-            } else if case .call = fast {
-                adversarialCalls += 1
-            } else {
-                adversarialNotPlaces += 1
-            }
-            if fast != slow || fast.description != slow.description {
-                problems.append("fast \(fast) != slow \(slow) for \(String(decoding: line, as: UTF8.self))")
-            }
+            compare(line, plain: plain, fast: AccessLogTwins.fast(bytes, decoder: decoder), slow: AccessLogTwins.slow(bytes, parser: parser))
+        }
+    }
+
+    /// - Parameter slow: `nil` when the line is no web server's record: the fast path must then decline it.
+    mutating func compare(_ line: [UInt8], plain: Bool, fast: AccessLogTwins.Outcome?, slow: AccessLogTwins.Outcome?) {
+        compared += 1
+        let text = String(decoding: line, as: UTF8.self)
+        guard let slow else {
+            notWebServer += 1
+            if let fast { problems.append("answered \(fast) for a line that is no web server's record: \(text)") }
+            return
+        }
+        if case .malformed = slow { slowRejected += 1 }
+        guard let fast else {
+            if case .malformed = slow {} else { declinedButValid += 1 }
+            if plain { problems.append("a plain line is declined: \(text)") }
+            return
+        }
+        if plain {
+            plainAnswered += 1
+        } else if case .call = fast {
+            adversarialCalls += 1
+        } else {
+            adversarialNotPlaces += 1
+        }
+        // `==` on `String` equates canonically equivalent text; the bytes must match too.
+        if fast != slow || Array(fast.description.utf8) != Array(slow.description.utf8) {
+            problems.append("fast \(fast) != slow \(slow) for \(text)")
         }
     }
 
     var description: String {
-        "compared \(compared), plain answered \(plainAnswered), adversarial calls \(adversarialCalls), adversarial not Places \(adversarialNotPlaces), declined but valid \(declinedButValid), slow rejected \(slowRejected)"
+        "compared \(compared), plain answered \(plainAnswered), adversarial calls \(adversarialCalls), adversarial not Places \(adversarialNotPlaces), "
+            + "declined but valid \(declinedButValid), slow rejected \(slowRejected), no web server's \(notWebServer)"
     }
 }
 
@@ -456,7 +470,7 @@ struct AccessLogLineGenerator {
               "1/Oct/2026:09:00:03 +0000", "01/oct/2026:09:00:03 -0130", "29/Feb/2025:00:00:00 +0000", "01/Oct/0000:09:00:03 +0000"])
     }
 
-    private mutating func target(adversarial: Bool) -> String {
+    mutating func target(adversarial: Bool) -> String {
         let plainPaths = ["/maps/api/place/autocomplete/json", "/maps/api/place/details/json", "/maps/api/geocode/json"]
         let paths = plainPaths + [
             "/maps/api/place/autocomplete/xml", "/maps/api/place/queryautocomplete/json", "/maps/api/place/findplacefromtext/json",

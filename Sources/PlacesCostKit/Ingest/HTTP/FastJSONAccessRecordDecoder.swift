@@ -1,0 +1,261 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a flat web server's JSON access record (nginx with a JSON `log_format`, Traefik's JSON
+/// access log) straight to byte spans, or declines: `JSONAccessRecord`'s fast twin, as
+/// `FastAccessLogLineDecoder` is `AccessLogParser`'s.
+///
+/// `JSONAccessRecord` parses each record into a tree of `String`s and a dictionary, then builds an
+/// `HTTPRequest` of `String`s; a record costs microseconds. This decoder walks the line once,
+/// notes where the members it reads are, and hands the request's spans to the combined decoder's
+/// own readers (the request line, the times, the Places target). It allocates nothing.
+///
+/// It answers only when it is sure to give what `JSONAccessRecord` + `PlacesRequestDecoder` give
+/// (the same `Call` and fingerprint, or "not a Places request"), and returns `nil` for anything
+/// else, which the slow path then decides and words: bytes outside ASCII, any backslash escape,
+/// a nested value (Caddy's `request` object), a member it reads given twice, a record that is
+/// not a web server's, a field-mask header or a request body (read by the slow path), `$uri`
+/// that needs `$args` appended, and every value the combined decoder declines.
+///
+/// The tests generate thousands of valid, unusual and mutated records and check that every one
+/// this decoder answers gets the slow path's outcome and fingerprint.
+package struct FastJSONAccessRecordDecoder: Sendable {
+    /// What the decoder read: the request, and its fingerprint (`HTTPRequest.fingerprint` of the
+    /// request the slow path makes, headers included).
+    package struct Decoded {
+        package var record: FastAccessLogRecord
+        package var fingerprint: UInt64
+    }
+
+    /// The header that carries the user (`--user-header`), as `JSONAccessRecord` compares it.
+    private let userHeader: [UInt8]
+    /// Paths the user routed or strips a prefix from: left to the slow path.
+    private let leftPrefixes: [[UInt8]]
+
+    /// Headers a record may log and this decoder still answer; one with more is declined.
+    static let maxHeaders = 16
+
+    package init(userHeader: String = LogReader.defaultUserHeader, leaving prefixes: [String] = []) {
+        self.userHeader = Array(userHeader.utf8)
+        self.leftPrefixes = prefixes.map { Array($0.utf8) }
+    }
+
+    /// Decodes one line.
+    ///
+    /// - Parameter line: the line's bytes, without its `\n` and trailing `\r`.
+    /// - Returns: the request, or `nil` when the slow path must decide.
+    package func decode(_ line: UnsafeBufferPointer<UInt8>) -> Decoded? {
+        guard let base = line.baseAddress, line.count < Int(Int32.max), UTF8Validation.isASCII(UnsafeRawBufferPointer(line)) else {
+            return nil
+        }
+        return withUnsafeTemporaryAllocation(of: Member.self, capacity: Member.Key.allCases.count) { members in
+            withUnsafeTemporaryAllocation(of: Header.self, capacity: Self.maxHeaders) { headers in
+                members.initialize(repeating: .absent)
+                var scan = Scan(line: base, count: line.count, members: members.baseAddress!, headers: headers.baseAddress!)
+                guard scan.object(userHeader: userHeader), scan.isWebServerRecord else { return nil }
+                return read(scan)
+            }
+        }
+    }
+
+    /// The request of a record `scan` has walked, as `JSONAccessRecord.request` reads it.
+    private func read(_ scan: Scan) -> Decoded? {
+        let line = scan.line
+        // The first time key present, in `JSONAccessRecord.timeKeys`' order.
+        guard let (time, wholeSeconds) = readTime(scan) else { return nil }
+
+        let method: Range<Int>
+        let target: Range<Int>
+        let request = scan[.request]
+        if request.isPresent {
+            guard request.kind == .string,
+                  let (requestMethod, requestTarget) = FastAccessLogLineDecoder.requestLine(line, request.range)
+            else { return nil }
+            (method, target) = (requestMethod, requestTarget)
+        } else {
+            guard let methodText = scan.first(.requestMethod, .method, .requestMethodTraefik).text(in: line),
+                  let uri = scan.first(.requestURI, .requestPath, .uri).text(in: line),
+                  FastAccessLogLineDecoder.allLetters(line, methodText)
+            else { return nil }
+            // nginx's `$uri` leaves the query in `$args`, which the slow path appends.
+            if !scan[.requestURI].isPresent, memchr(line + uri.lowerBound, Int32(UInt8(ascii: "?")), uri.count) == nil,
+               scan.first(.args, .queryString).text(in: line) != nil {
+                return nil
+            }
+            (method, target) = (methodText, uri)
+        }
+
+        var status: ByteSpan?
+        if let digits = scan.first(.status, .downstreamStatus).text(in: line),
+           !(digits.count == 1 && line[digits.lowerBound] == UInt8(ascii: "0")) {
+            // `Int(text)` takes more spellings (`+200`, `0200`); those go to the slow path.
+            guard digits.count == 3, (UInt8(ascii: "1") ... UInt8(ascii: "9")).contains(line[digits.lowerBound]),
+                  line[digits.lowerBound + 1] &- UInt8(ascii: "0") < 10, line[digits.lowerBound + 2] &- UInt8(ascii: "0") < 10
+            else { return nil }
+            status = ByteSpan(digits)
+        }
+        guard scan[.requestBody].text(in: line) == nil else { return nil }
+        let user = scan.userFromHeader ?? scan[.remoteUser].text(in: line) ?? scan[.userID].text(in: line)
+
+        var record = FastAccessLogRecord(time: time, method: ByteSpan(method), target: ByteSpan(target), user: user.map(ByteSpan.init),
+                                         status: status, wholeSecondTime: wholeSeconds)
+        guard FastAccessLogLineDecoder.placesCall(line, target, leaving: leftPrefixes, into: &record) else { return nil }
+        let fingerprint = record.fingerprint(in: UnsafeBufferPointer(start: line, count: scan.count)) { fingerprint in
+            scan.combineHeaders(into: &fingerprint)
+        }
+        return Decoded(record: record, fingerprint: fingerprint)
+    }
+
+    /// The record's time and whether it has whole seconds only, as `JSONAccessRecord.readTime`
+    /// reads the first time key present; `nil` when the slow path must decide.
+    private func readTime(_ scan: Scan) -> (Timestamp, wholeSeconds: Bool)? {
+        let line = scan.line
+        guard let key = Member.Key.timeKeys.first(where: { scan[$0].isPresent }) else { return nil }
+        let value = scan[key]
+        let field = UnsafeBufferPointer(start: line + value.range.lowerBound, count: value.range.count)
+        let fraction = memchr(field.baseAddress!, Int32(UInt8(ascii: ".")), field.count) != nil
+        switch (key, value.kind) {
+        case (.msec, .string), (.msec, .number), (.ts, .string), (.ts, .number):
+            return AccessLogParser.parseMsec(field).map { ($0, !fraction) }
+        case (.timeLocal, .string):
+            return FastAccessLogLineDecoder.timeLocal(field.baseAddress!, field.count).map { ($0, true) }
+        case (_, .string) where key != .msec && key != .ts && key != .timeLocal:
+            guard memchr(field.baseAddress!, Int32(UInt8(ascii: "-")), field.count) != nil,
+                  case .success(let time) = TimestampParser.parse(bytes: field)
+            else { return nil }
+            return (time, !fraction)
+        default:
+            return nil
+        }
+    }
+}
+
+extension FastJSONAccessRecordDecoder {
+    /// A member this decoder reads: where its value is and of what kind.
+    struct Member {
+        /// The keys `JSONAccessRecord` reads, and those that tell a web server's record
+        /// (`RawRecord.webServerKeys`).
+        enum Key: Int, CaseIterable {
+            case msec, ts, startUTC, timeISO8601, atTimestamp, time, timestamp, timeLocal
+            case request, requestMethod, method, requestMethodTraefik, requestURI, requestPath, uri, args, queryString
+            case status, downstreamStatus, remoteUser, userID, requestBody, api
+            case remoteAddr, remoteIP, httpUserAgent, upstreamAddr, clientAddr
+
+            var name: StaticString {
+                switch self {
+                case .msec: "msec"
+                case .ts: "ts"
+                case .startUTC: "StartUTC"
+                case .timeISO8601: "time_iso8601"
+                case .atTimestamp: "@timestamp"
+                case .time: "time"
+                case .timestamp: "timestamp"
+                case .timeLocal: "time_local"
+                case .request: "request"
+                case .requestMethod: "request_method"
+                case .method: "method"
+                case .requestMethodTraefik: "RequestMethod"
+                case .requestURI: "request_uri"
+                case .requestPath: "RequestPath"
+                case .uri: "uri"
+                case .args: "args"
+                case .queryString: "query_string"
+                case .status: "status"
+                case .downstreamStatus: "DownstreamStatus"
+                case .remoteUser: "remote_user"
+                case .userID: "user_id"
+                case .requestBody: "request_body"
+                case .api: "api"
+                case .remoteAddr: "remote_addr"
+                case .remoteIP: "remote_ip"
+                case .httpUserAgent: "http_user_agent"
+                case .upstreamAddr: "upstream_addr"
+                case .clientAddr: "ClientAddr"
+                }
+            }
+
+            /// `JSONAccessRecord.timeKeys`, in the order they are read.
+            static let timeKeys: [Key] = JSONAccessRecord.timeKeys.map { name in allCases.first { "\($0.name)" == name }! }
+
+            /// `RawRecord.webServerKeys`: any of them tells a web server's record.
+            /// Each is a case here (the tests check it).
+            static let webServerKeys: [Key] = allCases.filter { RawRecord.webServerKeys.contains("\($0.name)") }
+
+            /// The keys of each length, to match a member's key against.
+            static let byLength: [[Key]] = {
+                var table = Array(repeating: [Key](), count: 17)
+                for key in allCases { table[key.name.utf8CodeUnitCount].append(key) }
+                return table
+            }()
+
+            /// The key `bytes` spell, if this decoder reads it.
+            @inline(__always)
+            static func named(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Key? {
+                guard count < byLength.count else { return nil }
+                for key in byLength[count] where memcmp(bytes, key.name.utf8Start, count) == 0 { return key }
+                return nil
+            }
+        }
+
+        enum Kind: UInt8 {
+            case absent, string, number, literal
+        }
+
+        /// A string's range is inside its quotes; a number's is its literal.
+        var range: Range<Int>
+        var kind: Kind
+
+        static let absent = Member(range: 0 ..< 0, kind: .absent)
+
+        var isPresent: Bool { kind != .absent }
+
+        /// `AnyJSON.text`: a string unless it is empty or `-`, a number's literal; `nil` otherwise.
+        @inline(__always)
+        func text(in line: UnsafePointer<UInt8>) -> Range<Int>? {
+            switch kind {
+            case .number: return range
+            case .string: return range.isEmpty || (range.count == 1 && line[range.lowerBound] == UInt8(ascii: "-")) ? nil : range
+            case .absent, .literal: return nil
+            }
+        }
+    }
+
+    /// A logged header with a value: nginx's `http_x_goog_fieldmask`, Traefik's
+    /// `request_X-Goog-Fieldmask`. Its name, as `JSONAccessRecord` makes it, is the key after the
+    /// prefix in lowercase, with nginx's `_` as `-`.
+    struct Header {
+        var key: Range<Int>
+        var prefixCount: Int
+        var value: Member
+
+        @inline(__always)
+        var nameCount: Int { key.count - prefixCount }
+
+        /// Byte `index` of the name.
+        @inline(__always)
+        func nameByte(_ index: Int, in line: UnsafePointer<UInt8>) -> UInt8 {
+            let byte = line[key.lowerBound + prefixCount + index]
+            if byte &- UInt8(ascii: "A") < 26 { return byte | 0x20 }
+            // Only nginx's names (`http_`) turn `_` into `-`.
+            return byte == UInt8(ascii: "_") && prefixCount == 5 ? UInt8(ascii: "-") : byte
+        }
+
+        func nameEquals(_ name: [UInt8], in line: UnsafePointer<UInt8>) -> Bool {
+            guard nameCount == name.count else { return false }
+            for index in 0 ..< name.count where nameByte(index, in: line) != name[index] { return false }
+            return true
+        }
+
+        /// The names' order, as `String`'s `<` orders ASCII names: byte by byte.
+        func nameOrder(_ other: Header, in line: UnsafePointer<UInt8>) -> Int {
+            for index in 0 ..< min(nameCount, other.nameCount) {
+                let (mine, theirs) = (nameByte(index, in: line), other.nameByte(index, in: line))
+                if mine != theirs { return mine < theirs ? -1 : 1 }
+            }
+            return nameCount - other.nameCount
+        }
+    }
+}
