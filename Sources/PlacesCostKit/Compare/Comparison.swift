@@ -28,7 +28,8 @@ struct Comparison: Sendable, Equatable {
     /// `monthly saving` above; negative when the cost per search rose.
     let monthlySavingUSD: Double
     /// The change of the list cost per search, in percent of the before side's; nil when the
-    /// before side cost $0 a search and the after side more (a rise from nothing has no percent).
+    /// before side cost $0 a search (or so little that the percent is past any number) and the
+    /// after side more (a rise from nothing has no percent).
     let costPerSearchChangePercent: Double?
     /// The change of the searches in the log, in percent of the before side's.
     let searchesChangePercent: Double
@@ -47,7 +48,9 @@ struct Comparison: Sendable, Equatable {
         let afterPerSearch = after.listCostPerSearchUSD
         monthlySavingUSD = (beforePerSearch - afterPerSearch) * after.searchesPerMonth
         if beforePerSearch > 0 {
-            costPerSearchChangePercent = (afterPerSearch - beforePerSearch) / beforePerSearch * 100
+            // A before cost so small that the change overflows is a rise from nothing, too.
+            let change = (afterPerSearch - beforePerSearch) / beforePerSearch * 100
+            costPerSearchChangePercent = change.isFinite ? change : nil
         } else {
             costPerSearchChangePercent = afterPerSearch > 0 ? nil : 0
         }

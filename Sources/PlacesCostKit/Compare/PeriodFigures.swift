@@ -28,6 +28,11 @@ struct PeriodFigures: Sendable, Equatable {
         var savingsUSDPerMonth: Double
     }
 
+    /// The largest dollar figure or mean a report may state: far past any bill, and small enough
+    /// that every figure computed from it (per 1,000 searches with the smallest `--scale`, a month's
+    /// saving) stays finite. Costs are from 0; the saving may be negative.
+    static let largestFigure = 1e15
+
     /// First and last call (RFC 3339), days covered, calendar months billed.
     var firstCall: String
     var lastCall: String
@@ -64,13 +69,14 @@ struct PeriodFigures: Sendable, Equatable {
     /// The figures of `document`; `file` names it in errors.
     ///
     /// - Throws: `CompareError.noSearches` when the period holds no search,
-    ///   `.invalidReport` when an anomaly is missing or a figure is out of range.
+    ///   `.invalidReport` when an anomaly is missing, or a figure is out of range (`largestFigure`,
+    ///   `--scale`'s range).
     init(_ document: ReportDocument, file: String) throws {
         guard let period = document.period else { throw CompareError.noSearches(file: file) }
         let headline = document.headline
         guard headline.months >= 1 else { throw CompareError.invalidReport(file: file, reason: "`headline.months` is not a whole number of months from 1") }
-        guard document.assumptions.scale > 0, document.assumptions.scale.isFinite else {
-            throw CompareError.invalidReport(file: file, reason: "`assumptions.scale` is not a positive number")
+        guard CostCalculator.Options.scaleRange.contains(document.assumptions.scale) else {
+            throw CompareError.invalidReport(file: file, reason: "`assumptions.scale` is not a factor `--scale` takes (0.000001 to 1,000,000)")
         }
         guard document.searches.total > 0 else { throw CompareError.noSearches(file: file) }
         firstCall = period.first_call
@@ -82,12 +88,20 @@ struct PeriodFigures: Sendable, Equatable {
         searches = document.searches.total
         completed = document.searches.completed
         scale = document.assumptions.scale
-        requestsPerSearch = document.searches.avg_requests
+        /// A figure as read, or why it cannot be compared.
+        func figure(_ value: Double, _ member: String, negative: Bool = false) throws -> Double {
+            let range = negative ? -Self.largestFigure ... Self.largestFigure : 0 ... Self.largestFigure
+            guard range.contains(value) else {
+                throw CompareError.invalidReport(file: file, reason: "`\(member)` is not a number from \(negative ? "-10^15" : "0") to 10^15")
+            }
+            return value
+        }
+        requestsPerSearch = try figure(document.searches.avg_requests, "searches.avg_requests")
         pricingID = document.pricing.id
-        currentCostUSD = headline.current_cost_usd
-        currentCostUSDPerMonth = headline.current_cost_usd_per_month
-        currentListCostUSD = headline.current_list_cost_usd
-        let costs = Dictionary(document.anomaly_costs.map { ($0.name, $0.billed_list_usd) }) { first, _ in first }
+        currentCostUSD = try figure(headline.current_cost_usd, "headline.current_cost_usd")
+        currentCostUSDPerMonth = try figure(headline.current_cost_usd_per_month, "headline.current_cost_usd_per_month")
+        currentListCostUSD = try figure(headline.current_list_cost_usd, "headline.current_list_cost_usd")
+        let costs = Dictionary(try document.anomaly_costs.map { ($0.name, try figure($0.billed_list_usd, "anomaly_costs[].billed_list_usd")) }) { first, _ in first }
         let known = Anomalies().named.map(\.name)
         for name in known where document.anomalies[name] == nil {
             throw CompareError.invalidReport(file: file, reason: "`anomalies.\(name)` is missing")
@@ -96,8 +110,9 @@ struct PeriodFigures: Sendable, Equatable {
         anomalies = names.map { AnomalyFigure(name: $0, count: document.anomalies[$0]!, listCostUSD: costs[$0] ?? 0) }
         advice = Advice(
             strategy: headline.recommended_strategy, delay: headline.recommended_delay, keepsCurrent: headline.keep_current,
-            costUSD: headline.recommended_cost_usd, listCostUSD: headline.recommended_list_cost_usd,
-            savingsUSDPerMonth: headline.savings_usd_per_month
+            costUSD: try figure(headline.recommended_cost_usd, "headline.recommended_cost_usd"),
+            listCostUSD: try figure(headline.recommended_list_cost_usd, "headline.recommended_list_cost_usd"),
+            savingsUSDPerMonth: try figure(headline.savings_usd_per_month, "headline.savings_usd_per_month", negative: true)
         )
     }
 }

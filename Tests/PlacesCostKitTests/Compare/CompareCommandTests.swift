@@ -212,6 +212,55 @@ struct CompareCommandTests {
         #expect(runCLI(["compare", before, before, "--report", "html"]).code == .usage)
     }
 
+    @Test("a report.json whose figures are out of range is refused with the member named; no figure prints as infinity")
+    func figuresOutOfRange() throws {
+        let directory = TemporaryDirectory()
+        let (before, _) = CompareCommandTests.periods(directory)
+        let report = runCLI(["analyze", before, "--json", "--quiet"]).stdout
+        func edited(_ name: String, _ edit: (inout [String: Any]) -> Void) throws -> String {
+            var object = try CompareCommandTests.json(report)
+            edit(&object)
+            return directory.write(name, String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self))
+        }
+        func set(_ section: String, _ key: String, _ value: Double) -> (inout [String: Any]) -> Void {
+            { object in
+                var part = object[section] as! [String: Any]
+                part[key] = value
+                object[section] = part
+            }
+        }
+        let refused: [(String, (inout [String: Any]) -> Void)] = [
+            ("headline.current_list_cost_usd", set("headline", "current_list_cost_usd", 1e308)),
+            ("headline.current_cost_usd", set("headline", "current_cost_usd", -0.01)),
+            ("headline.savings_usd_per_month", set("headline", "savings_usd_per_month", -1e300)),
+            ("headline.recommended_list_cost_usd", set("headline", "recommended_list_cost_usd", 2e15)),
+            ("searches.avg_requests", set("searches", "avg_requests", 1e308)),
+            ("assumptions.scale", set("assumptions", "scale", 1e-300)),
+        ]
+        for (member, edit) in refused {
+            let path = try edited("refused.json", edit)
+            for sides in [[before, path], [path, before]] {
+                let run = runCLI(["compare"] + sides + ["--quiet"])
+                #expect(run.code == .dataError, "\(member)")
+                #expect(run.stderr.contains("\(path) is not a whole report.json") && run.stderr.contains("`\(member)`"), "\(run.stderr)")
+            }
+        }
+        // The largest figures it takes, against a before side of a tiny cost per search: every
+        // figure is a number, and the rise from next to nothing has no percent.
+        let tiny = try edited("tiny.json") { object in
+            set("headline", "current_list_cost_usd", 1e-320)(&object)
+        }
+        let huge = try edited("huge.json") { object in
+            set("headline", "current_list_cost_usd", 1e15)(&object)
+            set("assumptions", "scale", CostCalculator.Options.scaleRange.lowerBound)(&object)
+        }
+        let run = runCLI(["compare", tiny, huge])
+        #expect(run.code == .success, "\(run.stderr)")
+        #expect(!run.stdout.lowercased().contains("inf") && !run.stdout.lowercased().contains("nan"), "\(run.stdout)")
+        let json = runCLI(["compare", tiny, huge, "--json"])
+        #expect(json.code == .success && !json.stdout.contains("inf"))
+    }
+
     @Test("comparison.html holds comparison.md's figures, loads nothing and escapes the input names")
     func page() throws {
         let directory = TemporaryDirectory()
