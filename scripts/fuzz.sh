@@ -4,8 +4,9 @@
 #   scripts/fuzz.sh build                      # (re)builds .build-fuzz/placescost-fuzz
 #   scripts/fuzz.sh TARGET [SECONDS] [ARGS...] # runs TARGET (default 600 s) on its corpus
 #
-# Targets (scripts/fuzz/FuzzTargets.swift): jsonl-line jsonl csv access-log access-log-line har billing
-# pricing analyze sessions numbers request (scripts/fuzz/run runs `numbers`).
+# Targets (scripts/fuzz/FuzzTargets.swift): jsonl-line jsonl csv access-log access-log-line
+# json-access-record har billing pricing analyze sessions numbers request (scripts/fuzz/run runs
+# `numbers`).
 # The corpus of TARGET is Tests/PlacesCostKitTests/Fixtures/Malformed/<format> (read only) plus
 # .build-fuzz/corpus/TARGET (where libFuzzer adds what it finds); crashes land in
 # .build-fuzz/findings/TARGET/; copy a finding into the corpus folder as fuzz-WHAT.EXT once it is
@@ -45,7 +46,7 @@ corpus_folder() {
 }
 
 if [[ $# -lt 1 ]]; then
-    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
     exit 64
 fi
 if [[ $1 == build ]]; then
@@ -61,6 +62,7 @@ seeds=Tests/PlacesCostKitTests/Fixtures/Malformed/$(corpus_folder "$target")
 # The numbers target's seeds are a slot byte and a number each, not files of a format.
 [[ $target == numbers ]] && seeds=scripts/fuzz/numbers-seeds
 [[ $target == request ]] && seeds=scripts/fuzz/request-seeds
+[[ $target == json-access-record ]] && seeds=scripts/fuzz/json-access-seeds
 mkdir -p "$out/corpus/$target" "$out/findings/$target"
 PLACESCOST_FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=0 exec "$binary" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=65536 -detect_leaks=0 \

@@ -16,6 +16,9 @@
 //   access-log-line  one access-log line in four formats (combined, common, a custom one with
 //                $msec and $request_method $request_uri, one with $time_iso8601): the fast
 //                decoder must agree with the slow parser
+//   json-access-record  one web server's JSON access record (nginx, Traefik, Caddy), read with
+//                the default user header and with a team's own and a stripped prefix: the fast
+//                decoder must agree with the slow parser
 //   har          the same for an HTTP Archive
 //   analyze      a log of any format through the whole of `analyze` (pricing, advice, reports)
 //   sessions     a JSON Lines log through `analyze` with spent tokens moved to the compact set
@@ -42,6 +45,7 @@ enum FuzzTarget: String, CaseIterable {
     case csv
     case accessLog = "access-log"
     case accessLogLine = "access-log-line"
+    case jsonAccessRecord = "json-access-record"
     case har
     case billing
     case pricing
@@ -67,6 +71,13 @@ private let accessLogFormats: [AccessLogFormat] = [
     try! AccessLogFormat(#"${msec} $host $request_method $request_uri $status $request_time "$http_user_agent" $upstream_response_time"#),
     try! AccessLogFormat(#"$remote_addr [$time_iso8601] "$request" $status "$remote_user" $uri$is_args$args"#),
 ]
+
+/// The user headers and routes `json-access-record` reads each input with.
+private let jsonAccessSettings: [(String, RequestRoutes)] = {
+    var routes = RequestRoutes()
+    try! routes.addStrippedPrefix("/proxy")
+    return [(LogReader.defaultUserHeader, RequestRoutes()), ("x-account", routes)]
+}()
 
 /// Every input is written to this file for the commands that read a path. It, and what targets
 /// write beside it (the `analyze` target's report directory, `numbers`' log, table and bill), are
@@ -96,6 +107,12 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         for format in accessLogFormats {
             if let problem = AccessLogTwins.disagreement(bytes, format: format) {
                 fatalError("the fast access-log decoder disagrees with the slow parser: \(problem)")
+            }
+        }
+    case .jsonAccessRecord:
+        for (userHeader, routes) in jsonAccessSettings {
+            if let problem = AccessLogTwins.jsonDisagreement(bytes, userHeader: userHeader, routes: routes) {
+                fatalError("the fast JSON access record decoder disagrees with the slow parser: \(problem)")
             }
         }
     case .jsonl, .csv, .accessLog, .har:

@@ -100,4 +100,23 @@ enum AccessLogTwins {
         }
         return nil
     }
+
+    /// Where the fast JSON access record decoder answers, how it differs from the slow path;
+    /// `nil` when they agree or the fast path declines.
+    static func jsonDisagreement(
+        _ line: UnsafeBufferPointer<UInt8>, userHeader: String = LogReader.defaultUserHeader, routes: RequestRoutes = RequestRoutes()
+    ) -> String? {
+        let decoder = FastJSONAccessRecordDecoder(userHeader: userHeader, leaving: routes.prefixes)
+        guard let fast = fastJSON(line, decoder: decoder) else { return nil }
+        guard let slow = slowJSON(line, userHeader: userHeader, routes: routes) else {
+            return "the fast path answers \(fast) for a line that is no web server's record"
+        }
+        if case .malformed(let reason) = slow {
+            return "the fast path answers \(fast) for a line the slow path rejects (\(reason))"
+        }
+        if fast != slow || Array(fast.description.utf8) != Array(slow.description.utf8) {
+            return "fast \(fast) != slow \(slow)"
+        }
+        return nil
+    }
 }
