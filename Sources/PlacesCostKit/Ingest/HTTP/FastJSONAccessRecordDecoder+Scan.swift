@@ -1,15 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension FastJSONAccessRecordDecoder {
-    /// One walk of a record's object: where each member the decoder reads is, and its headers.
+    /// One walk of a record's object: where each member the decoder reads is, Caddy's nested
+    /// `request` members, and the headers.
     ///
-    /// It accepts only what `JSONLineParser.parseTree` accepts (the same whitespace, numbers and
-    /// literals, strings without control characters) and less: no escapes, no nested value, no
-    /// member it reads given twice. Whatever it declines, the slow path decides.
+    /// It accepts only what `JSONLineParser.parseTree` accepts (`Values`) and less: no escape in
+    /// a key or in a value it reads, no member it reads given twice, no header with two values.
+    /// Whatever it declines, the slow path decides.
     struct Scan {
         let line: UnsafePointer<UInt8>
         let count: Int
@@ -19,6 +14,9 @@ extension FastJSONAccessRecordDecoder {
         private var headerCount = 0
         /// The user header's value (`--user-header`), when logged with one.
         private(set) var userFromHeader: Range<Int>?
+        /// `request.method` and `request.uri` of a nested `request` (Caddy's).
+        private(set) var nestedMethod = Member.absent
+        private(set) var nestedURI = Member.absent
 
         init(line: UnsafePointer<UInt8>, count: Int, members: UnsafeMutablePointer<Member>, headers: UnsafeMutablePointer<Header>) {
             self.line = line
@@ -47,65 +45,82 @@ extension FastJSONAccessRecordDecoder {
 
         /// Walks the line's object; `false` when the slow path must decide.
         mutating func object(userHeader: [UInt8]) -> Bool {
-            var position = skipWhitespace(0)
-            guard position < count, line[position] == UInt8(ascii: "{") else { return false }
-            position = skipWhitespace(position + 1)
-            guard position < count, line[position] != UInt8(ascii: "}") else { return false }
-            var userHeaderKeys = 0
-            while true {
-                guard position < count, line[position] == UInt8(ascii: "\""), let keyEnd = stringEnd(from: position + 1) else { return false }
-                let key = position + 1 ..< keyEnd
-                position = skipWhitespace(keyEnd + 1)
-                guard position < count, line[position] == UInt8(ascii: ":") else { return false }
-                position = skipWhitespace(position + 1)
-                guard let (value, end) = self.value(at: position) else { return false }
-                position = skipWhitespace(end)
-
+            let (line, count) = (self.line, self.count)
+            let values = Values(line: line, count: count)
+            let start = values.skipWhitespace(0)
+            guard start < count, line[start] == UInt8(ascii: "{") else { return false }
+            var found = Found(members: members, headers: headers)
+            let end = values.forEachMember(ofObjectAt: start, depth: 0) { key, value in
                 if let known = Member.Key.named(line + key.lowerBound, key.count) {
-                    guard !members[known.rawValue].isPresent else { return false }
-                    members[known.rawValue] = value
+                    guard !found.members[known.rawValue].isPresent, value.kind != .escaped else { return false }
+                    found.members[known.rawValue] = value
                 }
-                if let header = header(key, value: value) {
-                    if header.nameEquals(userHeader, in: line) {
-                        userHeaderKeys += 1
-                        userFromHeader = value.text(in: line)
-                    } else {
-                        guard headerCount < FastJSONAccessRecordDecoder.maxHeaders else { return false }
-                        headers[headerCount] = header
-                        headerCount += 1
-                        // The slow path reads a field mask from the headers: it decides.
-                        if value.text(in: line) != nil, header.nameEquals(Self.fieldMaskHeader, in: line) { return false }
-                    }
-                }
-
-                guard position < count else { return false }
-                if line[position] == UInt8(ascii: ",") {
-                    position = skipWhitespace(position + 1)
-                } else if line[position] == UInt8(ascii: "}") {
-                    break
-                } else {
-                    return false
-                }
+                guard let header = Header(key: key, value: value, in: line) else { return true }
+                return found.add(header, line: line, userHeader: userHeader)
             }
-            guard skipWhitespace(position + 1) == count, userHeaderKeys <= 1 else { return false }
+            guard let end, values.skipWhitespace(end) == count else { return false }
+            // Caddy's request: its method, target and headers.
+            let request = found.members[Member.Key.request.rawValue]
+            if request.kind == .object {
+                let nested = values.forEachMember(ofObjectAt: request.range.lowerBound, depth: 1) { key, value in
+                    switch UnsafeBufferPointer(start: line + key.lowerBound, count: key.count) {
+                    case let name where name.elementsEqual("method".utf8):
+                        guard !found.nestedMethod.isPresent, value.kind != .escaped else { return false }
+                        found.nestedMethod = value
+                    case let name where name.elementsEqual("uri".utf8):
+                        guard !found.nestedURI.isPresent, value.kind != .escaped else { return false }
+                        found.nestedURI = value
+                    case let name where name.elementsEqual("headers".utf8):
+                        guard !found.sawHeaders else { return false }
+                        found.sawHeaders = true
+                        guard value.kind == .object else { return true }
+                        return values.forEachMember(ofObjectAt: value.range.lowerBound, depth: 2) { name, sent in
+                            guard let single = values.singleText(sent, depth: 3) else { return false }
+                            return found.add(Header(key: name, prefixCount: 0, value: single), line: line, userHeader: userHeader)
+                        } != nil
+                    default: break
+                    }
+                    return true
+                }
+                guard nested != nil else { return false }
+            }
+            guard found.userHeaderKeys <= 1 else { return false }
+            headerCount = found.headerCount
+            userFromHeader = found.userFromHeader
+            nestedMethod = found.nestedMethod
+            nestedURI = found.nestedURI
             return sortHeaders()
         }
 
-        static let fieldMaskHeader = Array("x-goog-fieldmask".utf8)
+        /// What the walk has found so far.
+        private struct Found {
+            let members: UnsafeMutablePointer<Member>
+            let headers: UnsafeMutablePointer<Header>
+            var headerCount = 0
+            var userHeaderKeys = 0
+            var userFromHeader: Range<Int>?
+            var nestedMethod = Member.absent
+            var nestedURI = Member.absent
+            var sawHeaders = false
 
-        /// A header member, as `JSONAccessRecord` names one: `http_` then a name, or `request_`
-        /// then a name with a capital or a hyphen (Traefik's, not nginx's `request_time`).
-        private func header(_ key: Range<Int>, value: Member) -> Header? {
-            if key.count >= 5, memcmp(line + key.lowerBound, ("http_" as StaticString).utf8Start, 5) == 0 {
-                return Header(key: key, prefixCount: 5, value: value)
+            /// Notes a header; `false` when the slow path must decide (too many headers, a
+            /// field mask, a value with an escape).
+            mutating func add(_ header: Header, line: UnsafePointer<UInt8>, userHeader: [UInt8]) -> Bool {
+                guard header.value.kind != .escaped else { return false }
+                if header.nameEquals(userHeader, in: line) {
+                    userHeaderKeys += 1
+                    userFromHeader = header.value.text(in: line)
+                    return true
+                }
+                guard headerCount < FastJSONAccessRecordDecoder.maxHeaders else { return false }
+                headers[headerCount] = header
+                headerCount += 1
+                // The slow path reads a field mask from the headers: it decides.
+                return header.value.text(in: line) == nil || !header.nameEquals(Scan.fieldMaskHeader, in: line)
             }
-            guard key.count > 8, memcmp(line + key.lowerBound, ("request_" as StaticString).utf8Start, 8) == 0 else { return nil }
-            for index in key.lowerBound + 8 ..< key.upperBound {
-                let byte = line[index]
-                if byte == UInt8(ascii: "-") || byte &- UInt8(ascii: "A") < 26 { return Header(key: key, prefixCount: 8, value: value) }
-            }
-            return nil
         }
+
+        static let fieldMaskHeader = Array("x-goog-fieldmask".utf8)
 
         /// Sorts the headers by name, as the slow path does; `false` when two share a name (a key
         /// given twice keeps its last value there; two keys of one name keep an order of their own).
@@ -138,81 +153,23 @@ extension FastJSONAccessRecordDecoder {
                 fingerprint.combine(UnsafeRawBufferPointer(start: line + value.lowerBound, count: value.count))
             }
         }
+    }
+}
 
-        // MARK: - Values
-
-        /// The value at `position` and the position after it; `nil` for a value the slow path must
-        /// read (nested, escaped) or reject.
-        private func value(at position: Int) -> (Member, end: Int)? {
-            guard position < count else { return nil }
-            switch line[position] {
-            case UInt8(ascii: "\""):
-                guard let end = stringEnd(from: position + 1) else { return nil }
-                return (Member(range: position + 1 ..< end, kind: .string), end + 1)
-            case UInt8(ascii: "-"), UInt8(ascii: "0") ... UInt8(ascii: "9"):
-                guard let end = numberEnd(from: position) else { return nil }
-                return (Member(range: position ..< end, kind: .number), end)
-            case UInt8(ascii: "t"): return literal("true", at: position)
-            case UInt8(ascii: "f"): return literal("false", at: position)
-            case UInt8(ascii: "n"): return literal("null", at: position)
-            default: return nil
-            }
+extension FastJSONAccessRecordDecoder.Values {
+    /// A Caddy header's value as the slow path joins it: an array's elements with a text, joined
+    /// by `, `, or a scalar's text. The one element (or scalar) with a text, `.noText` when none
+    /// has one, `nil` for two or more (their join is not a span of the line) or an escape.
+    func singleText(_ value: FastJSONAccessRecordDecoder.Member, depth: Int) -> FastJSONAccessRecordDecoder.Member? {
+        guard value.kind == .array else { return value }
+        var single = FastJSONAccessRecordDecoder.Member.noText
+        let end = forEachElement(ofArrayAt: value.range.lowerBound, depth: depth) { element in
+            if element.kind == .escaped { return false }
+            guard element.text(in: line) != nil else { return true }
+            guard single.text(in: line) == nil else { return false }
+            single = element
+            return true
         }
-
-        private func literal(_ text: StaticString, at position: Int) -> (Member, end: Int)? {
-            let length = text.utf8CodeUnitCount
-            guard count - position >= length, memcmp(line + position, text.utf8Start, length) == 0 else { return nil }
-            return (Member(range: position ..< position + length, kind: .literal), position + length)
-        }
-
-        /// The closing quote of a string whose text starts at `start`; `nil` for an escape, a
-        /// control character or no closing quote.
-        @inline(__always)
-        private func stringEnd(from start: Int) -> Int? {
-            var index = start
-            while index < count {
-                let byte = line[index]
-                if byte == UInt8(ascii: "\"") { return index }
-                if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
-                index += 1
-            }
-            return nil
-        }
-
-        /// The end of a JSON number starting at `start` (the slow scanner's `skipNumber`); `nil`
-        /// when it is not one.
-        private func numberEnd(from start: Int) -> Int? {
-            var index = start
-            func digits() -> Bool {
-                let first = index
-                while index < count, line[index] &- UInt8(ascii: "0") < 10 { index += 1 }
-                return index > first
-            }
-            if line[index] == UInt8(ascii: "-") { index += 1 }
-            guard index < count, line[index] &- UInt8(ascii: "0") < 10 else { return nil }
-            if line[index] == UInt8(ascii: "0") { index += 1 } else { _ = digits() }
-            if index < count, line[index] == UInt8(ascii: ".") {
-                index += 1
-                guard digits() else { return nil }
-            }
-            if index < count, line[index] | 0x20 == UInt8(ascii: "e") {
-                index += 1
-                if index < count, line[index] == UInt8(ascii: "+") || line[index] == UInt8(ascii: "-") { index += 1 }
-                guard digits() else { return nil }
-            }
-            return index
-        }
-
-        @inline(__always)
-        private func skipWhitespace(_ position: Int) -> Int {
-            var index = position
-            while index < count {
-                switch line[index] {
-                case 0x20, 0x09, 0x0A, 0x0D: index += 1
-                default: return index
-                }
-            }
-            return index
-        }
+        return end == nil ? nil : single
     }
 }

@@ -4,8 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Reads a flat web server's JSON access record (nginx with a JSON `log_format`, Traefik's JSON
-/// access log) straight to byte spans, or declines: `JSONAccessRecord`'s fast twin, as
+/// Reads a web server's JSON access record (nginx with a JSON `log_format`, Caddy's and Traefik's
+/// JSON access logs) straight to byte spans, or declines: `JSONAccessRecord`'s fast twin, as
 /// `FastAccessLogLineDecoder` is `AccessLogParser`'s.
 ///
 /// `JSONAccessRecord` parses each record into a tree of `String`s and a dictionary, then builds an
@@ -15,10 +15,12 @@ import Darwin
 ///
 /// It answers only when it is sure to give what `JSONAccessRecord` + `PlacesRequestDecoder` give
 /// (the same `Call` and fingerprint, or "not a Places request"), and returns `nil` for anything
-/// else, which the slow path then decides and words: bytes outside ASCII, any backslash escape,
-/// a nested value (Caddy's `request` object), a member it reads given twice, a record that is
-/// not a web server's, a field-mask header or a request body (read by the slow path), `$uri`
-/// that needs `$args` appended, and every value the combined decoder declines.
+/// else, which the slow path then decides and words: bytes outside ASCII, an escape in a key or
+/// in a value it reads (escapes elsewhere are checked and skipped), a member it reads given
+/// twice, two headers of one name or a Caddy header with two values, a record that is not a web
+/// server's, a field-mask header or a request body (read by the slow path), `$uri` that needs
+/// `$args` appended, and every value the combined decoder declines. Caddy's nested `request`
+/// (its method, target and headers) is read like the top-level keys.
 ///
 /// The tests generate thousands of valid, unusual and mutated records and check that every one
 /// this decoder answers gets the slow path's outcome and fingerprint.
@@ -36,7 +38,7 @@ package struct FastJSONAccessRecordDecoder: Sendable {
     private let leftPrefixes: [[UInt8]]
 
     /// Headers a record may log and this decoder still answer; one with more is declined.
-    static let maxHeaders = 16
+    static let maxHeaders = 32
 
     package init(userHeader: String = LogReader.defaultUserHeader, leaving prefixes: [String] = []) {
         self.userHeader = Array(userHeader.utf8)
@@ -70,22 +72,25 @@ package struct FastJSONAccessRecordDecoder: Sendable {
         let method: Range<Int>
         let target: Range<Int>
         let request = scan[.request]
-        if request.isPresent {
-            guard request.kind == .string,
-                  let (requestMethod, requestTarget) = FastAccessLogLineDecoder.requestLine(line, request.range)
-            else { return nil }
+        switch request.kind {
+        case .string:
+            guard let (requestMethod, requestTarget) = FastAccessLogLineDecoder.requestLine(line, request.range) else { return nil }
             (method, target) = (requestMethod, requestTarget)
-        } else {
-            guard let methodText = scan.first(.requestMethod, .method, .requestMethodTraefik).text(in: line),
-                  let uri = scan.first(.requestURI, .requestPath, .uri).text(in: line),
+        case .absent, .object:
+            // Caddy's nested `request.method` and `request.uri` first, then the top-level keys.
+            let methodMember = scan.nestedMethod.isPresent ? scan.nestedMethod : scan.first(.requestMethod, .method, .requestMethodTraefik)
+            let uriMember = scan.nestedURI.isPresent ? scan.nestedURI : scan.first(.requestURI, .requestPath, .uri)
+            guard let methodText = methodMember.text(in: line), let uri = uriMember.text(in: line),
                   FastAccessLogLineDecoder.allLetters(line, methodText)
             else { return nil }
             // nginx's `$uri` leaves the query in `$args`, which the slow path appends.
-            if !scan[.requestURI].isPresent, memchr(line + uri.lowerBound, Int32(UInt8(ascii: "?")), uri.count) == nil,
+            if request.kind == .absent, !scan[.requestURI].isPresent, memchr(line + uri.lowerBound, Int32(UInt8(ascii: "?")), uri.count) == nil,
                scan.first(.args, .queryString).text(in: line) != nil {
                 return nil
             }
             (method, target) = (methodText, uri)
+        default:
+            return nil
         }
 
         var status: ByteSpan?
@@ -200,15 +205,19 @@ extension FastJSONAccessRecordDecoder {
             }
         }
 
+        /// `escaped`: a string with an escape, whose text is not its bytes.
         enum Kind: UInt8 {
-            case absent, string, number, literal
+            case absent, string, escaped, number, literal, object, array
         }
 
-        /// A string's range is inside its quotes; a number's is its literal.
+        /// A string's range is inside its quotes; a number's is its literal; an object's or an
+        /// array's spans its brackets.
         var range: Range<Int>
         var kind: Kind
 
         static let absent = Member(range: 0 ..< 0, kind: .absent)
+        /// A value present without a text (`null`, say).
+        static let noText = Member(range: 0 ..< 0, kind: .literal)
 
         var isPresent: Bool { kind != .absent }
 
@@ -218,18 +227,43 @@ extension FastJSONAccessRecordDecoder {
             switch kind {
             case .number: return range
             case .string: return range.isEmpty || (range.count == 1 && line[range.lowerBound] == UInt8(ascii: "-")) ? nil : range
-            case .absent, .literal: return nil
+            case .absent, .escaped, .literal, .object, .array: return nil
             }
         }
     }
 
-    /// A logged header with a value: nginx's `http_x_goog_fieldmask`, Traefik's
-    /// `request_X-Goog-Fieldmask`. Its name, as `JSONAccessRecord` makes it, is the key after the
-    /// prefix in lowercase, with nginx's `_` as `-`.
+    /// A logged header: nginx's `http_x_goog_fieldmask`, Traefik's `request_X-Goog-Fieldmask`,
+    /// a key of Caddy's `request.headers`. Its name, as `JSONAccessRecord` makes it, is the key
+    /// after the prefix in lowercase, with nginx's `_` as `-`.
     struct Header {
         var key: Range<Int>
         var prefixCount: Int
         var value: Member
+
+        init(key: Range<Int>, prefixCount: Int, value: Member) {
+            self.key = key
+            self.prefixCount = prefixCount
+            self.value = value
+        }
+
+        /// The header a top-level member is, as `JSONAccessRecord` tells one: `http_` then a
+        /// name, or `request_` then a name with a capital or a hyphen (Traefik's, not nginx's
+        /// `request_time`); `nil` for any other member.
+        init?(key: Range<Int>, value: Member, in line: UnsafePointer<UInt8>) {
+            if key.count >= 5, memcmp(line + key.lowerBound, ("http_" as StaticString).utf8Start, 5) == 0 {
+                self.init(key: key, prefixCount: 5, value: value)
+                return
+            }
+            guard key.count > 8, memcmp(line + key.lowerBound, ("request_" as StaticString).utf8Start, 8) == 0 else { return nil }
+            for index in key.lowerBound + 8 ..< key.upperBound {
+                let byte = line[index]
+                if byte == UInt8(ascii: "-") || byte &- UInt8(ascii: "A") < 26 {
+                    self.init(key: key, prefixCount: 8, value: value)
+                    return
+                }
+            }
+            return nil
+        }
 
         @inline(__always)
         var nameCount: Int { key.count - prefixCount }

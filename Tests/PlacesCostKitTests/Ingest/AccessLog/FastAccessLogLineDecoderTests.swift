@@ -331,6 +331,7 @@ struct AccessLogTally: CustomStringConvertible {
         guard let slow else {
             notWebServer += 1
             if let fast { problems.append("answered \(fast) for a line that is no web server's record: \(text)") }
+            if plain { problems.append("a plain line is no web server's record: \(text)") }
             return
         }
         if case .malformed = slow { slowRejected += 1 }
