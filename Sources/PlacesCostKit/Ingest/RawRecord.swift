@@ -88,7 +88,7 @@ package struct RawRecord: Equatable, Sendable {
     /// Keys of web servers' JSON access logs that no call record has.
     package static let webServerKeys: Set<String> = [
         "request", "uri", "request_uri", "request_method", "method", "remote_addr", "remote_ip",
-        "http_user_agent", "upstream_addr", "RequestPath", "RequestMethod", "DownstreamStatus", "ClientAddr",
+        "http_user_agent", "upstream_addr", "RequestPath", "RequestMethod", "DownstreamStatus", "ClientAddr", "httpRequest",
     ]
 
     /// Whether this is a web server's access record rather than a call: a web server's key,

@@ -11,6 +11,8 @@ import Testing
 struct JSONAccessLogTests {
     enum Server: String, CaseIterable {
         case nginx, caddy, traefik
+        /// Google Cloud Logging's request entries (`LogEntry.httpRequest`), which log no user.
+        case cloudLogging
     }
 
     static let clean = MalformedCorpusTests.folder + "/access-log/clean.log"
@@ -41,6 +43,13 @@ struct JSONAccessLogTests {
                       "request": ["remote_ip": "203.0.113.4", "proto": "HTTP/2.0", "method": request.method, "host": "places-proxy.example.com",
                                   "uri": request.target, "headers": headers] as [String: Any],
                       "user_id": request.userID ?? "", "status": request.status ?? 0]
+        case .cloudLogging:
+            var logged: [String: Any] = ["requestMethod": request.method, "requestUrl": "https://maps.googleapis.com" + request.target,
+                                         "userAgent": "okhttp/4.12.0", "remoteIp": "203.0.113.4", "latency": "0.041220s", "protocol": "HTTP/1.1"]
+            if let status = request.status { logged["status"] = status }
+            object = ["insertId": "6514a1b2000c8a0f", "httpRequest": logged, "timestamp": time, "severity": "INFO", "receiveTimestamp": time,
+                      "resource": ["type": "cloud_run_revision", "labels": ["service_name": "places-proxy", "project_id": "my-project"]],
+                      "logName": "projects/my-project/logs/run.googleapis.com%2Frequests"]
         case .traefik:
             object = ["ClientAddr": "203.0.113.4:5555", "RequestMethod": request.method, "RequestPath": request.target, "RequestProtocol": "HTTP/1.1",
                       "DownstreamStatus": request.status ?? 0, "StartUTC": time, "request_X-User-Id": request.userID ?? "", "Duration": 1_200_000]
@@ -56,7 +65,17 @@ struct JSONAccessLogTests {
         let directory = TemporaryDirectory()
         let path = directory.write("access.\(server).jsonl", try requests.map { try Self.line($0, as: server) }.joined(separator: "\n") + "\n")
         let arguments = ["--json", "--pricing", "legacy-list"]
-        let combined = runCLI(["analyze", Self.clean, "--quiet"] + arguments)
+        var clean = Self.clean
+        if server == .cloudLogging {
+            // No user in Cloud Logging's entries: the same requests without theirs.
+            let lines = try String(contentsOfFile: clean, encoding: .utf8).split(separator: "\n").map { line in
+                var fields = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
+                fields[2] = "-"
+                return fields.joined(separator: " ")
+            }
+            clean = directory.write("clean-without-users.log", lines.joined(separator: "\n") + "\n")
+        }
+        let combined = runCLI(["analyze", clean, "--quiet"] + arguments)
         let expected = MalformedCorpusTests.withoutInputFiles(try MalformedCorpusTests.object(combined.stdout))
         for threads in ["1", "2"] {
             let run = runCLI(["analyze", path, "--threads", threads] + arguments)
@@ -64,7 +83,7 @@ struct JSONAccessLogTests {
             #expect(MalformedCorpusTests.withoutInputFiles(try MalformedCorpusTests.object(run.stdout)) == expected, "\(server), \(threads) threads")
         }
         let twin = try LogReader().read([path])
-        let reference = try LogReader().read([Self.clean])
+        let reference = try LogReader().read([clean])
         #expect(twin.calls.count == reference.calls.count && twin.rejected == 0 && twin.skippedRequests == reference.skippedRequests)
     }
 
@@ -97,6 +116,13 @@ struct JSONAccessLogTests {
         // nginx's $time_local and a user header chosen with --user-header.
         let local = try request(#"{"time_local":"01/Oct/2026:11:00:03 +0200","request":"GET /maps/api/place/autocomplete/json?input=a HTTP/2.0","http_x_account":"acct-9"}"#, userHeader: "x-account")
         #expect(local.time.rfc3339 == "2026-10-01T09:00:03.000Z" && local.wholeSecondTime && local.userID == "acct-9" && local.headers.isEmpty)
+
+        // Cloud Logging: `timestamp` to the nanosecond, the request in `httpRequest` with an absolute URL.
+        let cloud = try request(#"{"insertId":"x","httpRequest":{"requestMethod":"GET","requestUrl":"https://places-proxy-abc-uc.a.run.app/maps/api/place/autocomplete/json?input=Ga","# +
+            #""status":200,"userAgent":"okhttp/4.12.0","referer":"-","latency":"0.04s"},"timestamp":"2026-10-01T09:00:03.123456789Z","severity":"INFO","labels":{"instanceId":"00f4"}}"#)
+        #expect(cloud.time.rfc3339 == "2026-10-01T09:00:03.123456Z" && !cloud.wholeSecondTime && cloud.method == "GET" && cloud.status == 200)
+        #expect(cloud.target == "https://places-proxy-abc-uc.a.run.app/maps/api/place/autocomplete/json?input=Ga" && cloud.userID == nil)
+        #expect(cloud.headers.map(\.name) == ["user-agent"] && cloud.headers[0].value == "okhttp/4.12.0")
 
         let secret = "AIzaSyNOT-TO-BE-PRINTED"
         let malformed: [(String, String)] = [

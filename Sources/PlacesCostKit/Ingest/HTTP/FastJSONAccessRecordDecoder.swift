@@ -66,6 +66,8 @@ package struct FastJSONAccessRecordDecoder: Sendable {
     /// The request of a record `scan` has walked, as `JSONAccessRecord.request` reads it.
     private func read(_ scan: Scan) -> Decoded? {
         let line = scan.line
+        // Cloud Logging's entries log an absolute URL, whose host the slow path notes.
+        guard !scan[.httpRequest].isPresent else { return nil }
         // The first time key present, in `JSONAccessRecord.timeKeys`' order.
         guard let (time, wholeSeconds) = readTime(scan) else { return nil }
 
@@ -147,7 +149,7 @@ extension FastJSONAccessRecordDecoder {
             case msec, ts, startUTC, timeISO8601, atTimestamp, time, timestamp, timeLocal
             case request, requestMethod, method, requestMethodTraefik, requestURI, requestPath, uri, args, queryString
             case status, downstreamStatus, remoteUser, userID, requestBody, api
-            case remoteAddr, remoteIP, httpUserAgent, upstreamAddr, clientAddr
+            case remoteAddr, remoteIP, httpUserAgent, upstreamAddr, clientAddr, httpRequest
 
             var name: StaticString {
                 switch self {
@@ -179,6 +181,7 @@ extension FastJSONAccessRecordDecoder {
                 case .httpUserAgent: "http_user_agent"
                 case .upstreamAddr: "upstream_addr"
                 case .clientAddr: "ClientAddr"
+                case .httpRequest: "httpRequest"
                 }
             }
 

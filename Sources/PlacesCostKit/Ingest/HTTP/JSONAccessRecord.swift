@@ -1,6 +1,7 @@
 /// A web server's JSON access-log record read as the request it logs, as an access log's line is
 /// (`AccessLogParser`): nginx with a JSON `log_format` (`escape=json`), Caddy's access logs,
-/// Traefik's JSON access logs. Such a line is JSON Lines with no `api`; `RawRecord` flags it by
+/// Traefik's JSON access logs, and Google Cloud Logging's request entries (a `LogEntry` with an
+/// `httpRequest`: Cloud Run, App Engine, load balancers), exported by a log sink. Such a line is JSON Lines with no `api`; `RawRecord` flags it by
 /// its keys (`isWebServerRecord`), and it becomes an `HTTPRequest` for `PlacesRequestDecoder`.
 ///
 /// The keys are the servers' own (`docs/formats.md` section 2):
@@ -8,13 +9,14 @@
 ///   `time_iso8601`, `@timestamp`, `time`, `timestamp` (RFC 3339), `time_local` (nginx's
 ///   `01/Oct/2026:09:00:03 +0000`); the first present is read;
 /// - request: `request` as a request line (nginx `$request`) or as an object with `method`,
-///   `uri` and `headers` (Caddy); else `request_method` or `method` or `RequestMethod`, with
-///   `request_uri` or `RequestPath`, or `uri` and `args`;
+///   `uri` and `headers` (Caddy); else `httpRequest.requestMethod` with `httpRequest.requestUrl`
+///   (Cloud Logging); else `request_method` or `method` or `RequestMethod`, with `request_uri` or
+///   `RequestPath`, or `uri` and `args`;
 /// - headers: `http_NAME` (nginx `$http_x_goog_fieldmask`), `request_Name` (Traefik's
 ///   `request_X-Goog-Fieldmask`: a capital or a hyphen tells it from nginx's `request_time`),
-///   Caddy's `request.headers`; the user header (`--user-header`) is the user, else `remote_user` or
-///   `user_id`;
-/// - `status` or `DownstreamStatus`; `request_body`.
+///   Caddy's `request.headers`, Cloud Logging's `httpRequest.userAgent` and `referer`; the user
+///   header (`--user-header`) is the user, else `remote_user` or `user_id`;
+/// - `status` or `DownstreamStatus` or `httpRequest.status`; `request_body`.
 ///
 /// A value `-` or empty is absent, as nginx writes it. No reason quotes a value: the target may
 /// hold an API key.
@@ -43,6 +45,8 @@ package enum JSONAccessRecord {
     /// The request a web server's record logs.
     package static func request(_ object: [String: AnyJSON], userHeader: String) -> Result {
         let nested = object["request"]
+        // Cloud Logging's `LogEntry.httpRequest`.
+        let logged = object["httpRequest"]
 
         guard let (time, wholeSeconds) = readTime(object) else {
             let found = timeKeys.first { object[$0] != nil }
@@ -57,22 +61,23 @@ package enum JSONAccessRecord {
             case .success(let parts): (method, target) = parts
             case .failure(let failure): return .malformed(failure.reason)
             }
-        } else if let requestMethod = (nested?["method"] ?? object["request_method"] ?? object["method"] ?? object["RequestMethod"])?.text,
-                  let uri = (nested?["uri"] ?? object["request_uri"] ?? object["RequestPath"] ?? object["uri"])?.text {
+        } else if let requestMethod = (nested?["method"] ?? logged?["requestMethod"] ?? object["request_method"] ?? object["method"] ?? object["RequestMethod"])?.text,
+                  let uri = (nested?["uri"] ?? logged?["requestUrl"] ?? object["request_uri"] ?? object["RequestPath"] ?? object["uri"])?.text {
             guard requestMethod.allSatisfy({ $0.isLetter }) else { return .malformed("the request's method is not an HTTP method") }
             method = requestMethod
             target = uri
             // nginx's `$uri` leaves the query in `$args`.
-            if object["request_uri"] == nil, nested == nil, !target.contains("?"), let args = (object["args"] ?? object["query_string"])?.text {
+            if object["request_uri"] == nil, nested == nil, logged == nil, !target.contains("?"),
+               let args = (object["args"] ?? object["query_string"])?.text {
                 target += "?" + args
             }
         } else {
-            return .malformed("a web server's JSON access log record with no request (`request`, or a method and `request_uri`, `uri` or `RequestPath`)")
+            return .malformed("a web server's JSON access log record with no request (`request`, `httpRequest.requestUrl`, or a method and `request_uri`, `uri` or `RequestPath`)")
         }
 
         var status: Int?
         // 0: no response (Traefik's for a connection that ended first), as nginx's `-`.
-        if let statusText = (object["status"] ?? object["DownstreamStatus"])?.text, statusText != "0" {
+        if let statusText = (object["status"] ?? object["DownstreamStatus"] ?? logged?["status"])?.text, statusText != "0" {
             guard let code = Int(statusText), (100...999).contains(code) else { return .malformed("its status is not an HTTP status code") }
             status = code
         }
@@ -92,6 +97,9 @@ package enum JSONAccessRecord {
                 let value = if case .array(let each) = values { each.compactMap(\.text).joined(separator: ", ") } else { values.text ?? "" }
                 if !value.isEmpty { headers.append((name.lowercased(), value)) }
             }
+        }
+        for (key, name) in [("userAgent", "user-agent"), ("referer", "referer")] {
+            if let value = logged?[key]?.text { headers.append((name, value)) }
         }
         // Dictionary order is not the line's: sorted, the request (and its fingerprint) is the same in every run.
         headers.sort { $0.name < $1.name }

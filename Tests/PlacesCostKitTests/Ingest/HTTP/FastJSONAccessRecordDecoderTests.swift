@@ -143,7 +143,7 @@ struct FastJSONAccessRecordDecoderTests {
         #expect(tally.notWebServer > 300, "\(tally)")
     }
 
-    @Test("Every record of a generated log written as nginx's, Caddy's and Traefik's JSON is answered fast")
+    @Test("Every record of a generated log written as nginx's, Caddy's and Traefik's JSON is answered fast; Cloud Logging's are left to the slow path")
     func generatedLog() throws {
         let run = runCLI(["generate", "--searches", "800", "--seed", "9", "--format", "access-log"])
         #expect(run.code == .success)
@@ -162,12 +162,17 @@ struct FastJSONAccessRecordDecoderTests {
                 let bytes = Array(line.utf8)
                 let (fast, slow) = bytes.withUnsafeBufferPointer { (AccessLogTwins.fastJSON($0, decoder: decoder), AccessLogTwins.slowJSON($0)) }
                 #expect(slow != nil)
+                // Cloud Logging's absolute URLs are the slow path's, which notes their hosts.
+                if server == .cloudLogging {
+                    #expect(fast == nil)
+                    continue
+                }
                 if fast != nil { answered += 1 }
                 #expect(fast == slow, "\(line)")
             }
         }
         #expect(compared > 9_000)
-        #expect(answered == compared)
+        #expect(answered == compared / 4 * 3)
     }
 }
 
