@@ -12,7 +12,8 @@ struct AnalysisOptionsParser {
             "log-format", value: "STRING",
             help: """
             The nginx log_format of an access log, e.g.
-            '$remote_addr - $remote_user [$time_local] "$request" $status'.
+            '$remote_addr - $remote_user [$time_local] "$request" $status',
+            or a named layout: combined, common, aws-alb (an AWS load balancer's).
             $http_x_goog_fieldmask, $request_body and any $http_NAME are read.
             """
         )
@@ -79,7 +80,7 @@ struct AnalysisOptionsParser {
         options.reader.format = try parseFormat(parsed[Key.format])
         if let logFormat = parsed[Key.logFormat] {
             do {
-                options.reader.logFormat = try AccessLogFormat(logFormat)
+                options.reader.logFormat = try AccessLogFormat(nameOrFormat: logFormat)
             } catch {
                 throw usageError("--log-format: \(error)")
             }

@@ -11,8 +11,8 @@ package enum InputFormat: String, Sendable, CaseIterable {
     ///
     /// A JSON object whose `log` holds a HAR log is a HAR capture; any other record that starts
     /// with `{` is JSON Lines; a first line that names the `timestamp` and
-    /// `api` columns is a CSV header; a first line in nginx/Apache combined or common format is
-    /// an access log.
+    /// `api` columns is a CSV header; a first line in nginx/Apache combined or common format, or an
+    /// AWS load balancer's, is an access log.
     package static func sniff(_ head: [UInt8]) -> InputFormat? {
         var index = 0
         while index < head.count, [0x20, 0x09, 0x0A, 0x0D].contains(head[index]) { index += 1 }

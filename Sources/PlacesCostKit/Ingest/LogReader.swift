@@ -44,6 +44,12 @@ package struct LogReader {
         var accessLogParser: AccessLogParser {
             AccessLogParser(format: logFormat ?? .combined, userHeader: userHeader)
         }
+
+        /// The parser of `input`'s access-log lines: in the layout its first line was told to be
+        /// in, else as `accessLogParser`.
+        func accessLogParser(for input: OpenedInput) -> AccessLogParser {
+            input.accessLogLayout.map { AccessLogParser(format: $0, userHeader: userHeader) } ?? accessLogParser
+        }
     }
 
     /// What was read.
@@ -244,6 +250,9 @@ package struct LogReader {
         var descriptor: Int32
         var reader: LineReader
         var format: InputFormat
+        /// An access log's layout told from its first line when no `--log-format` is given (an
+        /// AWS load balancer's); `nil` for the options' own (`combined` by default).
+        var accessLogLayout: AccessLogFormat?
         /// Whether `close` closes `descriptor` (standard input stays open).
         var ownsDescriptor = true
         /// Set when the input is gzip: `descriptor` is then the read end of the pipe it
@@ -380,6 +389,9 @@ package struct LogReader {
             return nil
         }
         input.format = format
+        if format == .accessLog, options.logFormat == nil, let layout = AccessLogParser.layout(of: head), layout != .combined {
+            input.accessLogLayout = layout
+        }
         keep = true
         return input
     }
@@ -488,7 +500,7 @@ package struct LogReader {
                 try report(Diagnostic(location: SourceLocation(file: displayName, line: failure.line), reason: "\(failure.error)"), countAsRejected: true, into: &output)
             }
         case .accessLog:
-            let parser = options.accessLogParser
+            let parser = options.accessLogParser(for: input)
             try reader.forEachLine { event in
                 switch event {
                 case .line(let line, let number):

@@ -159,7 +159,7 @@ final class CallPipeline: @unchecked Sendable {
                 let gzip = input.decompressor
                 // JSON Lines and access logs are one record a line: workers parse blocks of lines.
                 let byLines = input.format == .jsonl || input.format == .accessLog
-                let accessLog = input.format == .accessLog ? options.reader.accessLogParser : nil
+                let accessLog = input.format == .accessLog ? options.reader.accessLogParser(for: input) : nil
                 if input.format == .csv, !options.readsCSVByLines,
                    let header = try CSVBlockSplitter.header(of: &input, maxLineLength: options.maxLineLength) {
                     var layout = CSVBlockParser.Layout(columns: header.columns, linesBefore: header.lines)

@@ -26,6 +26,17 @@ struct JSONAccessLogTests {
         }
     }
 
+    /// The corpus's clean combined log with `-` for every user, written into `directory`: what a
+    /// log that keeps no user must report.
+    static func cleanWithoutUsers(in directory: TemporaryDirectory) throws -> String {
+        let lines = try String(contentsOfFile: clean, encoding: .utf8).split(separator: "\n").map { line in
+            var fields = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
+            fields[2] = "-"
+            return fields.joined(separator: " ")
+        }
+        return directory.write("clean-without-users.log", lines.joined(separator: "\n") + "\n")
+    }
+
     /// `request` as `server` logs it, with its user where that server's users usually are.
     static func line(_ request: HTTPRequest, as server: Server) throws -> String {
         // Whole seconds, as the combined log has them.
@@ -65,16 +76,8 @@ struct JSONAccessLogTests {
         let directory = TemporaryDirectory()
         let path = directory.write("access.\(server).jsonl", try requests.map { try Self.line($0, as: server) }.joined(separator: "\n") + "\n")
         let arguments = ["--json", "--pricing", "legacy-list"]
-        var clean = Self.clean
-        if server == .cloudLogging {
-            // No user in Cloud Logging's entries: the same requests without theirs.
-            let lines = try String(contentsOfFile: clean, encoding: .utf8).split(separator: "\n").map { line in
-                var fields = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
-                fields[2] = "-"
-                return fields.joined(separator: " ")
-            }
-            clean = directory.write("clean-without-users.log", lines.joined(separator: "\n") + "\n")
-        }
+        // No user in Cloud Logging's entries: the same requests without theirs.
+        let clean = server == .cloudLogging ? try Self.cleanWithoutUsers(in: directory) : Self.clean
         let combined = runCLI(["analyze", clean, "--quiet"] + arguments)
         let expected = MalformedCorpusTests.withoutInputFiles(try MalformedCorpusTests.object(combined.stdout))
         for threads in ["1", "2"] {

@@ -64,6 +64,23 @@ package struct AccessLogFormat: Sendable, Equatable {
     package static let common = try! AccessLogFormat(
         #"$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent"#)
 
+    /// An AWS Application Load Balancer's access log entry, read up to its user agent (the rest
+    /// of the line is not read). Its time has microseconds; its request line an absolute URL.
+    package static let awsALB = try! AccessLogFormat(
+        #"$type $time_iso8601 $elb $client $target $request_processing_time $target_processing_time $response_processing_time $status $target_status_code $received_bytes $sent_bytes "$request" "$http_user_agent" $rest"#)
+
+    /// The layouts `--log-format` takes by name.
+    package static let named: KeyValuePairs<String, AccessLogFormat> = ["combined": .combined, "common": .common, "aws-alb": .awsALB]
+
+    /// A named layout (`named`), else a `log_format` string compiled.
+    package init(nameOrFormat text: String) throws {
+        if let preset = AccessLogFormat.named.first(where: { $0.key == text })?.value {
+            self = preset
+        } else {
+            try self.init(text)
+        }
+    }
+
     /// Compiles a `log_format` string (the part between the quotes of nginx's directive).
     ///
     /// - Throws: `AccessLogFormat.Error` when the format records no time, no request, or writes a

@@ -46,8 +46,15 @@ package struct AccessLogParser: Sendable {
         return AccessLogFormat.common.matches(line) ? AccessLogParser.parse(line, as: .common, userHeader: userHeader) : result
     }
 
-    /// Whether the first non-blank line of `head` reads as a combined or common access log line.
+    /// Whether the first non-blank line of `head` reads as an access log line of a layout known
+    /// without `--log-format` (`layout(of:)`).
     package static func sniff(_ head: [UInt8]) -> Bool {
+        layout(of: head) != nil
+    }
+
+    /// The layout the first non-blank line of `head` reads in: `combined` (which takes `common`
+    /// lines too), else an AWS load balancer's (`AccessLogFormat.awsALB`); `nil` for neither.
+    package static func layout(of head: [UInt8]) -> AccessLogFormat? {
         var start = 0
         while start < head.count {
             var end = head[start...].firstIndex(of: UInt8(ascii: "\n")) ?? head.count
@@ -55,12 +62,14 @@ package struct AccessLogParser: Sendable {
             if end > start, head[end - 1] == UInt8(ascii: "\r") { end -= 1 }
             let line = Array(head[start..<end])
             if !LineReader.isBlank(line) {
-                if case .request = AccessLogParser(format: .combined).parse(line) { return true }
-                return false
+                for layout in [AccessLogFormat.combined, .awsALB] {
+                    if case .request = AccessLogParser(format: layout).parse(line) { return layout }
+                }
+                return nil
             }
             start = next
         }
-        return false
+        return nil
     }
 
     private static func parse(_ line: UnsafeBufferPointer<UInt8>, as format: AccessLogFormat, userHeader: String) -> Result {
@@ -142,7 +151,9 @@ package struct AccessLogParser: Sendable {
         }
         let user = userFromHeader ?? text(.remoteUser).flatMap { $0 == "-" || $0.isEmpty ? nil : $0 }
         var request = HTTPRequest(time: time, method: method, target: target, headers: headers, body: body, userID: user, status: status)
-        request.wholeSecondTime = values[.msec] == nil
+        // nginx's `$time_iso8601` has whole seconds; a layout that logs a fraction (an AWS load
+        // balancer's) is checked for duplicates like `$msec`.
+        request.wholeSecondTime = values[.msec] == nil && !(values[.timeISO8601].map { line[$0].contains(UInt8(ascii: ".")) } ?? false)
         return .request(request)
     }
 

@@ -205,9 +205,23 @@ package struct FastAccessLogLineDecoder: Sendable {
         func read(_ fields: Fields, _ line: UnsafePointer<UInt8>, leaving prefixes: [[UInt8]]) -> FastAccessLogRecord? {
             guard !fields.sendsMore else { return nil }
             let time: Timestamp?
+            let timeField = UnsafeBufferPointer(start: line + fields.time.lowerBound, count: fields.time.count)
+            var wholeSeconds = true
             switch timeKind {
-            case .msec: time = AccessLogParser.parseMsec(UnsafeBufferPointer(start: line + fields.time.lowerBound, count: fields.time.count))
-            case .iso8601: time = FastAccessLogLineDecoder.timeISO8601(line + fields.time.lowerBound, fields.time.count)
+            case .msec:
+                time = AccessLogParser.parseMsec(timeField)
+                wholeSeconds = false
+            case .iso8601:
+                // nginx's spelling read here; any other (a fraction of a second, an AWS load
+                // balancer's) by the slow path's own parser.
+                if let whole = FastAccessLogLineDecoder.timeISO8601(line + fields.time.lowerBound, fields.time.count) {
+                    time = whole
+                } else if timeField.contains(UInt8(ascii: "-")), case .success(let parsed) = TimestampParser.parse(bytes: timeField) {
+                    time = parsed
+                    wholeSeconds = !timeField.contains(UInt8(ascii: "."))
+                } else {
+                    time = nil
+                }
             case .local: time = FastAccessLogLineDecoder.timeLocal(line + fields.time.lowerBound, fields.time.count)
             }
             guard let time else { return nil }
@@ -245,7 +259,7 @@ package struct FastAccessLogLineDecoder: Sendable {
                 user = ByteSpan(fields.userHeader)
             }
 
-            var record = FastAccessLogRecord(time: time, method: ByteSpan(method), target: ByteSpan(target), user: user, status: status, wholeSecondTime: timeKind != .msec)
+            var record = FastAccessLogRecord(time: time, method: ByteSpan(method), target: ByteSpan(target), user: user, status: status, wholeSecondTime: wholeSeconds)
             guard FastAccessLogLineDecoder.placesCall(line, target, leaving: prefixes, into: &record) else { return nil }
             return record
         }
