@@ -61,7 +61,7 @@ struct LeapSecondTests {
             let line = Array(text.utf8)
             let fast = line.withUnsafeBufferPointer { AccessLogTwins.fast($0, decoder: FastAccessLogLineDecoder(format: format)) }
             let slow = line.withUnsafeBufferPointer { AccessLogTwins.slow($0, parser: AccessLogParser(format: format)) }
-            guard case .call(let call, _, _)? = fast else {
+            guard case .call(let call, _, _, _)? = fast else {
                 Issue.record("the fast decoder did not read \(text): \(String(describing: fast))")
                 continue
             }

@@ -8,19 +8,22 @@ extension CallBlockBuilder {
     /// Adds a request with its fingerprint, made only when the request is filed.
     @inline(__always)
     mutating func add(_ record: FastAccessLogRecord, line: UnsafeBufferPointer<UInt8>, fingerprint: @autoclosure () -> UInt64, caches: inout Caches) {
+        let raw = UnsafeRawBufferPointer(line)
+        func bytes(_ span: ByteSpan) -> UnsafeRawBufferPointer {
+            UnsafeRawBufferPointer(rebasing: raw[Int(span.start) ..< Int(span.start) + Int(span.count)])
+        }
+        let host = record.host.map { caches.hostNames.name(bytes($0)) }
         guard let call = record.call else {
             block.skippedRequests += 1
+            block.hosts.noteSkipped(host)
             return
         }
+        if let host, !PlacesRequestDecoder.googleHosts.contains(host) { block.hosts.noteProxy(host) }
         if call.bodyUnknown { block.bodiesUnknown += 1 }
         guard window.contains(record.time) else {
             block.outsideWindow += 1
             block.outsidePeriod.include(record.time)
             return
-        }
-        let raw = UnsafeRawBufferPointer(line)
-        func bytes(_ span: ByteSpan) -> UnsafeRawBufferPointer {
-            UnsafeRawBufferPointer(rebasing: raw[Int(span.start) ..< Int(span.start) + Int(span.count)])
         }
         var fields: UInt32 = 0
         if let value = call.fields {

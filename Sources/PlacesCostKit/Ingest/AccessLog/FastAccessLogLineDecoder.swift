@@ -398,7 +398,13 @@ package struct FastAccessLogLineDecoder: Sendable {
     /// the slow path must decide.
     @inline(__always)
     static func placesCall(_ line: UnsafePointer<UInt8>, _ target: Range<Int>, leaving prefixes: [[UInt8]] = [], into record: inout FastAccessLogRecord) -> Bool {
-        // Origin-form only: an absolute URL's host needs the slow path's rules.
+        var target = target
+        // An absolute URL (a forward proxy's, a load balancer's): its host, then its path as an
+        // origin-form target's.
+        if let (host, pathStart) = absoluteHost(line, target) {
+            record.host = host
+            target = pathStart ..< target.upperBound
+        }
         guard !target.isEmpty, line[target.lowerBound] == UInt8(ascii: "/") else { return false }
         var pathEnd = target.lowerBound
         while pathEnd < target.upperBound {
@@ -491,6 +497,35 @@ package struct FastAccessLogLineDecoder: Sendable {
         }
         record.call = call
         return true
+    }
+
+    /// The host of an absolute `http://` or `https://` target (the scheme in any case) and where
+    /// its path starts, as `RequestTarget` reads them: the authority runs to the first `/`, `?`
+    /// or `#`, without user info (up to the last `@`), port (from the last `:`, unless the
+    /// authority ends with `]`) or one trailing `.`; `nil` for an origin-form target.
+    static func absoluteHost(_ line: UnsafePointer<UInt8>, _ target: Range<Int>) -> (host: ByteSpan, pathStart: Int)? {
+        func lower(_ index: Int) -> UInt8 { line[index] | 0x20 }
+        var start = target.lowerBound
+        guard target.count >= 7, lower(start) == UInt8(ascii: "h"), lower(start + 1) == UInt8(ascii: "t"), lower(start + 2) == UInt8(ascii: "t"),
+              lower(start + 3) == UInt8(ascii: "p")
+        else { return nil }
+        start += 4
+        if lower(start) == UInt8(ascii: "s") { start += 1 }
+        guard target.upperBound - start >= 3, line[start] == UInt8(ascii: ":"), line[start + 1] == UInt8(ascii: "/"), line[start + 2] == UInt8(ascii: "/")
+        else { return nil }
+        start += 3
+        var end = start
+        while end < target.upperBound, line[end] != UInt8(ascii: "/"), line[end] != UInt8(ascii: "?"), line[end] != UInt8(ascii: "#") { end += 1 }
+        let pathStart = end
+        var hostStart = start
+        for index in start ..< end where line[index] == UInt8(ascii: "@") { hostStart = index + 1 }
+        if end > hostStart, line[end - 1] != UInt8(ascii: "]") {
+            var colon = end - 1
+            while colon >= hostStart, line[colon] != UInt8(ascii: ":") { colon -= 1 }
+            if colon >= hostStart { end = colon }
+        }
+        if end > hostStart, line[end - 1] == UInt8(ascii: ".") { end -= 1 }
+        return (ByteSpan(hostStart ..< end), pathStart)
     }
 
     /// The first non-empty of two parameters' values, as the token; `.some(nil)` for none,

@@ -13,6 +13,9 @@ package struct FastAccessLogRecord: Equatable, Sendable {
     package var call: Places?
     /// Whether `time` has whole seconds only (`HTTPRequest.wholeSecondTime`).
     package var wholeSecondTime: Bool
+    /// The host of an absolute target as written (`RequestTarget.host` is it in lowercase);
+    /// `nil` for an origin-form target.
+    package var host: ByteSpan? = nil
 
     /// A Places call's properties, as `PlacesRequestDecoder` reads them from the URL.
     package struct Places: Equatable, Sendable {

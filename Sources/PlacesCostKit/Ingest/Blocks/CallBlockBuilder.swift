@@ -30,6 +30,8 @@ package struct CallBlockBuilder {
         var urlMasks = MaskCache()
         /// The layouts of recent JSON Lines records (`FastJSONLineDecoder.decodeLeadingLine`).
         let jsonLayouts = JSONLineLayouts()
+        /// The hosts of absolute targets, as `RequestTarget` names them.
+        var hostNames = HostNames()
     }
 
     let catalogs: CallCatalogs

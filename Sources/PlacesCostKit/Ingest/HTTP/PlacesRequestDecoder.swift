@@ -33,7 +33,7 @@ package enum PlacesRequestDecoder {
     }
 
     /// Google's hosts of the Places, Geocoding and Address Validation APIs.
-    static let googleHosts: Set<String> = ["maps.googleapis.com", "places.googleapis.com", "addressvalidation.googleapis.com"]
+    package static let googleHosts: Set<String> = ["maps.googleapis.com", "places.googleapis.com", "addressvalidation.googleapis.com"]
 
     package static func decode(_ request: HTTPRequest, routes: RequestRoutes = RequestRoutes()) -> Decoded {
         let target = RequestTarget(request.target)

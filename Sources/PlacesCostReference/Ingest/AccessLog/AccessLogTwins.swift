@@ -9,16 +9,18 @@ import PlacesCostKit
 enum AccessLogTwins {
     /// What a line is, as either path sees it.
     enum Outcome: Equatable, CustomStringConvertible {
-        case call(Call, bodyUnknown: Bool, fingerprint: UInt64)
-        case notPlaces
+        /// `proxyHost`: an absolute target's host when it is not Google's.
+        case call(Call, bodyUnknown: Bool, fingerprint: UInt64, proxyHost: String?)
+        /// `host`: an absolute target's.
+        case notPlaces(host: String?)
         /// Only the slow path words a reason.
         case malformed(String)
 
         var description: String {
             switch self {
-            case .call(let call, let bodyUnknown, let fingerprint):
-                "call(\(String(reflecting: call)), bodyUnknown: \(bodyUnknown), fingerprint: \(fingerprint))"
-            case .notPlaces: "notPlaces"
+            case .call(let call, let bodyUnknown, let fingerprint, let proxyHost):
+                "call(\(String(reflecting: call)), bodyUnknown: \(bodyUnknown), fingerprint: \(fingerprint), proxyHost: \(proxyHost ?? "-"))"
+            case .notPlaces(let host): "notPlaces(host: \(host ?? "-"))"
             case .malformed(let reason): "malformed(\(reason))"
             }
         }
@@ -56,15 +58,16 @@ enum AccessLogTwins {
 
     private static func outcome(of request: HTTPRequest, routes: RequestRoutes) -> Outcome {
         switch PlacesRequestDecoder.decode(request, routes: routes) {
-        case .call(let call, let bodyUnknown, _): .call(call, bodyUnknown: bodyUnknown, fingerprint: request.fingerprint)
-        case .notPlaces: .notPlaces
+        case .call(let call, let bodyUnknown, let proxyHost): .call(call, bodyUnknown: bodyUnknown, fingerprint: request.fingerprint, proxyHost: proxyHost)
+        case .notPlaces(let host): .notPlaces(host: host)
         case .malformed(let reason): .malformed(reason)
         }
     }
 
     /// A fast record as the `Call` the slow path would make.
     private static func outcome(of record: FastAccessLogRecord, fingerprint: UInt64, in line: UnsafeBufferPointer<UInt8>) -> Outcome {
-        guard let places = record.call else { return .notPlaces }
+        let host = record.host.map { String(decoding: UnsafeBufferPointer(rebasing: line[Int($0.start) ..< Int($0.start + $0.count)]), as: UTF8.self).lowercased() }
+        guard let places = record.call else { return .notPlaces(host: host) }
         func bytes(_ span: ByteSpan) -> UnsafeBufferPointer<UInt8> {
             UnsafeBufferPointer(rebasing: line[Int(span.start) ..< Int(span.start + span.count)])
         }
@@ -79,7 +82,8 @@ enum AccessLogTwins {
             userID: record.user.map(text),
             status: record.status.map(text)
         )
-        return .call(call, bodyUnknown: places.bodyUnknown, fingerprint: fingerprint)
+        return .call(call, bodyUnknown: places.bodyUnknown, fingerprint: fingerprint,
+                     proxyHost: host.flatMap { PlacesRequestDecoder.googleHosts.contains($0) ? nil : $0 })
     }
 
     /// Where the fast path answers, how it differs from the slow path; `nil` when they agree or

@@ -38,7 +38,7 @@ struct FastAccessLogLineDecoderTests {
         #expect(call.fields == nil)
         let (fast, slow) = outcomes(Self.example)
         #expect(fast == slow)
-        guard case .call(_, _, let fingerprint)? = fast, case .request(let request) = AccessLogParser(format: .combined).parse(Self.example) else {
+        guard case .call(_, _, let fingerprint, _)? = fast, case .request(let request) = AccessLogParser(format: .combined).parse(Self.example) else {
             Issue.record("not a call")
             return
         }
@@ -65,6 +65,11 @@ struct FastAccessLogLineDecoderTests {
             #"10.0.0.1 - - \#(stamp) "GET /maps/api/place/photo?photoreference=x HTTP/1.1" 200 5 "-" "ua""#,
             #"10.0.0.1 - - \#(stamp) "GET /v1/places/ChIJ/photos/a/media HTTP/1.1" 200 5 "-" "ua""#,
             #"10.0.0.1 - - \#(stamp) "OPTIONS /healthz HTTP/1.1" 200 5 "-" "ua" 0.042 "203.0.113.1""#,
+            // Absolute URLs, as forward proxies and load balancers log them.
+            #"10.0.0.1 - - \#(stamp) "GET https://maps.googleapis.com/maps/api/place/autocomplete/json?input=a HTTP/1.1" 200 5 "-" "ua""#,
+            #"10.0.0.1 - - \#(stamp) "GET http://user:pw@Proxy.Example.COM.:8080/maps/api/place/details/json?place_id=X&sessiontoken=t HTTP/1.1" 200 5 "-" "ua""#,
+            #"10.0.0.1 - - \#(stamp) "GET HTTPS://[::1]:8443/maps/api/geocode/json?address=x HTTP/1.1" 200 5 "-" "ua""#,
+            #"10.0.0.1 - - \#(stamp) "GET https://www.example.com/index.html HTTP/1.1" 200 5 "-" "ua""#,
             #"10.0.0.1 - - \#(stamp) "get /maps/api/place/autocomplete/json?input=a"#,  // common inside combined: no
             #"127.0.0.1 - frank [10/Oct/2000:13:55:36 -0700] "GET /maps/api/place/autocomplete/json?input=ab HTTP/1.0" 200 2326"#,
         ]
@@ -84,7 +89,7 @@ struct FastAccessLogLineDecoderTests {
         let long = #"10.0.0.1 - - \#(stamp) "GET /maps/api/place/autocomplete/json?input=\#(String(repeating: "%C3%A9+", count: 10_000))&sessiontoken=t HTTP/1.1" 200 5 "-" "\#(String(repeating: "ua ", count: 100_000))""#
         let (fast, slow) = outcomes(long)
         #expect(fast != nil && fast == slow)
-        guard case .call(let call, _, _)? = fast else { return }
+        guard case .call(let call, _, _, _)? = fast else { return }
         #expect(call.inputLength == 20_000)
 
         let msec = #"1790845203.730 api.myapp.example GET /maps/api/place/details/json?place_id=ChIJ&fields=formatted_address&sessiontoken=tok&key=k 200 0.042 "okhttp/4.12.0" 0.040"#
@@ -107,7 +112,7 @@ struct FastAccessLogLineDecoderTests {
             (#"10.0.0.1 - - \#(stamp) "GET /maps/api/place/autocomplete/json?session%74oken=a HTTP/1.1" 200 5 "-" "ua""#, .call),
             (#"10.0.0.1 - - \#(stamp) "GET /v1/places/ChIJ?%24fields=name HTTP/1.1" 200 5 "-" "ua""#, .call),
             (#"10.0.0.1 - - \#(stamp) "GET /maps%2Fapi/place/autocomplete/json?input=a HTTP/1.1" 200 5 "-" "ua""#, .call),
-            (#"10.0.0.1 - - \#(stamp) "GET https://maps.googleapis.com/maps/api/place/autocomplete/json?input=a HTTP/1.1" 200 5 "-" "ua""#, .call),
+            (#"10.0.0.1 - - \#(stamp) "GET https://proxy.example.com#x/maps/api/place/autocomplete/json?input=a HTTP/1.1" 200 5 "-" "ua""#, .notPlaces),
             (#"10.0.0.1 - - \#(stamp) "POST /v1/places:searchNearby HTTP/1.1" 200 5 "-" "ua""#, .call),
             (#"10.0.0.1 - - \#(stamp) "GET /maps/api/place/autocomplete/json?input=a HTTP/1.1" +200 5 "-" "ua""#, .call),
             (#"10.0.0.1 - jörg \#(stamp) "GET / HTTP/1.1" 200 5 "-" "ua""#, .notPlaces),
@@ -299,6 +304,8 @@ struct FastAccessLogLineDecoderTests {
         #expect(fast.rejected == slow.rejected && fast.outsideWindow == slow.outsideWindow)
         #expect(fast.skippedRequests == slow.skippedRequests && fast.bodiesUnknown == slow.bodiesUnknown)
         #expect(fast.firstCall == slow.firstCall && fast.lastCall == slow.lastCall)
+        // The hosts of absolute targets: proxies named, skipped requests counted by host.
+        #expect(fast.hosts == slow.hosts && !fast.hosts.proxies.isEmpty && !fast.hosts.skipped.isEmpty, "\(fast.hosts)")
         for (fastCalls, slowCalls) in zip(fast.partitions, slow.partitions) {
             #expect(fastCalls.arena == slowCalls.arena)
             #expect(fastCalls.calls.map { String(describing: $0) } == slowCalls.calls.map { String(describing: $0) })
@@ -498,6 +505,12 @@ struct AccessLogLineGenerator {
             parameters.shuffle(using: &random)
         }
         var target = path
+        // Absolute URLs, as forward proxies and load balancers log them, with every part of an
+        // authority the host is read from.
+        if adversarial, path.hasPrefix("/"), chance(4) {
+            target = pick(["https://maps.googleapis.com", "https://proxy.example.com:443", "http://u:p@Proxy.Example.COM.", "HTTPS://[::1]:8443",
+                           "https://[::1]", "hTTp://places.googleapis.com", "https://", "http://h@", "https://a:b:c", "https://host..", "http://x%41y"]) + target
+        }
         if !parameters.isEmpty || (adversarial && chance(6)) { target += "?" + parameters.joined(separator: pick(["&", "&", "&", "&&"])) }
         if adversarial, chance(10) { target += pick(["#frag", "#input=x&sessiontoken=y", "#"]) }
         return target

@@ -68,7 +68,7 @@ struct FastJSONAccessRecordDecoderTests {
         // The headers of a record with a fraction of a second are in its fingerprint, as the slow path's.
         let (withHeaders, _) = outcomes(records[1])
         let (otherAgent, _) = outcomes(records[1].replacingOccurrences(of: #""http_user_agent": "ua""#, with: #""http_user_agent": "ub""#))
-        guard case .call(_, _, let one)? = withHeaders, case .call(_, _, let other)? = otherAgent else {
+        guard case .call(_, _, let one, _)? = withHeaders, case .call(_, _, let other, _)? = otherAgent else {
             Issue.record("not calls")
             return
         }
