@@ -17,6 +17,15 @@ extension FastJSONAccessRecordDecoder {
         /// `request.method` and `request.uri` of a nested `request` (Caddy's).
         private(set) var nestedMethod = Member.absent
         private(set) var nestedURI = Member.absent
+        /// Cloud Logging's `httpRequest`.
+        private(set) var logged = LoggedRequest()
+
+        /// The members of Cloud Logging's `httpRequest` the slow path reads as the request.
+        struct LoggedRequest {
+            var method = Member.absent
+            var url = Member.absent
+            var status = Member.absent
+        }
 
         init(line: UnsafePointer<UInt8>, count: Int, members: UnsafeMutablePointer<Member>, headers: UnsafeMutablePointer<Header>) {
             self.line = line
@@ -84,11 +93,31 @@ extension FastJSONAccessRecordDecoder {
                 }
                 guard nested != nil else { return false }
             }
+            // Cloud Logging's request: its method, URL, status, user agent and referrer.
+            let logged = found.members[Member.Key.httpRequest.rawValue]
+            if logged.kind == .object {
+                let walked = values.forEachMember(ofObjectAt: logged.range.lowerBound, depth: 1) { key, value in
+                    let name = UnsafeBufferPointer(start: line + key.lowerBound, count: key.count)
+                    func note(_ member: inout Member) -> Bool {
+                        guard !member.isPresent, value.kind != .escaped else { return false }
+                        member = value
+                        return true
+                    }
+                    if name.elementsEqual("requestMethod".utf8) { return note(&found.logged.method) }
+                    if name.elementsEqual("requestUrl".utf8) { return note(&found.logged.url) }
+                    if name.elementsEqual("status".utf8) { return note(&found.logged.status) }
+                    if name.elementsEqual("userAgent".utf8) { return found.add(Header(named: "user-agent", value: value), line: line, userHeader: userHeader) }
+                    if name.elementsEqual("referer".utf8) { return found.add(Header(named: "referer", value: value), line: line, userHeader: userHeader) }
+                    return true
+                }
+                guard walked != nil else { return false }
+            }
             guard found.userHeaderKeys <= 1 else { return false }
             headerCount = found.headerCount
             userFromHeader = found.userFromHeader
             nestedMethod = found.nestedMethod
             nestedURI = found.nestedURI
+            self.logged = found.logged
             return sortHeaders()
         }
 
@@ -101,6 +130,7 @@ extension FastJSONAccessRecordDecoder {
             var userFromHeader: Range<Int>?
             var nestedMethod = Member.absent
             var nestedURI = Member.absent
+            var logged = LoggedRequest()
             var sawHeaders = false
 
             /// Notes a header; `false` when the slow path must decide (too many headers, a

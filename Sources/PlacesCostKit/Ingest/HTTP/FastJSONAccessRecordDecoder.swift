@@ -20,7 +20,8 @@ import Darwin
 /// twice, two headers of one name or a Caddy header with two values, a record that is not a web
 /// server's, a field-mask header or a request body (read by the slow path), `$uri` that needs
 /// `$args` appended, and every value the combined decoder declines. Caddy's nested `request`
-/// (its method, target and headers) is read like the top-level keys.
+/// (its method, target and headers) and Cloud Logging's `httpRequest` (its method, URL, status,
+/// user agent and referrer) are read like the top-level keys.
 ///
 /// The tests generate thousands of valid, unusual and mutated records and check that every one
 /// this decoder answers gets the slow path's outcome and fingerprint.
@@ -66,8 +67,6 @@ package struct FastJSONAccessRecordDecoder: Sendable {
     /// The request of a record `scan` has walked, as `JSONAccessRecord.request` reads it.
     private func read(_ scan: Scan) -> Decoded? {
         let line = scan.line
-        // Cloud Logging's entries log an absolute URL, whose host the slow path notes.
-        guard !scan[.httpRequest].isPresent else { return nil }
         // The first time key present, in `JSONAccessRecord.timeKeys`' order.
         guard let (time, wholeSeconds) = readTime(scan) else { return nil }
 
@@ -79,14 +78,15 @@ package struct FastJSONAccessRecordDecoder: Sendable {
             guard let (requestMethod, requestTarget) = FastAccessLogLineDecoder.requestLine(line, request.range) else { return nil }
             (method, target) = (requestMethod, requestTarget)
         case .absent, .object:
-            // Caddy's nested `request.method` and `request.uri` first, then the top-level keys.
-            let methodMember = scan.nestedMethod.isPresent ? scan.nestedMethod : scan.first(.requestMethod, .method, .requestMethodTraefik)
-            let uriMember = scan.nestedURI.isPresent ? scan.nestedURI : scan.first(.requestURI, .requestPath, .uri)
+            // Caddy's nested `request.method` and `request.uri` first, then Cloud Logging's
+            // `httpRequest`, then the top-level keys.
+            let methodMember = Member.firstPresent(scan.nestedMethod, scan.logged.method, scan.first(.requestMethod, .method, .requestMethodTraefik))
+            let uriMember = Member.firstPresent(scan.nestedURI, scan.logged.url, scan.first(.requestURI, .requestPath, .uri))
             guard let methodText = methodMember.text(in: line), let uri = uriMember.text(in: line),
                   FastAccessLogLineDecoder.allLetters(line, methodText)
             else { return nil }
             // nginx's `$uri` leaves the query in `$args`, which the slow path appends.
-            if request.kind == .absent, !scan[.requestURI].isPresent, memchr(line + uri.lowerBound, Int32(UInt8(ascii: "?")), uri.count) == nil,
+            if request.kind == .absent, !scan[.httpRequest].isPresent, !scan[.requestURI].isPresent, memchr(line + uri.lowerBound, Int32(UInt8(ascii: "?")), uri.count) == nil,
                scan.first(.args, .queryString).text(in: line) != nil {
                 return nil
             }
@@ -96,7 +96,8 @@ package struct FastJSONAccessRecordDecoder: Sendable {
         }
 
         var status: ByteSpan?
-        if let digits = scan.first(.status, .downstreamStatus).text(in: line),
+        let statusMember = scan.first(.status, .downstreamStatus)
+        if let digits = (statusMember.isPresent ? statusMember : scan.logged.status).text(in: line),
            !(digits.count == 1 && line[digits.lowerBound] == UInt8(ascii: "0")) {
             // `Int(text)` takes more spellings (`+200`, `0200`); those go to the slow path.
             guard digits.count == 3, (UInt8(ascii: "1") ... UInt8(ascii: "9")).contains(line[digits.lowerBound]),
@@ -224,6 +225,12 @@ extension FastJSONAccessRecordDecoder {
 
         var isPresent: Bool { kind != .absent }
 
+        /// The first of three members present, as `JSONAccessRecord`'s `??` chains pick one.
+        @inline(__always)
+        static func firstPresent(_ first: Member, _ second: Member, _ third: Member) -> Member {
+            first.isPresent ? first : second.isPresent ? second : third
+        }
+
         /// `AnyJSON.text`: a string unless it is empty or `-`, a number's literal; `nil` otherwise.
         @inline(__always)
         func text(in line: UnsafePointer<UInt8>) -> Range<Int>? {
@@ -242,11 +249,19 @@ extension FastJSONAccessRecordDecoder {
         var key: Range<Int>
         var prefixCount: Int
         var value: Member
+        /// A name of the slow path's own (Cloud Logging's `userAgent` is `user-agent`), in place
+        /// of one made from the key.
+        var fixedName: StaticString?
 
         init(key: Range<Int>, prefixCount: Int, value: Member) {
             self.key = key
             self.prefixCount = prefixCount
             self.value = value
+        }
+
+        init(named name: StaticString, value: Member) {
+            self.init(key: 0 ..< 0, prefixCount: 0, value: value)
+            fixedName = name
         }
 
         /// The header a top-level member is, as `JSONAccessRecord` tells one: `http_` then a
@@ -269,11 +284,12 @@ extension FastJSONAccessRecordDecoder {
         }
 
         @inline(__always)
-        var nameCount: Int { key.count - prefixCount }
+        var nameCount: Int { fixedName?.utf8CodeUnitCount ?? key.count - prefixCount }
 
         /// Byte `index` of the name.
         @inline(__always)
         func nameByte(_ index: Int, in line: UnsafePointer<UInt8>) -> UInt8 {
+            if let fixedName { return fixedName.utf8Start[index] }
             let byte = line[key.lowerBound + prefixCount + index]
             if byte &- UInt8(ascii: "A") < 26 { return byte | 0x20 }
             // Only nginx's names (`http_`) turn `_` into `-`.
