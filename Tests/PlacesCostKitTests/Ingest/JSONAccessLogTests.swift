@@ -13,6 +13,10 @@ struct JSONAccessLogTests {
         case nginx, caddy, traefik
         /// Google Cloud Logging's request entries (`LogEntry.httpRequest`), which log no user.
         case cloudLogging
+        /// Istio's JSON access log (Envoy's `json_format`), which logs no user.
+        case istio
+
+        var logsUsers: Bool { self != .cloudLogging && self != .istio }
     }
 
     static let clean = MalformedCorpusTests.folder + "/access-log/clean.log"
@@ -61,6 +65,12 @@ struct JSONAccessLogTests {
             object = ["insertId": "6514a1b2000c8a0f", "httpRequest": logged, "timestamp": time, "severity": "INFO", "receiveTimestamp": time,
                       "resource": ["type": "cloud_run_revision", "labels": ["service_name": "places-proxy", "project_id": "my-project"]],
                       "logName": "projects/my-project/logs/run.googleapis.com%2Frequests"]
+        case .istio:
+            object = ["start_time": request.time.rfc3339, "method": request.method, "path": request.target, "protocol": "HTTP/1.1",
+                      "response_code": request.status ?? 0, "response_flags": "-", "bytes_received": 0, "bytes_sent": 625, "duration": 41,
+                      "upstream_service_time": "40", "x_forwarded_for": "203.0.113.4", "user_agent": "okhttp/4.12.0",
+                      "request_id": "5f0c6a3e-5b1b-4d5a-9c1e-2d8f7a6b3c21", "authority": "places-proxy.example.com", "upstream_host": "10.0.0.7:8080",
+                      "upstream_cluster": "outbound|8080||places-proxy.default.svc.cluster.local", "route_name": "default"]
         case .traefik:
             object = ["ClientAddr": "203.0.113.4:5555", "RequestMethod": request.method, "RequestPath": request.target, "RequestProtocol": "HTTP/1.1",
                       "DownstreamStatus": request.status ?? 0, "StartUTC": time, "request_X-User-Id": request.userID ?? "", "Duration": 1_200_000]
@@ -76,8 +86,8 @@ struct JSONAccessLogTests {
         let directory = TemporaryDirectory()
         let path = directory.write("access.\(server).jsonl", try requests.map { try Self.line($0, as: server) }.joined(separator: "\n") + "\n")
         let arguments = ["--json", "--pricing", "legacy-list"]
-        // No user in Cloud Logging's entries: the same requests without theirs.
-        let clean = server == .cloudLogging ? try Self.cleanWithoutUsers(in: directory) : Self.clean
+        // No user in Cloud Logging's or Istio's records: the same requests without theirs.
+        let clean = server.logsUsers ? Self.clean : try Self.cleanWithoutUsers(in: directory)
         let combined = runCLI(["analyze", clean, "--quiet"] + arguments)
         let expected = MalformedCorpusTests.withoutInputFiles(try MalformedCorpusTests.object(combined.stdout))
         for threads in ["1", "2"] {

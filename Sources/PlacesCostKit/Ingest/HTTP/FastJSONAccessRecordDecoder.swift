@@ -81,7 +81,7 @@ package struct FastJSONAccessRecordDecoder: Sendable {
             // Caddy's nested `request.method` and `request.uri` first, then Cloud Logging's
             // `httpRequest`, then the top-level keys.
             let methodMember = Member.firstPresent(scan.nestedMethod, scan.logged.method, scan.first(.requestMethod, .method, .requestMethodTraefik))
-            let uriMember = Member.firstPresent(scan.nestedURI, scan.logged.url, scan.first(.requestURI, .requestPath, .uri))
+            let uriMember = Member.firstPresent(scan.nestedURI, scan.logged.url, scan.first(.requestURI, .requestPath, .uri, .path))
             guard let methodText = methodMember.text(in: line), let uri = uriMember.text(in: line),
                   FastAccessLogLineDecoder.allLetters(line, methodText)
             else { return nil }
@@ -96,8 +96,7 @@ package struct FastJSONAccessRecordDecoder: Sendable {
         }
 
         var status: ByteSpan?
-        let statusMember = scan.first(.status, .downstreamStatus)
-        if let digits = (statusMember.isPresent ? statusMember : scan.logged.status).text(in: line),
+        if let digits = Member.firstPresent(scan.first(.status, .downstreamStatus), scan.logged.status, scan[.responseCode]).text(in: line),
            !(digits.count == 1 && line[digits.lowerBound] == UInt8(ascii: "0")) {
             // `Int(text)` takes more spellings (`+200`, `0200`); those go to the slow path.
             guard digits.count == 3, (UInt8(ascii: "1") ... UInt8(ascii: "9")).contains(line[digits.lowerBound]),
@@ -151,6 +150,7 @@ extension FastJSONAccessRecordDecoder {
             case request, requestMethod, method, requestMethodTraefik, requestURI, requestPath, uri, args, queryString
             case status, downstreamStatus, remoteUser, userID, requestBody, api
             case remoteAddr, remoteIP, httpUserAgent, upstreamAddr, clientAddr, httpRequest
+            case startTime, path, responseCode
 
             var name: StaticString {
                 switch self {
@@ -183,6 +183,9 @@ extension FastJSONAccessRecordDecoder {
                 case .upstreamAddr: "upstream_addr"
                 case .clientAddr: "ClientAddr"
                 case .httpRequest: "httpRequest"
+                case .startTime: "start_time"
+                case .path: "path"
+                case .responseCode: "response_code"
                 }
             }
 

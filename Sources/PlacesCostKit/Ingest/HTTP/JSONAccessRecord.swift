@@ -1,22 +1,24 @@
 /// A web server's JSON access-log record read as the request it logs, as an access log's line is
 /// (`AccessLogParser`): nginx with a JSON `log_format` (`escape=json`), Caddy's access logs,
-/// Traefik's JSON access logs, and Google Cloud Logging's request entries (a `LogEntry` with an
-/// `httpRequest`: Cloud Run, App Engine, load balancers), exported by a log sink. Such a line is JSON Lines with no `api`; `RawRecord` flags it by
+/// Traefik's JSON access logs, Envoy's and Istio's JSON access logs, and Google Cloud Logging's
+/// request entries (a `LogEntry` with an `httpRequest`: Cloud Run, App Engine, load balancers),
+/// exported by a log sink. Such a line is JSON Lines with no `api`; `RawRecord` flags it by
 /// its keys (`isWebServerRecord`), and it becomes an `HTTPRequest` for `PlacesRequestDecoder`.
 ///
 /// The keys are the servers' own (`docs/formats.md` section 2):
 /// - time: `msec` (nginx, seconds with milliseconds), `ts` (Caddy, seconds), `StartUTC`,
 ///   `time_iso8601`, `@timestamp`, `time`, `timestamp` (RFC 3339), `time_local` (nginx's
-///   `01/Oct/2026:09:00:03 +0000`); the first present is read;
+///   `01/Oct/2026:09:00:03 +0000`), `start_time` (Envoy's); the first present is read;
 /// - request: `request` as a request line (nginx `$request`) or as an object with `method`,
 ///   `uri` and `headers` (Caddy); else `httpRequest.requestMethod` with `httpRequest.requestUrl`
 ///   (Cloud Logging); else `request_method` or `method` or `RequestMethod`, with `request_uri` or
-///   `RequestPath`, or `uri` and `args`;
+///   `RequestPath`, or `uri` and `args`, or `path` (Envoy's);
 /// - headers: `http_NAME` (nginx `$http_x_goog_fieldmask`), `request_Name` (Traefik's
 ///   `request_X-Goog-Fieldmask`: a capital or a hyphen tells it from nginx's `request_time`),
 ///   Caddy's `request.headers`, Cloud Logging's `httpRequest.userAgent` and `referer`; the user
 ///   header (`--user-header`) is the user, else `remote_user` or `user_id`;
-/// - `status` or `DownstreamStatus` or `httpRequest.status`; `request_body`.
+/// - `status` or `DownstreamStatus` or `httpRequest.status` or `response_code` (Envoy's);
+///   `request_body`.
 ///
 /// A value `-` or empty is absent, as nginx writes it. No reason quotes a value: the target may
 /// hold an API key.
@@ -27,7 +29,7 @@ package enum JSONAccessRecord {
     }
 
     /// Keys a time may be under, in the order they are read: the finest first.
-    static let timeKeys = ["msec", "ts", "StartUTC", "time_iso8601", "@timestamp", "time", "timestamp", "time_local"]
+    static let timeKeys = ["msec", "ts", "StartUTC", "time_iso8601", "@timestamp", "time", "timestamp", "time_local", "start_time"]
 
     package static func parse(_ line: UnsafeBufferPointer<UInt8>, userHeader: String) -> Result {
         switch JSONLineParser.parseTree(line) {
@@ -62,7 +64,7 @@ package enum JSONAccessRecord {
             case .failure(let failure): return .malformed(failure.reason)
             }
         } else if let requestMethod = (nested?["method"] ?? logged?["requestMethod"] ?? object["request_method"] ?? object["method"] ?? object["RequestMethod"])?.text,
-                  let uri = (nested?["uri"] ?? logged?["requestUrl"] ?? object["request_uri"] ?? object["RequestPath"] ?? object["uri"])?.text {
+                  let uri = (nested?["uri"] ?? logged?["requestUrl"] ?? object["request_uri"] ?? object["RequestPath"] ?? object["uri"] ?? object["path"])?.text {
             guard requestMethod.allSatisfy({ $0.isLetter }) else { return .malformed("the request's method is not an HTTP method") }
             method = requestMethod
             target = uri
@@ -77,7 +79,7 @@ package enum JSONAccessRecord {
 
         var status: Int?
         // 0: no response (Traefik's for a connection that ended first), as nginx's `-`.
-        if let statusText = (object["status"] ?? object["DownstreamStatus"] ?? logged?["status"])?.text, statusText != "0" {
+        if let statusText = (object["status"] ?? object["DownstreamStatus"] ?? logged?["status"] ?? object["response_code"])?.text, statusText != "0" {
             guard let code = Int(statusText), (100...999).contains(code) else { return .malformed("its status is not an HTTP status code") }
             status = code
         }

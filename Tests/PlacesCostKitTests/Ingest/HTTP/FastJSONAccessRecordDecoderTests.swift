@@ -203,10 +203,11 @@ struct JSONAccessRecordGenerator {
 
     mutating func record(adversarial: Bool) -> [UInt8] {
         var members: Members
-        switch Int.random(in: 0 ..< 4, using: &random) {
+        switch Int.random(in: 0 ..< 5, using: &random) {
         case 0: members = nginx(adversarial: adversarial)
         case 1: members = traefik(adversarial: adversarial)
         case 2: members = cloudLogging(adversarial: adversarial)
+        case 3: members = istio(adversarial: adversarial)
         default: members = caddy(adversarial: adversarial)
         }
         if adversarial {
@@ -312,6 +313,22 @@ struct JSONAccessRecordGenerator {
             ("resp_headers", pick([#"{"Server":["Caddy"],"Content-Type":["application/json"]}"#, #"{"Etag":["\"33a64df5\""]}"#])),
         ]
         if adversarial { members.shuffle(using: &random) }
+        return members
+    }
+
+    /// Istio's JSON access record (Envoy's `json_format`).
+    private mutating func istio(adversarial: Bool) -> Members {
+        var members: Members = [
+            ("start_time", time("start_time")), ("method", quoted(pick(["GET", "GET", "POST"]))), ("path", quoted(lines.target(adversarial: adversarial))),
+            ("protocol", quoted("HTTP/1.1")), ("response_code", pick(["200", "200", "0", "404"])), ("response_flags", quoted("-")),
+            ("bytes_received", "0"), ("bytes_sent", "625"), ("duration", "41"), ("x_forwarded_for", quoted("203.0.113.7")),
+            ("user_agent", quoted("okhttp/4.12.0")), ("authority", quoted("places-proxy.example.com")), ("upstream_host", quoted("10.0.0.7:8080")),
+        ]
+        if adversarial {
+            if chance(3) { members.append(pick([("uri", quoted("/")), ("status", "404"), ("response_code", quoted("200")), ("start_time", quoted("-")),
+                                                ("path", "null"), ("request_uri", quoted("/maps/api/place/autocomplete/json?input=x"))])) }
+            members.shuffle(using: &random)
+        }
         return members
     }
 
