@@ -6,7 +6,7 @@ struct AnalysisOptionsParser {
     enum Key {
         static let format = CommandOption(
             "format", short: "f", choices: ["auto"] + InputFormat.allCases.map(\.rawValue),
-            help: "auto (default: told from each file's content), jsonl, csv, access-log (nginx/Apache combined or common) or har."
+            help: "auto (default: told from each file's content), jsonl (call records or web servers' JSON access logs), csv, access-log (nginx/Apache combined or common, an AWS load balancer's, or --log-format) or har."
         )
         static let logFormat = CommandOption(
             "log-format", value: "STRING",

@@ -1,6 +1,6 @@
 extension FastJSONAccessRecordDecoder {
-    /// One walk of a record's object: where each member the decoder reads is, Caddy's nested
-    /// `request` members, and the headers.
+    /// One walk of a record's object: where each member the decoder reads is, the members of
+    /// Caddy's nested `request` and of Cloud Logging's `httpRequest`, and the headers.
     ///
     /// It accepts only what `JSONLineParser.parseTree` accepts (`Values`) and less: no escape in
     /// a key or in a value it reads, no member it reads given twice, no header with two values.

@@ -129,7 +129,7 @@ package struct FastJSONAccessRecordDecoder: Sendable {
             return AccessLogParser.parseMsec(field).map { ($0, !fraction) }
         case (.timeLocal, .string):
             return FastAccessLogLineDecoder.timeLocal(field.baseAddress!, field.count).map { ($0, true) }
-        case (_, .string) where key != .msec && key != .ts && key != .timeLocal:
+        case (_, .string):
             guard memchr(field.baseAddress!, Int32(UInt8(ascii: "-")), field.count) != nil,
                   case .success(let time) = TimestampParser.parse(bytes: field)
             else { return nil }
