@@ -590,8 +590,9 @@ package struct FastAccessLogLineDecoder: Sendable {
         return pending == 0 ? scalars : nil
     }
 
+    /// The value of a hexadecimal digit in either case; `nil` for any other byte.
     @inline(__always)
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
+    static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0") ... UInt8(ascii: "9"): byte &- UInt8(ascii: "0")
         case UInt8(ascii: "a") ... UInt8(ascii: "f"): byte &- UInt8(ascii: "a") &+ 10
