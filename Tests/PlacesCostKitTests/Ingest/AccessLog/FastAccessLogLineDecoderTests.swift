@@ -140,19 +140,9 @@ struct FastAccessLogLineDecoderTests {
         var generator = AccessLogLineGenerator(shape: shape, seed: 0xACCE_5510 &+ UInt64(AccessLogLineGenerator.Shape.allCases.firstIndex(of: shape)!))
         let fast = FastAccessLogLineDecoder(format: shape.format)
         let parser = AccessLogParser(format: shape.format)
-        var tally = AccessLogTally()
-        for _ in 0 ..< 3_000 {
-            let plain = generator.line(adversarial: false)
-            tally.compare(plain, plain: true, fast: fast, parser: parser)
-            let adversarial = generator.line(adversarial: true)
-            tally.compare(adversarial, plain: false, fast: fast, parser: parser)
-            tally.compare(generator.mutated(plain), plain: false, fast: fast, parser: parser)
-            tally.compare(generator.mutated(generator.mutated(adversarial)), plain: false, fast: fast, parser: parser)
+        let tally = AccessLogTally.rounds(3_000, of: &generator) { tally, line, plain in
+            tally.compare(line, plain: plain, fast: fast, parser: parser)
         }
-        for problem in tally.problems.prefix(10) {
-            Issue.record("\(problem)")
-        }
-        #expect(tally.problems.isEmpty)
         #expect(tally.compared == 12_000)
         #expect(tally.plainAnswered == 3_000, "\(tally)")
         // The adversarial lines must reach every answer, or agreement proves little.
@@ -313,8 +303,36 @@ struct FastAccessLogLineDecoderTests {
     }
 }
 
+/// Lines for the twins: plain ones, unusual ones, and byte-level mutations of either.
+protocol TwinLineGenerator {
+    mutating func line(adversarial: Bool) -> [UInt8]
+    mutating func mutated(_ line: [UInt8]) -> [UInt8]
+}
+
 /// Counts what the twins made of each line, and keeps the disagreements.
 struct AccessLogTally: CustomStringConvertible {
+    /// The tally of `count` rounds of a plain line, an unusual one, a mutation of the plain one
+    /// and a double mutation of the unusual one, each given to `compare`; every disagreement
+    /// (the first ten) is recorded as an issue.
+    static func rounds<Generator: TwinLineGenerator>(
+        _ count: Int, of generator: inout Generator, compare: (inout AccessLogTally, [UInt8], _ plain: Bool) -> Void
+    ) -> AccessLogTally {
+        var tally = AccessLogTally()
+        for _ in 0 ..< count {
+            let plain = generator.line(adversarial: false)
+            compare(&tally, plain, true)
+            let adversarial = generator.line(adversarial: true)
+            compare(&tally, adversarial, false)
+            compare(&tally, generator.mutated(plain), false)
+            compare(&tally, generator.mutated(generator.mutated(adversarial)), false)
+        }
+        for problem in tally.problems.prefix(10) {
+            Issue.record("\(problem)")
+        }
+        #expect(tally.problems.isEmpty)
+        return tally
+    }
+
     var compared = 0
     var plainAnswered = 0
     var adversarialCalls = 0
@@ -368,7 +386,7 @@ struct AccessLogTally: CustomStringConvertible {
 
 /// Random access-log lines: plain ones as proxies write them, adversarial ones with every
 /// unusual piece the twins must agree on, and byte-level mutations of both.
-struct AccessLogLineGenerator {
+struct AccessLogLineGenerator: TwinLineGenerator {
     enum Shape: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case combined, common, msec, iso
 

@@ -121,19 +121,9 @@ struct FastJSONAccessRecordDecoderTests {
     func agreesWithSlowPath(_ setting: Setting) {
         var generator = JSONAccessRecordGenerator(seed: setting == .defaults ? 0x150A : 0x150B, userHeader: setting.userHeader)
         let decoder = FastJSONAccessRecordDecoder(userHeader: setting.userHeader, leaving: setting.routes.prefixes)
-        var tally = AccessLogTally()
-        for _ in 0 ..< 3_000 {
-            let plain = generator.record(adversarial: false)
-            tally.compare(plain, plain: true, decoder: decoder, setting: setting)
-            let adversarial = generator.record(adversarial: true)
-            tally.compare(adversarial, plain: false, decoder: decoder, setting: setting)
-            tally.compare(generator.mutated(plain), plain: false, decoder: decoder, setting: setting)
-            tally.compare(generator.mutated(generator.mutated(adversarial)), plain: false, decoder: decoder, setting: setting)
+        let tally = AccessLogTally.rounds(3_000, of: &generator) { tally, line, plain in
+            tally.compare(line, plain: plain, decoder: decoder, setting: setting)
         }
-        for problem in tally.problems.prefix(10) {
-            Issue.record("\(problem)")
-        }
-        #expect(tally.problems.isEmpty)
         #expect(tally.plainAnswered == 3_000, "\(tally)")
         // The unusual records must reach every answer, or agreement proves little.
         #expect(tally.adversarialCalls > 500, "\(tally)")
@@ -182,7 +172,7 @@ extension AccessLogTally {
 
 /// Random web server JSON records: plain ones as nginx (`escape=json`) and Traefik write them,
 /// adversarial ones with every unusual member the twins must agree on, and byte-level mutations.
-struct JSONAccessRecordGenerator {
+struct JSONAccessRecordGenerator: TwinLineGenerator {
     private var lines: AccessLogLineGenerator
     private var random: SeededRandom
     private let userHeader: String
@@ -201,7 +191,7 @@ struct JSONAccessRecordGenerator {
 
     mutating func mutated(_ line: [UInt8]) -> [UInt8] { lines.mutated(line) }
 
-    mutating func record(adversarial: Bool) -> [UInt8] {
+    mutating func line(adversarial: Bool) -> [UInt8] {
         var members: Members
         switch Int.random(in: 0 ..< 5, using: &random) {
         case 0: members = nginx(adversarial: adversarial)
