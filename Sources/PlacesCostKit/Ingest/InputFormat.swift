@@ -47,7 +47,7 @@ package enum InputFormat: String, Sendable, CaseIterable {
         // The console's and the reports page's exports open with an invoice preamble or their
         // header; the BigQuery export names `sku.description`.
         if lowered.drop(while: { " \t\r\u{FEFF}".contains($0) }).hasPrefix("[") {
-            return "it is one JSON array, and a log holds one JSON object per line (JSON Lines). Convert it: jq -c '.[]' FILE > calls.jsonl."
+            return "it is a JSON array whose first element is not an object, and a log's records are JSON objects, one a line (JSON Lines) or the elements of one array."
         }
         let exportWords = ["sku description", "sku_description", "sku.description", "sku id"]
         let preamble = ["invoice", "billing account", "billing period"]

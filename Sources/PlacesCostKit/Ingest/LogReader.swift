@@ -258,10 +258,22 @@ package struct LogReader {
         /// Set when the input is gzip: `descriptor` is then the read end of the pipe it
         /// decompresses into, and the input's own descriptor is the decompressor's.
         var decompressor: GzipDecompressor?
+        /// Set when the input is one JSON array: `descriptor` is then the read end of the pipe
+        /// it is unwrapped into, one record a line, and the input's own descriptor (or the
+        /// decompressor's) is the unwrapper's.
+        var unwrapper: JSONArrayUnwrapper?
+
+        /// Bytes of the input read so far, for progress: compressed bytes for a gzip input, the
+        /// array's own bytes for an array; `nil` when the reader's own count is the input's.
+        var sourceBytesRead: Int? {
+            decompressor?.compressedBytesRead ?? unwrapper?.bytesRead
+        }
 
         package func close() {
             if ownsDescriptor { _ = SystemCall.close(descriptor) }
-            // After the pipe's read end is closed: a decompressor blocked writing to it stops.
+            // After the pipe's read end is closed: a thread blocked writing to it stops, and
+            // then the decompressor whose pipe it read.
+            unwrapper?.stop()
             decompressor?.stop()
         }
     }
@@ -373,8 +385,19 @@ package struct LogReader {
             output.files.removeLast()
             return nil
         }
+        let chosenFormat = options.format ?? (options.logFormat != nil ? .accessLog : nil)
+        // `gcloud logging read --format=json` and the console's download write one array.
+        if chosenFormat == nil || chosenFormat == .jsonl, JSONArrayUnwrapper.isArray(head) {
+            try spoolIfNeeded()
+            let unwrapper = try JSONArrayUnwrapper(source: input.descriptor, prefix: input.reader.takeBuffered(), ownsSource: input.ownsDescriptor)
+            input.descriptor = unwrapper.output
+            input.ownsDescriptor = true
+            input.reader = LineReader(fileDescriptor: unwrapper.output)
+            input.unwrapper = unwrapper
+            head = try input.reader.peek(64 * 1024)
+        }
         let holdsNothing = head.allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
-        let format = holdsNothing ? nil : options.format ?? (options.logFormat != nil ? .accessLog : nil) ?? InputFormat.sniff(head)
+        let format = holdsNothing ? nil : chosenFormat ?? InputFormat.sniff(head)
         if !holdsNothing, format == nil {
             guard listedInDirectory else { throw IngestError.unknownFormat(path: displayName, hint: InputFormat.hint(head)) }
             try reportSkipped(displayName, InputFormat.hint(head).map { "skipped: \($0)" } ?? "not a request log this version reads (JSON Lines, a CSV with timestamp and api columns, an access log or a HAR capture); skipped", into: &output)
@@ -384,7 +407,7 @@ package struct LogReader {
         try spoolIfNeeded()
         guard let format else {
             // Damaged compressed data that gave no line is said as such, not as an empty file.
-            if input.decompressor != nil, try finishReading(&input, into: &output) { return nil }
+            if input.decompressor != nil || input.unwrapper != nil, try finishReading(&input, into: &output) { return nil }
             try reportSkipped(displayName, "the file holds no records", into: &output)
             return nil
         }
@@ -396,19 +419,24 @@ package struct LogReader {
         return input
     }
 
-    /// Ends the reading of an input: for a gzip input, reads what its reader left of the text
-    /// (so the outcome is known, whichever reader stopped where) and warns, at the line it was
-    /// found in, when the compressed data was damaged, cut short or followed by other bytes.
+    /// Ends the reading of an input: for a gzip input or a JSON array, reads what its reader left
+    /// of the text (so the outcome is known, whichever reader stopped where) and warns, at the
+    /// line it was found in, when the compressed data was damaged, cut short or followed by other
+    /// bytes.
     ///
     /// - Parameter strictLater: keep the warning as a diagnostic even under `strict`, for a
     ///   caller that throws diagnostics in input order itself (`CallPipeline`).
     /// - Returns: whether a warning was given.
-    /// - Throws: `IngestError.readFailed` when reading the compressed input failed; the warning's
+    /// - Throws: `IngestError.readFailed` when reading the compressed input or the array failed; the warning's
     ///   `IngestError.malformedRecord` under `strict`.
     @discardableResult
     package func finishReading(_ input: inout OpenedInput, into output: inout Output, strictLater: Bool = false) throws -> Bool {
+        if let unwrapper = input.unwrapper, case .readFailed(let reason) = unwrapper.finish() {
+            throw IngestError.readFailed(path: "", reason: reason)
+        }
         guard let decompressor = input.decompressor else { return false }
-        switch decompressor.finish() {
+        // An unwrapper read the decompressor's pipe to its end: the outcome is final.
+        switch input.unwrapper == nil ? decompressor.finish() : decompressor.outcome ?? .abandoned {
         case .complete, .abandoned:
             return false
         case .damaged(let reason, let line):

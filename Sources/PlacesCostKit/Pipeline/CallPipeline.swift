@@ -155,8 +155,8 @@ final class CallPipeline: @unchecked Sendable {
                     continue
                 }
                 defer { input.close() }
-                // A gzip input's progress is in compressed bytes, as its size is.
-                let gzip = input.decompressor
+                // A gzip input's progress is in compressed bytes, as its size is, and an array's in
+                // its own bytes (`sourceBytesRead`).
                 // JSON Lines and access logs are one record a line: workers parse blocks of lines.
                 let byLines = input.format == .jsonl || input.format == .accessLog
                 let accessLog = input.format == .accessLog ? options.reader.accessLogParser(for: input) : nil
@@ -171,9 +171,9 @@ final class CallPipeline: @unchecked Sendable {
                         layout.linesBefore = 0
                         if let (file, range) = block.mapped { file.willRead(range) }
                         submit(raw: raw)
-                        options.progress?(readBefore + (gzip?.compressedBytesRead ?? splitter.position))
+                        options.progress?(readBefore + (input.sourceBytesRead ?? splitter.position))
                     }
-                    readBefore += gzip?.compressedBytesRead ?? splitter.position
+                    readBefore += input.sourceBytesRead ?? splitter.position
                     if let rest = splitter.unsplitRest {
                         _ = lseek(input.descriptor, off_t(rest.offset), SEEK_SET)
                         input.reader = LineReader(fileDescriptor: input.descriptor)
@@ -201,9 +201,9 @@ final class CallPipeline: @unchecked Sendable {
                         var raw = RawBlock(index: 0, fileIndex: fileIndex, fileName: input.displayName, bytes: bytes, overlongLinesBefore: overlong)
                         raw.accessLog = accessLog
                         submit(raw: raw)
-                        options.progress?(readBefore + (gzip?.compressedBytesRead ?? splitter.bytesRead))
+                        options.progress?(readBefore + (input.sourceBytesRead ?? splitter.bytesRead))
                     }
-                    readBefore += gzip?.compressedBytesRead ?? splitter.bytesRead
+                    readBefore += input.sourceBytesRead ?? splitter.bytesRead
                 } else {
                     try readOnThisThread(fileIndex: fileIndex, name: input.displayName, caches: &caches) { deliver in
                         try reader.readRecords(&input, into: &fileOutput, deliver: deliver)

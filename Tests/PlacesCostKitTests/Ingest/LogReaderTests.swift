@@ -317,25 +317,28 @@ struct LogReaderDirectoryTests {
         #expect(report(converted) == report(commas))
     }
 
-    @Test("A JSON array and pretty-printed records are named, with the jq command that makes JSON Lines")
+    @Test("A JSON array of records is read, one of other values is named, and pretty-printed records are named with the jq command that makes JSON Lines")
     func jsonThatIsNotJSONLines() {
         let directory = TemporaryDirectory()
         let records = [ac(0, "t", "ab"), ac(1, "t", "abc"), details(2, "t")].map(\.jsonLine)
-        let arrayHint = "it is one JSON array, and a log holds one JSON object per line (JSON Lines). Convert it: jq -c '.[]' FILE > calls.jsonl."
+        let lines = runCLI(["analyze", directory.write("calls.jsonl", records.joined(separator: "\n") + "\n"), "--json"])
         for text in ["[" + records.joined(separator: ",") + "]\n", "[\n  " + records.joined(separator: ",\n  ") + "\n]\n"] {
             let path = directory.write("array.json", text)
-            let run = runCLI(["analyze", path, "--json"])
-            #expect(run.code == .dataError)
-            #expect(run.stderr == "placescost: error: cannot tell the format of \(path) from its content: \(arrayHint)\n", "\(run.stderr)")
-            let forced = runCLI(["analyze", path, "--format", "jsonl", "--json"])
-            // An error when no line is a record, a warning when the last element, on its own line, is.
-            #expect(forced.stderr.contains("\(path):1: ") && forced.stderr.contains("a JSON array, not an object: a log holds one object per line (jq -c '.[]' turns an array into such lines)"), "\(forced.stderr)")
+            for format in [[], ["--format", "jsonl"]] {
+                let run = runCLI(["analyze", path, "--json"] + format)
+                #expect(run.code == .success, "\(run.stderr)")
+                #expect(run.stdout.replacingOccurrences(of: "array.json", with: "calls.jsonl") == lines.stdout)
+            }
         }
+        let values = directory.write("values.json", "[\"2026-10-01\", \"autocomplete\"]\n")
+        let run = runCLI(["analyze", values, "--json"])
+        #expect(run.code == .dataError)
+        #expect(run.stderr == "placescost: error: cannot tell the format of \(values) from its content: it is a JSON array whose first element is not an object, and a log's records are JSON objects, one a line (JSON Lines) or the elements of one array.\n", "\(run.stderr)")
         // Pretty-printed, as `jq .` prints: each record opens with a line of `{` alone.
         let pretty = directory.write("pretty.jsonl", records.map { $0.replacingOccurrences(of: "{", with: "{\n  ").replacingOccurrences(of: ",\"", with: ",\n  \"").replacingOccurrences(of: "}", with: "\n}") }.joined(separator: "\n") + "\n")
-        let run = runCLI(["analyze", pretty, "--json"])
-        #expect(run.code == .dataError)
-        #expect(run.stderr.hasPrefix("placescost: error: no record could be read: \(pretty):1: a line of `{` alone: the records span several lines, as pretty-printed JSON does, and a log holds one object per line (jq -c . writes them so); "), "\(run.stderr)")
+        let prettyRun = runCLI(["analyze", pretty, "--json"])
+        #expect(prettyRun.code == .dataError)
+        #expect(prettyRun.stderr.hasPrefix("placescost: error: no record could be read: \(pretty):1: a line of `{` alone: the records span several lines, as pretty-printed JSON does, and a log holds one object per line (jq -c . writes them so); "), "\(prettyRun.stderr)")
     }
 
     @Test("A web server's JSON access log is read as its requests, not as records missing `timestamp`")

@@ -42,19 +42,14 @@ final class GzipDecompressor: @unchecked Sendable {
         case abandoned
     }
 
-    /// The pipe's read end: the input's descriptor for every reader.
-    let output: Int32
-    private let writeEnd: Int32
-    private let source: Int32
-    private let ownsSource: Bool
-    /// Whether waiting for the thread is bounded: a regular file (or a spool's copy) is read
-    /// without ever blocking for long, a pipe may wait on its writer.
-    private let sourceIsRegular: Bool
+    /// The pipe the text goes through.
+    private let pipe: PipeFiller
     private let lock = NSLock()
     private var finalOutcome: Outcome?
     private var compressedRead = 0
-    private let finished = DispatchSemaphore(value: 0)
-    private var stopped = false
+
+    /// The pipe's read end: the input's descriptor for every reader.
+    var output: Int32 { pipe.output }
 
     /// Compressed bytes read so far (for progress).
     var compressedBytesRead: Int { lock.withLock { compressedRead } }
@@ -72,33 +67,11 @@ final class GzipDecompressor: @unchecked Sendable {
     /// - Parameter ownsSource: whether the thread closes `source` when done.
     /// - Throws: `IngestError.readFailed` when no pipe or thread can be made.
     init(zlib: ZLib, source: Int32, prefix: [UInt8], ownsSource: Bool) throws {
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else {
-            throw IngestError.readFailed(path: "", reason: "cannot make a pipe to decompress through: " + String(cString: strerror(errno)))
-        }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        #if os(Linux)
-        // A larger pipe means fewer wake-ups between the two threads.
-        _ = fcntl(ends[1], 1031 /* F_SETPIPE_SZ */, Int32(1 << 20))
-        #elseif canImport(Darwin)
-        _ = fcntl(ends[1], F_SETNOSIGPIPE, 1)
-        #endif
-        output = ends[0]
-        writeEnd = ends[1]
-        self.source = source
-        self.ownsSource = ownsSource
-        var status = stat()
-        sourceIsRegular = fstat(source, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
-        let thread = Thread { [self] in
-            GzipDecompressor.blockBrokenPipeSignal()
+        pipe = try PipeFiller(source: source, ownsSource: ownsSource, what: "decompress")
+        pipe.start { [self] in
             let outcome = run(zlib: zlib, prefix: prefix)
             lock.withLock { finalOutcome = outcome }
-            _ = SystemCall.close(writeEnd)
-            if ownsSource { _ = SystemCall.close(source) }
-            finished.signal()
         }
-        thread.stackSize = 1 << 20
-        thread.start()
     }
 
     /// Whether an input starting with `head` is gzip: its magic number, `1f 8b` (RFC 1952). No
@@ -110,33 +83,13 @@ final class GzipDecompressor: @unchecked Sendable {
     /// Reads `output` to its end, discarding what the reader left, and returns the outcome, which
     /// is final once the pipe has ended.
     func finish() -> Outcome {
-        var scratch = [UInt8](repeating: 0, count: 64 << 10)
-        while true {
-            let count = scratch.withUnsafeMutableBytes { SystemCall.read(output, $0.baseAddress!, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            if count <= 0 { break }
-        }
+        pipe.drain()
         return outcome ?? .abandoned
     }
 
-    /// Stops the thread after the reader closed `output`: its next write fails. Waits for it
-    /// when the source is a regular file (the wait is then short), so a second read of the same
-    /// input (standard input sought back to its start) never races it.
+    /// Stops the thread after the reader closed `output` (`PipeFiller.stop`).
     func stop() {
-        let wait = lock.withLock {
-            defer { stopped = true }
-            return !stopped
-        }
-        if wait, sourceIsRegular { finished.wait() }
-    }
-
-    /// A write of SIGPIPE's kind becomes `EPIPE` on this thread, whatever the process does with
-    /// the signal (tests run the library without `main.swift`'s `SIG_IGN`).
-    private static func blockBrokenPipeSignal() {
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGPIPE)
-        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        pipe.stop()
     }
 
     // MARK: - The thread
@@ -150,10 +103,10 @@ final class GzipDecompressor: @unchecked Sendable {
         guard let inflater = Inflater(zlib: zlib) else {
             return .damaged(reason: "zlib cannot start decompressing (out of memory); the file is skipped", line: 1)
         }
-        var input = CompressedInput(source: source, prefix: prefix, chunk: GzipDecompressor.inputChunk) { [self] count in
+        var input = CompressedInput(source: pipe.source, prefix: prefix, chunk: GzipDecompressor.inputChunk) { [self] count in
             lock.withLock { compressedRead += count }
         }
-        var text = HeldLines(writeEnd: writeEnd, capacity: GzipDecompressor.outputCapacity)
+        var text = HeldLines(pipe: pipe, capacity: GzipDecompressor.outputCapacity)
         do {
             while true {
                 if input.isEmpty { try input.fill() }
@@ -261,15 +214,15 @@ final class GzipDecompressor: @unchecked Sendable {
 
     /// The text made so far, written to the pipe a whole line at a time (see the type's rules).
     private struct HeldLines {
-        let writeEnd: Int32
+        let pipe: PipeFiller
         /// `buffer[0..<held]` is the start of a line not yet written: it holds no newline.
         var buffer: [UInt8]
         var held = 0
         /// Newlines written: the line being made is the next one.
         var newlines = 0
 
-        init(writeEnd: Int32, capacity: Int) {
-            self.writeEnd = writeEnd
+        init(pipe: PipeFiller, capacity: Int) {
+            self.pipe = pipe
             buffer = [UInt8](repeating: 0, count: capacity)
         }
 
@@ -326,17 +279,8 @@ final class GzipDecompressor: @unchecked Sendable {
                 }
                 return count
             }
-            try buffer.withUnsafeBytes { raw in
-                var offset = range.lowerBound
-                while offset < range.upperBound {
-                    let count = SystemCall.write(writeEnd, raw.baseAddress! + offset, range.upperBound - offset)
-                    if count < 0 {
-                        if errno == EINTR { continue }
-                        throw Stop.readerGone
-                    }
-                    offset += count
-                }
-            }
+            let written = buffer.withUnsafeBytes { pipe.write(UnsafeRawBufferPointer(rebasing: $0[range])) }
+            guard written else { throw Stop.readerGone }
         }
     }
 }
