@@ -11,12 +11,25 @@ struct GroupBreakdown: Sendable, Equatable {
         var day: Int?
         var calls: Int
         var searches: Int
+        /// The searches the group's bills are for: `searches` times `--scale`, as the calls are
+        /// billed.
+        var billedSearches: Double
         var completed: Int
         var anomalies: Anomalies
         /// The calls as made (`current` at delay 0).
         var current: Bill
         /// The report's recommended strategy and delay (the same for every group).
         var recommended: Bill
+
+        /// `bill`'s bill per search it is for; `nil` for a group with no search.
+        func costPerSearchUSD(_ bill: Bill) -> Double? {
+            searches > 0 ? bill.costUSD / billedSearches : nil
+        }
+
+        /// `bill`'s list cost per search it is for; `nil` for a group with no search.
+        func listCostPerSearchUSD(_ bill: Bill) -> Double? {
+            searches > 0 ? bill.listCostUSD / billedSearches : nil
+        }
     }
 
     /// One strategy's money for a group, in micro-dollars so the groups add up exactly to the
@@ -27,16 +40,6 @@ struct GroupBreakdown: Sendable, Equatable {
 
         var listCostUSD: Double { Double(listMicros) / 1_000_000 }
         var costUSD: Double { Double(billedMicros) / 1_000_000 }
-
-        /// The bill per search; `nil` for a group with no search.
-        func costPerSearchUSD(_ searches: Int) -> Double? {
-            searches > 0 ? costUSD / Double(searches) : nil
-        }
-
-        /// The list cost per search; `nil` for a group with no search.
-        func listCostPerSearchUSD(_ searches: Int) -> Double? {
-            searches > 0 ? listCostUSD / Double(searches) : nil
-        }
     }
 
     var dimension: GroupDimension
@@ -50,11 +53,12 @@ struct GroupBreakdown: Sendable, Equatable {
     /// The groups' sums, which are the report's totals (`GroupBreakdownBuilder` makes them so).
     var total: Group {
         groups.reduce(into: Group(
-            name: nil, day: nil, calls: 0, searches: 0, completed: 0, anomalies: Anomalies(),
+            name: nil, day: nil, calls: 0, searches: 0, billedSearches: 0, completed: 0, anomalies: Anomalies(),
             current: Bill(listMicros: 0, billedMicros: 0), recommended: Bill(listMicros: 0, billedMicros: 0)
         )) { sum, group in
             sum.calls += group.calls
             sum.searches += group.searches
+            sum.billedSearches += group.billedSearches
             sum.completed += group.completed
             sum.anomalies = sum.anomalies + group.anomalies
             sum.current = sum.current + group.current

@@ -73,7 +73,7 @@ struct GroupBreakdownBuilder {
             GroupBreakdown.Group(
                 name: priced[index].name, day: dimension == .day ? priced[index].name.flatMap(GroupBreakdownBuilder.day(named:)) : nil,
                 calls: priced[index].counts.calls, searches: priced[index].searches,
-                completed: priced[index].completed, anomalies: priced[index].counts.anomalies,
+                billedSearches: Double(priced[index].searches) * costOptions.scale, completed: priced[index].completed, anomalies: priced[index].counts.anomalies,
                 current: current[index], recommended: recommended[index]
             )
         }

@@ -14,19 +14,19 @@ extension JSONReportRenderer {
                     ("searches", .int(group.searches)),
                     ("completed", .int(group.completed)),
                     ("anomalies", .object(group.anomalies.named.map { ($0.name, .int($0.count)) })),
-                    ("current", bill(group.current, searches: group.searches)),
-                    ("recommended", bill(group.recommended, searches: group.searches)),
+                    ("current", bill(group.current, of: group)),
+                    ("recommended", bill(group.recommended, of: group)),
                 ])
             })),
         ])
     }
 
-    private func bill(_ bill: GroupBreakdown.Bill, searches: Int) -> JSONValue {
+    private func bill(_ bill: GroupBreakdown.Bill, of group: GroupBreakdown.Group) -> JSONValue {
         .object([
             ("list_cost_usd", .number(bill.listCostUSD)),
             ("cost_usd", .number(bill.costUSD)),
-            ("list_cost_per_search_usd", bill.listCostPerSearchUSD(searches).map(JSONValue.number) ?? .null),
-            ("cost_per_search_usd", bill.costPerSearchUSD(searches).map(JSONValue.number) ?? .null),
+            ("list_cost_per_search_usd", group.listCostPerSearchUSD(bill).map(JSONValue.number) ?? .null),
+            ("cost_per_search_usd", group.costPerSearchUSD(bill).map(JSONValue.number) ?? .null),
         ])
     }
 }

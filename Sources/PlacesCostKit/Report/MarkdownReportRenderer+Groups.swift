@@ -80,9 +80,9 @@ extension MarkdownReportRenderer {
             Money.count(group.calls), Money.count(group.searches), Money.count(group.completed),
             anomalies.isEmpty ? "none" : anomalies.joined(separator: ", "),
             Money.usd(group.current.costUSD), Money.usd(group.current.listCostUSD),
-            group.current.costPerSearchUSD(group.searches).map { Money.usd($0, digits: 4) } ?? "n/a",
+            group.costPerSearchUSD(group.current).map { Money.usd($0, digits: 4) } ?? "n/a",
             Money.usd(group.recommended.costUSD),
-            group.recommended.costPerSearchUSD(group.searches).map { Money.usd($0, digits: 4) } ?? "n/a",
+            group.costPerSearchUSD(group.recommended).map { Money.usd($0, digits: 4) } ?? "n/a",
         ]
     }
 

@@ -75,7 +75,7 @@ enum ReportCharts {
             valueAxisLabel: "USD per search", categoryAxisLabel: "day (MM-DD)", orientation: .vertical,
             bars: days.map { day in
                 let group = byDay[day]
-                let value = group.flatMap { list ? $0.current.listCostPerSearchUSD($0.searches) : $0.current.costPerSearchUSD($0.searches) } ?? 0
+                let value = group.flatMap { list ? $0.listCostPerSearchUSD($0.current) : $0.costPerSearchUSD($0.current) } ?? 0
                 return BarChart.Bar(label: label(day), value: value, valueLabel: Money.usd(value, digits: 4))
             }
         )

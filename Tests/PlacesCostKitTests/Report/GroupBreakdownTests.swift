@@ -49,6 +49,20 @@ struct GroupBreakdownTests {
                 #expect(sumMicros { micros($0[key]?[money]) } == micros(total[money]), "\(key).\(money)", sourceLocation: sourceLocation)
             }
         }
+        // A group's money per search is over the searches it bills: its searches times `--scale`.
+        guard case .number(let scale)? = report["assumptions"]?["scale"] else { Issue.record("no scale", sourceLocation: sourceLocation); return groups }
+        for group in groups {
+            guard case .number(let searches)? = group["searches"], searches > 0 else { continue }
+            for key in ["current", "recommended"] {
+                for (money, perSearch) in [("list_cost_usd", "list_cost_per_search_usd"), ("cost_usd", "cost_per_search_usd")] {
+                    guard case .number(let amount)? = group[key]?[money], case .number(let printed)? = group[key]?[perSearch] else {
+                        Issue.record("\(key).\(perSearch) missing", sourceLocation: sourceLocation)
+                        continue
+                    }
+                    #expect(abs(printed - amount / (searches * scale)) <= 1e-6, "\(key).\(perSearch)", sourceLocation: sourceLocation)
+                }
+            }
+        }
         return groups
     }
 
