@@ -32,7 +32,7 @@ struct Advisor: Sendable {
                 strategy: cost.strategy, delay: cost.delay, costUSD: cost.costUSD, listCostUSD: cost.listCostUSD, valid: cost.valid,
                 savingsUSDPerMonth: (now - cost.costUSD) / Double(months),
                 savingsPercent: now > 0 ? (now - cost.costUSD) / now * 100 : 0,
-                listSavingsUSD: nowList - cost.listCostUSD,
+                listSavingsUSD: (nowList - cost.listCostUSD) / Double(months),
                 listSavingsPercent: nowList > 0 ? (nowList - cost.listCostUSD) / nowList * 100 : 0
             )
         }
@@ -69,7 +69,7 @@ struct Advisor: Sendable {
 
         var differs: String?
         if !recommended.sameChoice(as: treeOption) {
-            differs = reason(winner: recommended, loser: treeOption, tree: tree, evidence: evidence, pricing: pricing)
+            differs = reason(winner: recommended, loser: treeOption, tree: tree, evidence: evidence, pricing: pricing, months: months)
         }
         var change: Recommendation.ScaleChange?
         if keeps, let currentCost {
@@ -201,39 +201,42 @@ struct Advisor: Sendable {
     // MARK: - Reasons
 
     /// One sentence, with the numbers, on why `winner` bills less than `loser` (the tree's answer).
+    /// Its amounts are a month, as the headline's are: over a log of several months, each is the
+    /// period's divided by `months`, and says "a month".
     func reason(
         winner: Recommendation.Option, loser: Recommendation.Option, tree: DecisionTree.Answer,
-        evidence: Recommendation.Evidence, pricing: PricingResult
+        evidence: Recommendation.Evidence, pricing: PricingResult, months: Int
     ) -> String {
         let name = Advisor.name
+        let usd = { (amount: Double) in Money.usd(amount / Double(months)) + (months > 1 ? " a month" : "") }
         let means = evidence.meanRequests
-        let bills = "\(name(winner)) bills \(Money.usd(winner.costUSD)) against \(Money.usd(loser.costUSD)) for \(name(loser))"
+        let bills = "\(name(winner)) bills \(usd(winner.costUSD)) against \(usd(loser.costUSD)) for \(name(loser))"
         if winner.strategy == .current {
             if Advisor.micros(winner.costUSD) == Advisor.micros(loser.costUSD) {
                 // "Yet" only where the tree's answer is cheaper at list prices, past the free caps.
                 guard Advisor.micros(loser.listCostUSD) < Advisor.micros(winner.listCostUSD) else {
-                    return "The tree's answer, \(name(loser)), bills what the calls as made bill at this volume (\(Money.usd(winner.costUSD))) and no less at list prices (\(Money.usd(loser.listCostUSD)) against \(Money.usd(winner.listCostUSD))): changing the integration would save nothing."
+                    return "The tree's answer, \(name(loser)), bills what the calls as made bill at this volume (\(usd(winner.costUSD))) and no less at list prices (\(usd(loser.listCostUSD)) against \(usd(winner.listCostUSD))): changing the integration would save nothing."
                 }
-                return "The tree's answer, \(name(loser)), bills what the calls as made bill at this volume (\(Money.usd(winner.costUSD))): changing the integration would save nothing yet."
+                return "The tree's answer, \(name(loser)), bills what the calls as made bill at this volume (\(usd(winner.costUSD))): changing the integration would save nothing yet."
             }
-            let asMade = "The calls as made bill \(Money.usd(winner.costUSD)) against \(Money.usd(loser.costUSD)) for the tree's answer, \(name(loser))"
+            let asMade = "The calls as made bill \(usd(winner.costUSD)) against \(usd(loser.costUSD)) for the tree's answer, \(name(loser))"
             if Advisor.micros(winner.listCostUSD) >= Advisor.micros(loser.listCostUSD) {
-                return "\(asMade), although at first-tier list prices they cost \(Money.usd(winner.listCostUSD)) against \(Money.usd(loser.listCostUSD)): spread over more SKUs, they get more of \(Advisor.volumeEffects(pricing))."
+                return "\(asMade), although at first-tier list prices they cost \(usd(winner.listCostUSD)) against \(usd(loser.listCostUSD)): spread over more SKUs, they get more of \(Advisor.volumeEffects(pricing))."
             }
-            return "\(asMade), and less at list prices too (\(Money.usd(winner.listCostUSD)) against \(Money.usd(loser.listCostUSD))): runs without a token or on a spent token that end without a selection are billed only their requests, which costs less than one strategy for every search."
+            return "\(asMade), and less at list prices too (\(usd(winner.listCostUSD)) against \(usd(loser.listCostUSD))): runs without a token or on a spent token that end without a selection are billed only their requests, which costs less than one strategy for every search."
         }
         if winner.strategy == loser.strategy, winner.delay > loser.delay {
             let from = loser.delay == 0 ? "sending a request from the first character" : "the \(DecisionTree.ordinal(loser.delay + 1))"
             let treeWay = tree.strategy == .perRequestGeocoding
                 ? "the tree stops at the first delay that reaches the break-even"
                 : "the tree weighs delays only on the per-request branch"
-            return "Waiting for the \(DecisionTree.ordinal(winner.delay + 1)) character rather than \(from) cuts autocomplete requests per search from \(Money.plain(means[loser.delay] ?? 0)) to \(Money.plain(means[winner.delay] ?? 0)) and the bill from \(Money.usd(loser.costUSD)) to \(Money.usd(winner.costUSD)); \(treeWay)."
+            return "Waiting for the \(DecisionTree.ordinal(winner.delay + 1)) character rather than \(from) cuts autocomplete requests per search from \(Money.plain(means[loser.delay] ?? 0)) to \(Money.plain(means[winner.delay] ?? 0)) and the bill from \(usd(loser.costUSD)) to \(usd(winner.costUSD)); \(treeWay)."
         }
         let withDelay = winner.delay > 0 && winner.delay != loser.delay
             ? " (waiting for the \(DecisionTree.ordinal(winner.delay + 1)) character cuts requests per search from \(Money.plain(means[0] ?? 0)) to \(Money.plain(means[winner.delay] ?? 0)))"
             : ""
         if Advisor.micros(winner.listCostUSD) >= Advisor.micros(loser.listCostUSD) {
-            return "\(bills)\(withDelay), although at first-tier list prices \(name(loser)) costs \(Money.usd(loser.listCostUSD)) and \(name(winner)) \(Money.usd(winner.listCostUSD)): \(Advisor.volumeEffects(pricing)) change the order at this volume."
+            return "\(bills)\(withDelay), although at first-tier list prices \(name(loser)) costs \(usd(loser.listCostUSD)) and \(name(winner)) \(usd(winner.listCostUSD)): \(Advisor.volumeEffects(pricing)) change the order at this volume."
         }
         let table = pricing.primaryTable
         if table.apiVersion == .legacy, evidence.abandoned > 0, loser.strategy != .perRequestGeocoding, winner.strategy == .perRequestGeocoding {

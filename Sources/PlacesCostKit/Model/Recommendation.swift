@@ -103,7 +103,7 @@ struct Recommendation: Sendable, Equatable {
         var savingsUSDPerMonth: Double
         /// The same saving as a percentage of the current bill (0 when the bill is 0).
         var savingsPercent: Double
-        /// The saving at list prices over the period: what it is worth past the free caps.
+        /// The same saving at list prices, per month: what it is worth past the free caps.
         var listSavingsUSD: Double
         var listSavingsPercent: Double
 

@@ -15,6 +15,15 @@ enum AdviceSentences {
         }
     }
 
+    /// The "Estimated bill now" row's text: the bill and the list cost, both a month (a log of
+    /// several months is billed month by month), with `coverage` (what the log covers) after
+    /// the bill when given.
+    static func billNow(_ advice: Recommendation, coverage: String? = nil) -> String {
+        let months = Double(advice.months)
+        return "**\(Money.usd(advice.current.costUSD / months)) a month**" + (coverage.map { " " + $0 } ?? "")
+            + "; \(Money.usd(advice.current.listCostUSD / months))\(advice.months > 1 ? " a month" : "") at list prices"
+    }
+
     /// `(label, text)` rows, in the order a product manager reads them.
     static func rows(_ advice: Recommendation, pricing: PricingResult, volume: VolumeOption = .scale) -> [(String, String)] {
         var rows: [(String, String)] = []
@@ -26,8 +35,8 @@ enum AdviceSentences {
             rows.append(("Recommended", "**Keep the integration as it is** (`current`, delay 0): \(why)"))
             if let cheapest = advice.cheapestAtListPrices {
                 let pastCaps = Advisor.micros(cheapest.listCostUSD) < Advisor.micros(advice.current.listCostUSD)
-                    ? "once past them, \(Advisor.name(cheapest)) is cheapest at list prices (\(Money.usd(cheapest.listCostUSD)) against \(Money.usd(advice.current.listCostUSD)) for the calls as made)"
-                    : "past them too, no option bills less at list prices than the calls as made (\(Money.usd(advice.current.listCostUSD)))"
+                    ? "once past them, \(Advisor.name(cheapest)) is cheapest at list prices (\(perMonth(cheapest.listCostUSD)) against \(perMonth(advice.current.listCostUSD)) a month for the calls as made)"
+                    : "past them too, no option bills less at list prices than the calls as made (\(perMonth(advice.current.listCostUSD)) a month)"
                 rows.append(("Saving", "none to make: every option bills $0.00 a month inside \(Advisor.volumeEffects(pricing)) at this volume; \(pastCaps)"))
             } else if let alternative = advice.cheapestAlternative {
                 let text = Advisor.micros(alternative.savingsUSDPerMonth) == 0

@@ -59,11 +59,9 @@ struct HTMLReportRenderer: Sendable {
         if analysis.input.usedSampleLogs {
             lines.append("<p class=\"note\">This report is for the bundled sample logs (<code>SampleLogs/</code>): simulated traffic, not yours. Run <code>placescost analyze YOUR.jsonl</code> for your own.</p>")
         }
-        let months = advice.months
-        let perMonth = advice.current.costUSD / Double(months)
-        let coverage = HTMLText.inline(MarkdownReportRenderer.coverage(analysis))
         lines.append("<dl class=\"headline\">")
-        lines.append("<div class=\"bill\"><dt>Estimated bill now</dt><dd><strong>\(Money.usd(perMonth)) a month</strong> \(coverage); \(Money.usd(advice.current.listCostUSD)) at list prices</dd></div>")
+        let billNow = AdviceSentences.billNow(advice, coverage: MarkdownReportRenderer.coverage(analysis))
+        lines.append("<div class=\"bill\"><dt>Estimated bill now</dt><dd>\(HTMLText.inline(billNow))</dd></div>")
         for (label, text) in AdviceSentences.rows(advice, pricing: analysis.pricing) {
             lines.append("<div><dt>\(HTMLText.escaped(label))</dt><dd>\(HTMLText.inline(text))</dd></div>")
         }

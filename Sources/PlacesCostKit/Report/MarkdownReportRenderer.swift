@@ -30,13 +30,10 @@ struct MarkdownReportRenderer: Sendable {
         if analysis.input.usedSampleLogs {
             lines += ["> This report is for the bundled sample logs (`SampleLogs/`): simulated traffic, not yours. Run `placescost analyze YOUR.jsonl` for your own.", ""]
         }
-        let months = advice.months
-        let perMonth = advice.current.costUSD / Double(months)
-        let coverage = MarkdownReportRenderer.coverage(analysis)
         lines += [
             "| | |",
             "|---|---|",
-            "| Estimated bill now | **\(Money.usd(perMonth)) a month** \(coverage); \(Money.usd(advice.current.listCostUSD)) at list prices |",
+            "| Estimated bill now | \(AdviceSentences.billNow(advice, coverage: MarkdownReportRenderer.coverage(analysis))) |",
         ]
         lines += AdviceSentences.rows(advice, pricing: analysis.pricing).map { "| \($0.0) | \($0.1) |" }
         lines.append("")

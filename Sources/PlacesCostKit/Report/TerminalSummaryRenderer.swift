@@ -50,9 +50,8 @@ struct TerminalSummaryRenderer: Sendable {
                 .map { text.inline($0) }
         }
 
-        let perMonth = advice.current.costUSD / Double(advice.months)
         var rows: [(label: String, text: String, style: TerminalText.Style?)] = [
-            ("Estimated bill now", "**\(Money.usd(perMonth)) a month**; \(Money.usd(advice.current.listCostUSD)) at list prices", .yellow),
+            ("Estimated bill now", AdviceSentences.billNow(advice), .yellow),
         ]
         for (label, sentence) in AdviceSentences.rows(advice, pricing: analysis.pricing) {
             let style: TerminalText.Style? = label == "Recommended" ? .green : label == "Saving" ? .yellow : nil

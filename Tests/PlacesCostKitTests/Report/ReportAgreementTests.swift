@@ -155,6 +155,17 @@ struct ReportAgreementTests {
         #expect(needs.stdout.contains("**Yes**: 1 of 1 selection with a field mask (100%) asks for more than the address and location."), "\(needs.stdout)")
     }
 
+    @Test("On a log of two months, every amount of the headline is a month", arguments: Format.allCases)
+    func twoMonths(format: Format) throws {
+        let directory = TemporaryDirectory()
+        let log = JSONSchemaTests.generatedLog(directory)
+        for scale in ["1", "30"] {
+            try agree(arguments: [log, "--scale", scale], format: format)
+            let json = try Self.report([log, "--scale", scale], format: format).json
+            #expect((json["headline"] as? [String: Any])?["months"] as? Int == 2)
+        }
+    }
+
     @Test("headline, decision path, ranking, anomalies, searches and costs", arguments: [[], ["--pricing", "legacy-list", "--needs-details", "no"], ["--scale", "40"]], Format.allCases)
     func agree(arguments: [String], format: Format) throws {
         let report = try ReportAgreementTests.report(arguments, format: format)
@@ -164,7 +175,9 @@ struct ReportAgreementTests {
         let headline = try #require(json["headline"] as? [String: Any])
         let months = Double(try #require(headline["months"] as? Int))
         expectContains(md, "**\(Money.usd(try #require(headline["current_cost_usd"] as? Double) / months)) a month**", "bill now")
-        expectContains(md, "\(Money.usd(try #require(headline["current_list_cost_usd"] as? Double))) at list prices", "bill at list prices")
+        // A month, as the bill is: "a month" said where the log spans several.
+        let listNow = try #require(headline["current_list_cost_usd"] as? Double)
+        expectContains(md, "; \(Money.usd(listNow / months))\(months > 1 ? " a month" : "") at list prices", "bill at list prices")
         let recommendation = try #require(json["recommendation"] as? [String: Any])
         let strategy = try #require(recommendation["strategy"] as? String)
         let delay = try #require(recommendation["delay"] as? Int)
@@ -178,7 +191,11 @@ struct ReportAgreementTests {
         }
         if let reason = recommendation["differs_from_tree_because"] as? String {
             expectContains(md, reason, "why the recommendation is not the tree's answer")
+            // Its amounts are a month, as the headline's; over several months it says so.
+            if months > 1, reason.contains("$") { #expect(reason.contains(" a month"), "\(reason)") }
         }
+        let recommendedList = try #require(headline["recommended_list_cost_usd"] as? Double)
+        #expect(abs((try #require(recommendation["list_savings_usd"] as? Double)) - (listNow - recommendedList) / months) < 1e-6, "list saving a month")
         let savings = try #require(headline["savings_usd_per_month"] as? Double)
         #expect(abs(savings - (try #require(recommendation["savings_usd"] as? Double))) < 1e-9)
         #expect(savings >= 0, "the headline never recommends paying more")
