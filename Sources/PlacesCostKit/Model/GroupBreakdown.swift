@@ -52,6 +52,11 @@ struct GroupBreakdown: Sendable, Equatable {
 
     /// The groups' sums, which are the report's totals (`GroupBreakdownBuilder` makes them so).
     var total: Group {
+        GroupBreakdown.sum(groups)
+    }
+
+    /// `groups` summed, named nothing.
+    static func sum(_ groups: [Group]) -> Group {
         groups.reduce(into: Group(
             name: nil, day: nil, calls: 0, searches: 0, billedSearches: 0, completed: 0, anomalies: Anomalies(),
             current: Bill(listMicros: 0, billedMicros: 0), recommended: Bill(listMicros: 0, billedMicros: 0)

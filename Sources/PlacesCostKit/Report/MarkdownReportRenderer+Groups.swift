@@ -59,7 +59,7 @@ extension MarkdownReportRenderer {
         if ReportCharts.dailyDays(analysis) != nil {
             lines += [
                 "",
-                "![Calls by day](\(ReportCharts.dailyCalls))",
+                "![\(ReportCharts.dailyCallsTitle(analysis))](\(ReportCharts.dailyCalls))",
                 "",
                 "![\(ReportCharts.dailyCostTitle(analysis))](\(ReportCharts.dailyCostPerSearch))",
             ]

@@ -26,8 +26,19 @@ enum ReportCharts {
         (analysis.groups?.total.current.billedMicros ?? 0) == 0
     }
 
+    /// "day", or "N days" when a bar of the daily charts holds several (`daysPerBar`).
+    static func dailyBarName(_ analysis: Analysis) -> String {
+        let span = dailyDays(analysis).map(daysPerBar) ?? 1
+        return span == 1 ? "day" : Money.count(span, "day", "days")
+    }
+
+    static func dailyCallsTitle(_ analysis: Analysis) -> String {
+        "Calls by \(dailyBarName(analysis))"
+    }
+
     static func dailyCostTitle(_ analysis: Analysis) -> String {
-        dailyListPrices(analysis) ? "Cost per search by day, at list prices (the bill is $0 at this volume)" : "Bill per search by day"
+        let bar = dailyBarName(analysis)
+        return dailyListPrices(analysis) ? "Cost per search by \(bar), at list prices (the bill is $0 at this volume)" : "Bill per search by \(bar)"
     }
 
     static func charts(_ analysis: Analysis) -> [(path: String, chart: BarChart)] {
@@ -50,33 +61,56 @@ enum ReportCharts {
         ] + dailyCharts(analysis)
     }
 
+    /// The most bars a histogram draws: its last bar then holds every larger value ("99+"), so
+    /// one search of a million characters draws a chart of the usual size.
+    static let maxHistogramBars = 100
+    /// The most bars a daily chart draws: past it, each bar holds as many days as it takes to
+    /// draw the whole period in at most this many (a log whose times span centuries draws a
+    /// chart of the usual size, not one bar a day).
+    static let maxDailyBars = 400
+
+    /// The days of each bar of the daily charts: 1, or as many as keep the bars within
+    /// `maxDailyBars`.
+    static func daysPerBar(_ days: ClosedRange<Int>) -> Int {
+        (days.count + maxDailyBars - 1) / maxDailyBars
+    }
+
     /// Calls per day and the current cost per search per day, every day of the period (days
-    /// without a call at 0), from the `--by day` groups.
+    /// without a call at 0), from the `--by day` groups; over a period longer than
+    /// `maxDailyBars` days, per `daysPerBar` days, each bar labelled with its first day.
     static func dailyCharts(_ analysis: Analysis) -> [(path: String, chart: BarChart)] {
         guard let days = dailyDays(analysis), let breakdown = analysis.groups else { return [] }
-        let byDay = Dictionary(breakdown.groups.compactMap { group in group.day.map { ($0, group) } }, uniquingKeysWith: { first, _ in first })
+        let span = daysPerBar(days)
+        var byBar: [Int: [GroupBreakdown.Group]] = [:]
+        for group in breakdown.groups {
+            if let day = group.day { byBar[(day - days.lowerBound) / span, default: []].append(group) }
+        }
+        let bars = (0..<(days.count + span - 1) / span).map { bar in
+            (first: days.lowerBound + bar * span, group: byBar[bar].map(GroupBreakdown.sum))
+        }
         let list = dailyListPrices(analysis)
         func label(_ day: Int) -> String {
             let date = CivilDate(daysSinceEpoch: day)
-            return String(format: "%02d-%02d", date.month, date.day)
+            return span == 1 ? String(format: "%02d-%02d", date.month, date.day) : String(format: "%04d-%02d-%02d", date.year, date.month, date.day)
         }
+        let unit = span == 1 ? "day (MM-DD)" : "\(dailyBarName(analysis)) from (YYYY-MM-DD)"
         let zone = analysis.pricing.scale == 1 ? "" : "; money at --scale \(Money.argument(analysis.pricing.scale, digits: 6))"
         let calls = BarChart(
-            title: "Calls by day", caption: "\(Money.count(breakdown.total.calls, "call", "calls")) over \(Money.count(days.count, "day", "days")); each call on its own day",
-            valueAxisLabel: "calls", categoryAxisLabel: "day (MM-DD)", orientation: .vertical,
-            bars: days.map { day in
-                let count = byDay[day]?.calls ?? 0
-                return BarChart.Bar(label: label(day), value: Double(count), valueLabel: Money.count(count))
+            title: dailyCallsTitle(analysis),
+            caption: "\(Money.count(breakdown.total.calls, "call", "calls")) over \(Money.count(days.count, "day", "days")); each call on its own day",
+            valueAxisLabel: "calls", categoryAxisLabel: unit, orientation: .vertical,
+            bars: bars.map { bar in
+                let count = bar.group?.calls ?? 0
+                return BarChart.Bar(label: label(bar.first), value: Double(count), valueLabel: Money.count(count))
             }
         )
         let cost = BarChart(
             title: dailyCostTitle(analysis),
             caption: "the calls as made (current); each search on the day of its first call" + zone,
-            valueAxisLabel: "USD per search", categoryAxisLabel: "day (MM-DD)", orientation: .vertical,
-            bars: days.map { day in
-                let group = byDay[day]
-                let value = group.flatMap { list ? $0.listCostPerSearchUSD($0.current) : $0.costPerSearchUSD($0.current) } ?? 0
-                return BarChart.Bar(label: label(day), value: value, valueLabel: Money.usd(value, digits: 4))
+            valueAxisLabel: "USD per search", categoryAxisLabel: unit, orientation: .vertical,
+            bars: bars.map { bar in
+                let value = bar.group.flatMap { list ? $0.listCostPerSearchUSD($0.current) : $0.costPerSearchUSD($0.current) } ?? 0
+                return BarChart.Bar(label: label(bar.first), value: value, valueLabel: Money.usd(value, digits: 4))
             }
         )
         return [(dailyCalls, calls), (dailyCostPerSearch, cost)]
@@ -114,11 +148,15 @@ enum ReportCharts {
         )
     }
 
-    /// One bar per value from `from` to the largest seen, zero-filled so the shape reads right.
+    /// One bar per value from `from` to the largest seen, zero-filled so the shape reads right;
+    /// past `maxHistogramBars` bars, the last holds every larger value ("99+").
     private static func histogram(_ counts: [Int: Int], from: Int, title: String, caption: String, category: String) -> BarChart {
         let upper = counts.keys.max() ?? from - 1
-        let bars = upper < from ? [] : (from...upper).map { value in
-            BarChart.Bar(label: String(value), value: Double(counts[value] ?? 0), valueLabel: Money.count(counts[value] ?? 0))
+        let last = min(upper, from + maxHistogramBars - 1)
+        let bars: [BarChart.Bar] = upper < from ? [] : (from...last).map { value in
+            let holdsTheRest = value == last && value < upper
+            let count = holdsTheRest ? counts.reduce(0) { $0 + ($1.key >= value ? $1.value : 0) } : counts[value] ?? 0
+            return BarChart.Bar(label: String(value) + (holdsTheRest ? "+" : ""), value: Double(count), valueLabel: Money.count(count))
         }
         return BarChart(title: title, caption: caption, valueAxisLabel: "searches", categoryAxisLabel: category, orientation: .vertical, bars: bars)
     }
