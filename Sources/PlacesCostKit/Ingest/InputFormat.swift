@@ -33,6 +33,23 @@ package enum InputFormat: String, Sendable, CaseIterable {
         return nil
     }
 
+    /// The format of a log cut at its start, as a file split or tailed from a longer log is,
+    /// its first line begun mid-record: told from its next line, when that is JSON Lines or an
+    /// access log (a CSV needs its header first), with the bytes from that line for telling the
+    /// access log's layout; `nil` when the next line tells nothing either. The first line is
+    /// then read as any other, and rejected at line 1 with its reason.
+    package static func sniffPastCutFirstLine(_ head: [UInt8]) -> (format: InputFormat, rest: [UInt8])? {
+        var start = 0
+        while start < head.count, [0x20, 0x09, 0x0A, 0x0D].contains(head[start]) { start += 1 }
+        guard let newline = head[start...].firstIndex(of: 0x0A) else { return nil }
+        let rest = Array(head[(newline + 1)...])
+        switch sniff(rest) {
+        case .jsonl?: return (.jsonl, rest)
+        case .accessLog?: return (.accessLog, rest)
+        default: return nil
+        }
+    }
+
     /// A header cell: a name of letters, digits and `_ - . @` (no value a record would hold).
     static func isColumnName(_ cell: String) -> Bool {
         !cell.isEmpty && cell.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || "_-.@ ".unicodeScalars.contains($0) }

@@ -397,7 +397,12 @@ package struct LogReader {
             head = try input.reader.peek(64 * 1024)
         }
         let holdsNothing = head.allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
-        let format = holdsNothing ? nil : chosenFormat ?? InputFormat.sniff(head)
+        var format = holdsNothing ? nil : chosenFormat ?? InputFormat.sniff(head)
+        var formatHead = head
+        if !holdsNothing, format == nil, let cut = InputFormat.sniffPastCutFirstLine(head) {
+            format = cut.format
+            formatHead = cut.rest
+        }
         if !holdsNothing, format == nil {
             guard listedInDirectory else { throw IngestError.unknownFormat(path: displayName, hint: InputFormat.hint(head)) }
             try reportSkipped(displayName, InputFormat.hint(head).map { "skipped: \($0)" } ?? "not a request log this version reads (JSON Lines, a CSV with timestamp and api columns, an access log or a HAR capture); skipped", into: &output)
@@ -412,7 +417,7 @@ package struct LogReader {
             return nil
         }
         input.format = format
-        if format == .accessLog, options.logFormat == nil, let layout = AccessLogParser.layout(of: head), layout != .combined {
+        if format == .accessLog, options.logFormat == nil, let layout = AccessLogParser.layout(of: formatHead), layout != .combined {
             input.accessLogLayout = layout
         }
         keep = true

@@ -89,6 +89,36 @@ struct LogReaderTests {
         #expect(!captured.diagnostics[0].description.contains("AIza"))
     }
 
+    @Test("A log cut at its start (split or tailed) is told by its next line: its first line is rejected at line 1, the rest read", arguments: [
+        "jsonl/clean.jsonl", "access-log/clean.log",
+    ])
+    func cutFirstLine(_ name: String) throws {
+        let text = try String(contentsOfFile: MalformedCorpusTests.folder + "/" + name, encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let directory = TemporaryDirectory()
+        let rest = directory.write("rest", lines.dropFirst().joined(separator: "\n"))
+        let expected = try LogReader().read([rest])
+        var tested = 0
+        for cut in [1, 7, lines[0].utf8.count / 2, lines[0].utf8.count - 1] {
+            let bytes = Array(Array(text.utf8).dropFirst(cut))
+            // An access-log line without its first bytes may still be a line (`03.0.113.4 - ...`).
+            guard InputFormat.sniff(bytes) == nil else { continue }
+            tested += 1
+            let path = directory.write("cut-\(cut)", bytes: bytes)
+            let read = try LogReader().read([path])
+            #expect(read.calls == expected.calls, "cut \(cut)")
+            #expect(read.diagnostics.map(\.location.line) == [1], "cut \(cut)")
+            let run = runCLI(["analyze", path, "--json", "--quiet"])
+            #expect(run.code == .success, "\(run.stderr)")
+            let restRun = runCLI(["analyze", rest, "--json", "--quiet"])
+            let json = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+            let restJSON = try JSONSerialization.jsonObject(with: Data(restRun.stdout.utf8)) as? [String: Any]
+            #expect((json?["input"] as? [String: Any])?["rejected"] as? Int == 1)
+            #expect(json?["searches"] as? NSDictionary == restJSON?["searches"] as? NSDictionary)
+        }
+        #expect(tested >= 2)
+    }
+
     @Test("A UTF-8 byte-order mark, CRLF line ends and a last line without a newline")
     func bomCRLFAndLastLine() throws {
         let directory = TemporaryDirectory()
