@@ -135,8 +135,10 @@ def access_log(engine):
         (10, ip + b'[02/Oct/2026:03:48:40 +0000] "GET /maps/api/place/autocomplete/json?input=G\xffa HTTP/1.1" 200 12 "-" "-"', "invalid UTF-8"),
         (12, b"203.0.113.9 - u-000077 [02/Oct/2026:03:4", "line cut off"),
         (14, b"\x00" * 30, "NUL bytes"),
+        (16, b"\x00" * 64 + clean[16], "NUL padding before a good line"),
+        (18, ip + b'[02/Oct/2026:03:48:40 +0000] "GET /maps/api/place/autocomplete/json?input=G\x00a HTTP/1.1" 200 12 "-" "-"', "NUL byte"),
     ]
-    lines_case("access-log", "injected", clean, bad, "log", note="seven kinds of broken line among clean ones")
+    lines_case("access-log", "injected", clean, bad, "log", note="nine kinds of broken line among clean ones")
     quirk_case("access-log", "crlf", b"\r\n".join(clean) + b"\r\n", "log", "CRLF line ends")
     quirk_case("access-log", "no-final-newline", b"\n".join(clean), "log", "the last line has no newline")
 

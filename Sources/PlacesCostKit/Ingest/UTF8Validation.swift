@@ -31,6 +31,26 @@ enum UTF8Validation {
         return high & 0x8080_8080_8080_8080 == 0
     }
 
+    /// Whether every byte is below 0x80 and none is 0: a NUL never belongs in a log line (a
+    /// file written past a crash holds runs of them). Eight bytes at a time, by Bit Twiddling
+    /// Hacks' "has zero byte", which is exact for whether a word holds one.
+    static func isASCIIWithoutNUL(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        var flags: UInt64 = 0
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            let word = bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            flags |= word | ((word &- ones) & ~word)
+            offset += 8
+        }
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            flags |= UInt64(byte) | (byte == 0 ? 0x80 : 0)
+            offset += 1
+        }
+        return flags & 0x8080_8080_8080_8080 == 0
+    }
+
     /// The length of the UTF-8 sequence at `position` (RFC 3629: no overlongs, no surrogates,
     /// nothing above U+10FFFF, as `String(validating:)` decides), or `nil` when it is invalid.
     static func sequenceLength(_ base: UnsafePointer<UInt8>, at position: Int, end: Int) -> Int? {

@@ -21,4 +21,20 @@ struct UTF8ValidationTests {
             }
         }
     }
+
+    @Test("ASCII without NUL, word by word: a zero or high byte at any position of any length is found, and nothing else")
+    func asciiWithoutNUL() {
+        var random = SystemRandomNumberGenerator.Seeded(seed: 9)
+        for length in 0...40 {
+            for _ in 0..<200 {
+                var bytes = (0..<length).map { _ in UInt8(0x01 + random.next() % 0x7F) }
+                // Now and then one byte (or two) made a NUL or a high byte, anywhere.
+                for _ in 0..<Int(random.next() % 3) where length > 0 {
+                    bytes[Int(random.next() % UInt64(length))] = [0x00, 0x80, 0xFF, 0x01, 0x7F][Int(random.next() % 5)]
+                }
+                let expected = bytes.allSatisfy { $0 != 0 && $0 < 0x80 }
+                #expect(bytes.withUnsafeBytes { UTF8Validation.isASCIIWithoutNUL($0) } == expected, "\(bytes)")
+            }
+        }
+    }
 }

@@ -39,6 +39,8 @@ package struct AccessLogParser: Sendable {
         // Servers escape bytes outside printable ASCII (nginx writes `\xFF`), so raw bytes that
         // are not UTF-8 mean a corrupted line, not a request.
         guard UTF8Validation.isValid(line) else { return .malformed("the line is not valid UTF-8") }
+        // No server writes a NUL: a line holding one is damage (a file written past a crash).
+        guard !line.contains(0) else { return .malformed("the line holds NUL bytes, which no server writes (a file written past a crash?)") }
         let result = AccessLogParser.parse(line, as: format, userHeader: userHeader)
         guard case .malformed = result, format == .combined, !format.matches(line) else { return result }
         // The line is not combined-shaped: if it is common-shaped, common's verdict (a request, or

@@ -45,8 +45,8 @@ package struct FastAccessLogLineDecoder: Sendable {
     /// - Returns: the record, or `nil` when the slow path must decide.
     package func decode(_ line: UnsafeBufferPointer<UInt8>) -> FastAccessLogRecord? {
         // Servers escape bytes outside printable ASCII (nginx writes `\xFF`); a line with raw
-        // ones is rare, and the slow path checks that it is UTF-8.
-        guard let base = line.baseAddress, line.count < Int(Int32.max), UTF8Validation.isASCII(UnsafeRawBufferPointer(line)) else {
+        // ones, or a NUL, is rare, and the slow path checks it and says what is wrong.
+        guard let base = line.baseAddress, line.count < Int(Int32.max), UTF8Validation.isASCIIWithoutNUL(UnsafeRawBufferPointer(line)) else {
             return nil
         }
         for plan in plans {
