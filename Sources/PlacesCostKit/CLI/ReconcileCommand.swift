@@ -64,13 +64,17 @@ struct ReconcileCommand {
         // The bill is read first: a wrong --billing path should fail before a long log read.
         let billingPath = billing.hasPrefix("/") ? billing : context.workingDirectory + "/" + billing
         let bill = try BillingExportReader().read(path: billingPath, shownAs: billing)
+        // Under --strict a row of the bill left out is an error, as a malformed log record is.
+        if parsed.has(AnalysisOptionsParser.Key.strict), let first = bill.warnings.first {
+            throw IngestError.malformedRecord(first)
+        }
         if !parsed.has(AnalysisOptionsParser.Key.quiet) {
             for warning in bill.warnings { context.writeError("\(warning)") }
             if bill.skippedRows > 0 {
                 let shown = bill.skippedRows > bill.warnings.count ? " (the first \(bill.warnings.count) are shown above)" : ""
                 context.note(bill.skippedRows == 1
-                    ? "1 row of \(billing) was left out of the bill: a number in it could not be used."
-                    : "\(bill.skippedRows) rows of \(billing) were left out of the bill: a number in them could not be used\(shown).")
+                    ? "1 row of \(billing) was left out of the bill: it could not be read as a row of costs (the warning above says why)."
+                    : "\(bill.skippedRows) rows of \(billing) were left out of the bill: they could not be read as rows of costs\(shown).")
             }
         }
         let (paths, usedSampleLogs) = try shared.inputPaths(parsed, context: context, verb: "reconciling")

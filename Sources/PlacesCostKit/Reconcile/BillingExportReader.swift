@@ -125,7 +125,10 @@ struct BillingExportReader: Sendable {
     static let reportsColumns = Columns(service: 1, sku: 3, amount: 5, cost: [7], credits: [8, 9, 10], start: 0)
 
     private func readCSV(_ text: String, file: String, into accumulator: inout Accumulator) throws -> (BilledUsage.Layout, Bool) {
-        let numbered = BillingExportReader.csvRecordsWithLines(text)
+        // Malformed lines before the header are part of a preamble; after it, each is a row left
+        // out with a warning at its line.
+        let all = BillingExportReader.csvRecordsWithLines(text)
+        let numbered = all.compactMap { record in record.cells.map { (line: record.line, cells: $0) } }
         let records = numbered.map(\.cells)
         // The console export starts with `key,value` lines; the header is the first wide row.
         guard let headerIndex = records.firstIndex(where: { $0.count >= 5 }) else {
@@ -164,6 +167,10 @@ struct BillingExportReader: Sendable {
         })
         var read = 0
         var firstUnreadable: (line: Int, value: String)?
+        let headerLine = numbered[headerIndex].line
+        for record in all where record.line > headerLine {
+            if let reason = record.malformed { accumulator.skip(file: file, line: record.line, reason: reason) }
+        }
         for (offset, record) in records[(headerIndex + 1)...].enumerated() {
             let cell = { (index: Int?) -> String in
                 guard let index, index < record.count else { return "" }
@@ -506,35 +513,79 @@ struct BillingExportReader: Sendable {
 
     /// RFC 4180 records of the whole text; a quoted cell may hold commas, quotes and line breaks.
     static func csvRecords(_ text: String) -> [[String]] {
-        csvRecordsWithLines(text).map(\.cells)
+        csvRecordsWithLines(text).compactMap(\.cells)
     }
 
-    /// `csvRecords`, each with the 1-based line it starts on (for `FILE:LINE` warnings).
-    static func csvRecordsWithLines(_ text: String) -> [(line: Int, cells: [String])] {
-        var records: [(line: Int, cells: [String])] = []
-        var pending: String?
-        var pendingLine = 0
+    /// One record of a billing CSV: its cells, or why its line is malformed, with the 1-based
+    /// line it starts on (for `FILE:LINE` warnings).
+    struct CSVRecord {
+        var line: Int
+        var cells: [String]?
+        var malformed: String?
+    }
+
+    /// The bytes a record may hold open before its quote counts as unbalanced.
+    static let maxPendingBytes = 1 << 20
+
+    /// `csvRecords`, each with its line, by the log CSV reader's rule for a stray quote
+    /// (`CSVRecordParser`): a record whose quoted cell, opened on one line, closes only in a
+    /// later line's quote and leaves text after it or a row that is not as wide as the header
+    /// (the first row of five cells or more), or never closes, is malformed at the line where it
+    /// opened, and the lines it swallowed are read again as records of their own. So one stray
+    /// quote costs its own row, never the rows after it.
+    static func csvRecordsWithLines(_ text: String) -> [CSVRecord] {
+        var records: [CSVRecord] = []
+        var pending: [(text: String, number: Int)] = []
+        var width: Int?
+        let unbalanced = "unbalanced quote: a quoted cell opened on this line never closes; the row is left out of the bill."
+        func emit(_ cells: [String], line: Int) {
+            records.append(CSVRecord(line: line, cells: cells))
+            if width == nil, cells.count >= 5 { width = cells.count }
+        }
+        var pendingBytes = 0
+        func feed(_ line: String, number: Int) {
+            // While a quoted cell stays open, only the new line is looked at: splitting the whole
+            // open record again for every line would be quadratic in it.
+            if !pending.isEmpty, Array(line.utf8).withUnsafeBufferPointer({ CSVRecordParser.staysOpen($0) }) {
+                pending.append((line, number))
+                pendingBytes += line.utf8.count + 1
+                if pendingBytes > maxPendingBytes { recover(unbalanced) }
+                return
+            }
+            pending.append((line, number))
+            pendingBytes += line.utf8.count + 1
+            let candidate = pending.map(\.text).joined(separator: "\n")
+            switch Array(candidate.utf8).withUnsafeBufferPointer({ CSVRecordParser.splitCells($0) }) {
+            case .cells(let cells) where pending.count == 1 || width == nil || cells.count == width:
+                emit(cells.map { String(decoding: $0, as: UTF8.self) }, line: pending[0].number)
+                pending = []
+            case .cells:
+                recover("a quoted cell opened on this line closes only on a later line, leaving a row not as wide as the header; the row is left out of the bill.")
+            case .malformed(let reason) where pending.count == 1:
+                records.append(CSVRecord(line: number, malformed: "\(reason); the row is left out of the bill."))
+                pending = []
+            case .malformed:
+                recover(unbalanced)
+            case .openQuote:
+                if pendingBytes > maxPendingBytes { recover(unbalanced) }
+            }
+            if pending.isEmpty { pendingBytes = 0 }
+        }
+        func recover(_ reason: String) {
+            let swallowed = pending.dropFirst()
+            records.append(CSVRecord(line: pending[0].number, malformed: reason))
+            pending = []
+            pendingBytes = 0
+            for line in swallowed { feed(line.text, number: line.number) }
+        }
         var lineNumber = 0
         for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             lineNumber += 1
-            if pending == nil { pendingLine = lineNumber }
             var line = String(line)
             if line.hasSuffix("\r") { line.removeLast() }
-            let candidate = pending.map { $0 + "\n" + line } ?? line
-            let split = Array(candidate.utf8).withUnsafeBufferPointer { CSVRecordParser.splitCells($0) }
-            switch split {
-            case .cells(let cells):
-                records.append((pendingLine, cells.map { String(decoding: $0, as: UTF8.self) }))
-                pending = nil
-            case .openQuote:
-                pending = candidate
-            case .malformed:
-                // A stray quote: keep the line as one cell so it is skipped, never misread.
-                records.append((pendingLine, [candidate]))
-                pending = nil
-            }
+            feed(line, number: lineNumber)
         }
-        if let pending { records.append((pendingLine, [pending])) }
+        while !pending.isEmpty { recover(unbalanced) }
         return records
     }
 }

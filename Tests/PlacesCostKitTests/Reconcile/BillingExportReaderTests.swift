@@ -49,6 +49,28 @@ struct BillingExportReaderTests {
         #expect(usage.period == .init(firstUsageDate: "2026-10-01", lastUsageDate: "2026-10-31", invoiceMonths: ["2026-10"]))
     }
 
+    @Test("A stray quote costs its own row, warned at its line: the rows after it are read, as the log CSV reader does")
+    func strayQuote() throws {
+        let lines = BillingExportReaderTests.console.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let header = try #require(lines.firstIndex(of: BillingExportReaderTests.consoleHeader))
+        for index in (header + 1)..<lines.count where !lines[index].isEmpty {
+            var without = lines
+            without.remove(at: index)
+            let expected = try read(without.joined(separator: "\n"))
+            // A quote opened and never closed on its line (the next quotes, lines below, close
+            // it), and text after a closing quote.
+            for broken in ["\"" + lines[index], lines[index].replacingOccurrences(of: ",Usage,", with: ",\"Usage\"x,")] where broken != lines[index] {
+                var damaged = lines
+                damaged[index] = broken
+                let usage = try read(damaged.joined(separator: "\n"))
+                #expect(usage.skus == expected.skus, "line \(index + 1): \(broken)")
+                #expect(usage.creditsUSD == expected.creditsUSD && usage.otherServiceRows == expected.otherServiceRows, "line \(index + 1)")
+                #expect(usage.warnings.map(\.location.line) == [index + 1], "line \(index + 1): \(usage.warnings)")
+                #expect(usage.skippedRows == 1)
+            }
+        }
+    }
+
     @Test("An export saved as UTF-16, with a byte order mark or without, reads as the UTF-8 one")
     func utf16() throws {
         let directory = TemporaryDirectory()

@@ -110,6 +110,20 @@ struct ReconcileCommandTests {
         #expect(runCLI(["--help"]).stdout.contains("placescost reconcile [PATH]... --billing FILE"))
     }
 
+    @Test("A row of the bill left out is warned at its line and noted; under --strict it is the error, exit 65")
+    func strictBill() throws {
+        let sample = try String(contentsOfFile: packageRoot + "/SampleLogs/billing/cost-table-2026-10.csv", encoding: .utf8)
+        let directory = TemporaryDirectory()
+        let bill = directory.write("bill.csv", sample.replacingOccurrences(of: ",\"356\",", with: ",\"356,"))
+        let warned = runCLI(["reconcile", "--billing", bill, "--json"], workingDirectory: packageRoot)
+        #expect(warned.code == .success, "\(warned.stderr)")
+        #expect(warned.stderr.contains("\(bill):8: warning: unbalanced quote"), "\(warned.stderr)")
+        #expect(warned.stderr.contains("1 row of \(bill) was left out of the bill"), "\(warned.stderr)")
+        let strict = runCLI(["reconcile", "--billing", bill, "--json", "--strict"], workingDirectory: packageRoot)
+        #expect(strict.code == .dataError)
+        #expect(strict.stderr.contains("\(bill):8: "), "\(strict.stderr)")
+    }
+
     @Test("The sample bill against the sample logs: only Places Details, billed 3% above the log, is flagged")
     func sample() throws {
         let result = runCLI(["reconcile", "--billing", "SampleLogs/billing/cost-table-2026-10.csv", "--json", "--quiet"], workingDirectory: packageRoot)
