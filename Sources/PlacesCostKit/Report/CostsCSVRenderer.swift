@@ -5,8 +5,12 @@
 /// `cost_usd`, so each strategy's rows add up to its `cost_usd` in `report.json`. `count` is the
 /// log's; `billed_count` the events the money is for, `count` times `--scale`, so that
 /// `billed_count` at the SKU's prices gives the row's cost.
+///
+/// The first seven columns are the contract's (`month,strategy,delay,sku,count,list_cost_usd,
+/// cost_usd`), in its order, so a reader that takes them by position reads them right; what this
+/// tool adds comes after them.
 struct CostsCSVRenderer: Sendable {
-    static let header = ["month", "strategy", "delay", "sku", "count", "billed_count", "list_cost_usd", "cost_usd"]
+    static let header = ["month", "strategy", "delay", "sku", "count", "list_cost_usd", "cost_usd", "billed_count"]
     static let creditRow = "Monthly credit"
 
     init() {}
@@ -38,7 +42,7 @@ struct CostsCSVRenderer: Sendable {
                     rows.append(Row(
                         month: monthOrder[month.month]!, strategy: cost.strategy.rawValue, delay: cost.delay, sku: sku,
                         cells: [month.month, cost.strategy.rawValue, String(cost.delay), sku, String(sum.count),
-                                JSONValue.format(Double(sum.count) * pricing.scale), JSONValue.format(sum.list), JSONValue.format(sum.billed)]
+                                JSONValue.format(sum.list), JSONValue.format(sum.billed), JSONValue.format(Double(sum.count) * pricing.scale)]
                     ))
                 }
             }

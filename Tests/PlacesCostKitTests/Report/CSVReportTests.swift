@@ -84,19 +84,21 @@ struct CSVReportTests {
         let analysis = try analyze(log, pricing: "legacy-2018")
         let table = rows(CostsCSVRenderer().render(analysis.pricing))
         #expect(table[0] == CostsCSVRenderer.header)
+        // The contract's seven columns first, in its order (a reader by position reads them right).
+        #expect(Array(table[0].prefix(7)) == ["month", "strategy", "delay", "sku", "count", "list_cost_usd", "cost_usd"])
         let body = Array(table.dropFirst())
         let keys = body.map { ($0[0], $0[1], Int($0[2])!, $0[3]) }
         #expect(zip(keys, keys.dropFirst()).allSatisfy { $0 < $1 }, "rows sorted by month, strategy, delay, sku, and unique")
         for cost in analysis.pricing.strategies {
             for month in cost.months {
                 let lines = body.filter { $0[0] == month.month && $0[1] == cost.strategy.rawValue && Int($0[2]) == cost.delay }
-                #expect(abs(lines.reduce(0.0) { $0 + Double($1[7])! } - month.costUSD) < 1e-5)
-                #expect(abs(lines.reduce(0.0) { $0 + Double($1[6])! } - month.listCostUSD) < 1e-5)
+                #expect(abs(lines.reduce(0.0) { $0 + Double($1[6])! } - month.costUSD) < 1e-5)
+                #expect(abs(lines.reduce(0.0) { $0 + Double($1[5])! } - month.listCostUSD) < 1e-5)
             }
         }
         // The 2018 table's $200 credit covers this small bill: a negative credit row balances it.
         let credit = try #require(body.first { $0[1] == "current" && $0[2] == "0" && $0[3] == CostsCSVRenderer.creditRow })
-        #expect(Double(credit[7])! < 0)
+        #expect(Double(credit[6])! < 0)
         #expect(Set(body.map(\.[0])) == ["2026-10", "2026-11"])
     }
 
@@ -107,11 +109,11 @@ struct CSVReportTests {
         let table = try #require(analysis.pricing.tables["legacy-2025"])
         #expect(!body.isEmpty)
         for row in body where row[3] != CostsCSVRenderer.creditRow {
-            let count = try #require(Double(row[4])), billed = try #require(Double(row[5]))
+            let count = try #require(Double(row[4])), billed = try #require(Double(row[7]))
             #expect(billed == count * 300, "\(row)")
             // Inside the first tier, billed_count events at the SKU's list price are the list cost.
             let sku = try #require(table.skus.first { $0.name == row[3] })
-            #expect(abs(billed * sku.tiers[0].usdPer1000 / 1000 - Double(row[6])!) < 1e-9, "\(row)")
+            #expect(abs(billed * sku.tiers[0].usdPer1000 / 1000 - Double(row[5])!) < 1e-9, "\(row)")
         }
     }
 }
