@@ -69,7 +69,7 @@ public struct CLI {
                 by more than 2%.
       compare   Compare two periods or two builds of the app (each a log, a directory of logs or
                 a report.json): the bill, the cost per 1,000 searches, requests per search,
-                completion, each anomaly, the advice, and the saving normalised by search volume.
+                completion, each anomaly, the advice, and the saving normalised by volume (per selection).
       pricing   List the bundled price tables, or show one with its sources.
       generate  Write a deterministic, realistic log of N searches (JSON Lines, CSV or an nginx
                 access log) with the usual token anomalies, for tests, benchmarks and simulations.

@@ -71,7 +71,7 @@ extension ExitCode {
         case let error as CompareError:
             switch error {
             case .notAReport, .invalidReport, .noSearches: self = .dataError
-            case .costPerSearchRose: self = .checkFailed
+            case .costRose: self = .checkFailed
             }
         case let error as ForecastError:
             if case .scenarioUnreadable = error { self = .noInput } else { self = .dataError }

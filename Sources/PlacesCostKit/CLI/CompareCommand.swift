@@ -16,24 +16,30 @@ struct CompareCommand {
             "fail-if-cost-per-search-rises", value: "PCT",
             help: "Exit 1, with one line on standard error, when the list cost per search rose by more than PCT percent (0 or more; 0: any rise), for CI."
         )
+        static let failIfCostPerSelectionRises = CommandOption(
+            "fail-if-cost-per-selection-rises", value: "PCT",
+            help: "The same per selection (a search that ended with a place chosen), which a token per keystroke cannot hide: exit 1 when the list cost per selection rose by more than PCT percent, or the after side has no selection where the before side had."
+        )
     }
 
     static let table = OptionTable(
         command: "compare", arguments: .init("BEFORE AFTER", completion: .files),
-        options: [Key.report, Key.json, Key.out, Key.failIfCostPerSearchRises, TerminalOutput.option] + AnalysisOptionsParser.options
+        options: [Key.report, Key.json, Key.out, Key.failIfCostPerSearchRises, Key.failIfCostPerSelectionRises, TerminalOutput.option]
+            + AnalysisOptionsParser.options
             + [AnalyzeCommand.Key.sessionTimeout, AnalyzeCommand.Key.userGap, AnalyzeCommand.Key.needsDetails, AnalyzeCommand.Key.maxDelay]
     )
 
     static let usage = table.usage
 
-    /// The largest `--fail-if-cost-per-search-rises`: any larger rise is a factor of ten thousand.
+    /// The largest `--fail-if-cost-per-search-rises` (and per selection): any larger rise is a
+    /// factor of ten thousand.
     static let maxRisePercent = 1_000_000.0
 
     static let help = HelpPage(
         intro: """
         placescost compare: what changed between two periods or two builds of the app: the bill,
-        the cost per 1,000 searches, requests per search, completion, each anomaly, the advice, and
-        the saving normalised by search volume.
+        the cost per 1,000 selections and searches, requests per search, completion, each anomaly,
+        the advice, and the saving normalised by volume.
         """,
         arguments: [
             ("BEFORE", "A log, a directory of logs, - for standard input, or a report.json written by `placescost analyze --json` or `--out`."),
@@ -42,8 +48,9 @@ struct CompareCommand {
         epilogue: """
         The log options apply to each side that is a log; a report.json is read as analyze wrote it.
         To compare two periods of one log, write each period's report with `analyze --since/--until
-        --json` and compare the two reports. The saving is (before − after list cost per search) ×
-        the after side's searches a month (docs/cli.md).
+        --json` and compare the two reports. The saving is (before − after list cost per
+        selection) × the after side's selections a month, a selection being a search that ended
+        with a place chosen (per search when a side has none; docs/cli.md).
         """
     )
 
@@ -66,6 +73,10 @@ struct CompareCommand {
         options.maxDelay = try values.wholeNumber(parsed[AnalyzeCommand.Key.maxDelay], option: "--max-delay", range: 0...100) ?? options.maxDelay
         let allowedRise = try values.number(
             parsed[Key.failIfCostPerSearchRises], option: "--fail-if-cost-per-search-rises", range: 0...CompareCommand.maxRisePercent,
+            meaning: "a percentage"
+        )
+        let allowedSelectionRise = try values.number(
+            parsed[Key.failIfCostPerSelectionRises], option: "--fail-if-cost-per-selection-rises", range: 0...CompareCommand.maxRisePercent,
             meaning: "a percentage"
         )
         guard parsed.positionals.count == 2 else {
@@ -105,9 +116,15 @@ struct CompareCommand {
             context.standardOutput.write(renderer.render(comparison, as: report))
         }
         if let allowedRise, comparison.costPerSearchRises(moreThan: allowedRise) {
-            throw CompareError.costPerSearchRose(
-                risePercent: comparison.costPerSearchChangePercent, before: comparison.before.listCostPerSearchUSD,
+            throw CompareError.costRose(
+                per: .searches, risePercent: comparison.costPerSearchChangePercent, before: comparison.before.listCostPerSearchUSD,
                 after: comparison.after.listCostPerSearchUSD, allowedPercent: allowedRise
+            )
+        }
+        if let allowedSelectionRise, comparison.costPerSelectionRises(moreThan: allowedSelectionRise), let before = comparison.before.listCostPerSelectionUSD {
+            throw CompareError.costRose(
+                per: .selections, risePercent: comparison.costPerSelectionChangePercent, before: before,
+                after: comparison.after.listCostPerSelectionUSD, allowedPercent: allowedSelectionRise
             )
         }
         return .success

@@ -1,7 +1,7 @@
 /// The process exit codes of `docs/cli.md` (BSD sysexits).
 public enum ExitCode: Int32, Sendable {
     case success = 0
-    /// A check the user asked for failed (`compare --fail-if-cost-per-search-rises`).
+    /// A check the user asked for failed (`compare --fail-if-cost-per-selection-rises` or `-per-search-`).
     case checkFailed = 1
     /// A bad option or argument.
     case usage = 64

@@ -7,9 +7,10 @@ enum CompareError: Error, Equatable, CustomStringConvertible {
     case invalidReport(file: String, reason: String)
     /// A side without a search: its cost per search is undefined.
     case noSearches(file: String)
-    /// `--fail-if-cost-per-search-rises PCT`: the cost per search rose by more than allowed.
-    /// `risePercent` is nil when the before side cost $0 a search (a rise from nothing).
-    case costPerSearchRose(risePercent: Double?, before: Double, after: Double, allowedPercent: Double)
+    /// `--fail-if-cost-per-search-rises PCT` or `--fail-if-cost-per-selection-rises PCT`: the
+    /// cost per unit rose by more than allowed. `risePercent` is nil when the before side cost $0
+    /// a unit (a rise from nothing); `after` is nil for a side without a selection.
+    case costRose(per: SavingBasis, risePercent: Double?, before: Double, after: Double?, allowedPercent: Double)
 
     var description: String {
         switch self {
@@ -19,13 +20,14 @@ enum CompareError: Error, Equatable, CustomStringConvertible {
             "\(file) is not a whole report.json (`\(JSONReportRenderer.schema)`): \(reason). Write it again with `placescost analyze --json`."
         case .noSearches(let file):
             "\(file) holds no search, so it has no cost per search to compare."
-        case .costPerSearchRose(let rise, let before, let after, let allowed):
-            (rise.map { "cost per search rose \(Money.plain($0, digits: 1))% " } ?? "cost per search rose ")
-                + "(from \(CompareError.perSearch(before)) to \(CompareError.perSearch(after))), more than the \(Money.plain(allowed, digits: 2))% allowed."
+        case .costRose(let basis, let rise, let before, let after, let allowed):
+            (rise.map { "cost per \(basis.singular) rose \(Money.plain($0, digits: 1))% " } ?? "cost per \(basis.singular) rose ")
+                + "(from \(CompareError.perSearch(before)) to \(after.map(CompareError.perSearch) ?? "no selection at all")), more than the \(Money.plain(allowed, digits: 2))% allowed."
         }
     }
 
-    /// A cost per search with the four decimals that make a change of a few percent visible.
+    /// A cost per search or selection with the four decimals that make a change of a few percent
+    /// visible.
     static func perSearch(_ usd: Double) -> String {
         Money.usd(usd, digits: 4)
     }

@@ -4,10 +4,12 @@
 /// Every figure is read from, or computed from, members of `report.json`; the per-search and
 /// per-month figures are defined here once:
 ///
-/// - billed searches = `searches.total` × `assumptions.scale` (the volume the money is for);
+/// - billed searches = `searches.total` × `assumptions.scale` (the volume the money is for), and
+///   billed selections = `searches.completed` × `assumptions.scale` (`SavingBasis`);
 /// - list cost per search = `headline.current_list_cost_usd` / billed searches: the calls as
 ///   made, at first-tier list prices, before the free caps (a monthly allowance that belongs to
-///   no search, so that per-search costs compare across volumes);
+///   no search, so that per-search costs compare across volumes); per selection the same over
+///   billed selections;
 /// - per month = for the period / `headline.months`, the calendar months billed, as `analyze`
 ///   states its bill and savings a month.
 struct PeriodFigures: Sendable, Equatable {
@@ -63,6 +65,21 @@ struct PeriodFigures: Sendable, Equatable {
     var currentListCostUSDPerMonth: Double { currentListCostUSD / Double(monthCount) }
     var listCostPerSearchUSD: Double { currentListCostUSD / billedSearches }
     var listCostPer1000SearchesUSD: Double { listCostPerSearchUSD * 1000 }
+    /// The searches that ended with a selection, as billed; `listCostPerSelectionUSD` is nil
+    /// for a side without one.
+    var billedSelections: Double { Double(completed) * scale }
+    var selectionsPerMonth: Double { billedSelections / Double(monthCount) }
+    var listCostPerSelectionUSD: Double? { completed > 0 ? currentListCostUSD / billedSelections : nil }
+
+    /// The billed units of `basis` a month.
+    func perMonth(_ basis: SavingBasis) -> Double {
+        basis == .selections ? selectionsPerMonth : searchesPerMonth
+    }
+
+    /// The list cost per unit of `basis`; nil per selection on a side without one.
+    func listCost(per basis: SavingBasis) -> Double? {
+        basis == .selections ? listCostPerSelectionUSD : listCostPerSearchUSD
+    }
     /// Share of searches that ended with a selection, 0...1.
     var completionRate: Double { Double(completed) / Double(searches) }
 

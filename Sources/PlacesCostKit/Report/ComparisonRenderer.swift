@@ -5,7 +5,7 @@
 /// sentences (`Text`), which mark code with backticks and emphasis with `**`.
 struct ComparisonRenderer: Sendable {
     /// The `schema` of `comparison.json` (`docs/schema/comparison.schema.json`).
-    static let schema = "placescost.comparison/1"
+    static let schema = "placescost.comparison/2"
 
     enum Format: String, Sendable, CaseIterable {
         case md, json, html
@@ -64,8 +64,10 @@ struct ComparisonRenderer: Sendable {
             ("schema", .string(ComparisonRenderer.schema)),
             ("before", side(comparison.before)),
             ("after", side(comparison.after)),
+            ("saving_basis", .string(comparison.basis.rawValue)),
             ("monthly_saving_usd", .number(comparison.monthlySavingUSD)),
             ("cost_per_search_change_pct", comparison.costPerSearchChangePercent.map(JSONValue.number) ?? .null),
+            ("cost_per_selection_change_pct", comparison.costPerSelectionChangePercent.map(JSONValue.number) ?? .null),
             ("requests_per_search_change", .number(comparison.requestsPerSearchChange)),
             ("completion_rate_change_points", .number(comparison.completionRateChangePoints)),
             ("anomalies", .array(comparison.anomalies.map { change in
@@ -97,6 +99,8 @@ struct ComparisonRenderer: Sendable {
             ("scale", .number(figures.scale)),
             ("billed_searches", .number(figures.billedSearches)),
             ("searches_per_month", .number(figures.searchesPerMonth)),
+            ("billed_selections", .number(figures.billedSelections)),
+            ("selections_per_month", .number(figures.selectionsPerMonth)),
             ("requests_per_search", .number(figures.requestsPerSearch)),
             ("completion_rate", .number(figures.completionRate)),
             ("pricing_id", .string(figures.pricingID)),
@@ -107,6 +111,8 @@ struct ComparisonRenderer: Sendable {
                 ("list_cost_usd_per_month", .number(figures.currentListCostUSDPerMonth)),
                 ("list_cost_per_search_usd", .number(figures.listCostPerSearchUSD)),
                 ("list_cost_per_1000_searches_usd", .number(figures.listCostPer1000SearchesUSD)),
+                ("list_cost_per_selection_usd", figures.listCostPerSelectionUSD.map(JSONValue.number) ?? .null),
+                ("list_cost_per_1000_selections_usd", figures.listCostPerSelectionUSD.map { .number($0 * 1000) } ?? .null),
             ])),
             ("recommendation", .object([
                 ("strategy", .string(advice.strategy)),
@@ -180,14 +186,21 @@ struct ComparisonRenderer: Sendable {
             figure("Billed searches (`--scale`)") { Money.count($0.billedSearches) }
         }
         figure("Searches a month") { Money.count($0.searchesPerMonth) }
+        figure("Selections a month") { Money.count($0.selectionsPerMonth) }
         figure("Requests per search", { Money.plain($0.requestsPerSearch) }, change: signed(comparison.requestsPerSearchChange))
         figure("Completed", { Money.plain($0.completionRate * 100, digits: 1) + "%" }, change: signed(comparison.completionRateChangePoints, digits: 1) + " points")
         figure("Bill a month") { Money.usd($0.currentCostUSDPerMonth) }
         figure("List prices, a month") { Money.usd($0.currentListCostUSDPerMonth) }
-        figure(
-            "**Per 1,000 searches**", { "**\(Money.usd($0.listCostPer1000SearchesUSD))**" },
-            change: "**" + (comparison.costPerSearchChangePercent.map { signed($0, digits: 1) + "%" } ?? "from $0") + "**"
-        )
+        // The figure the saving is per, in bold.
+        func perThousand(_ basis: SavingBasis, _ value: @escaping (PeriodFigures) -> Double?, change: Double?) {
+            let bold = basis == comparison.basis ? "**" : ""
+            figure(
+                bold + "Per 1,000 \(basis.rawValue)" + bold, { figures in value(figures).map { bold + Money.usd($0 * 1000) + bold } ?? "none" },
+                change: bold + (change.map { signed($0, digits: 1) + "%" } ?? (value(before) == nil || value(after) == nil ? "" : "from $0")) + bold
+            )
+        }
+        perThousand(.selections, \.listCostPerSelectionUSD, change: comparison.costPerSelectionChangePercent)
+        perThousand(.searches, \.listCostPerSearchUSD, change: comparison.costPerSearchChangePercent)
         row("Price table") { .names([$0.pricingID]) }
         figure("Recommendation", advice, change: comparison.recommendationChanged ? "changed" : "same")
         return rows
@@ -195,7 +208,7 @@ struct ComparisonRenderer: Sendable {
 
     private func headline(_ comparison: Comparison) -> String {
         let saving = comparison.monthlySavingUSD
-        let volume = "at the after side's \(Money.count(comparison.after.searchesPerMonth, "search", "searches")) a month"
+        let volume = "at the after side's \(comparison.basis.count(comparison.after.perMonth(comparison.basis))) a month"
         if Money.usd(saving) == Money.usd(0) { return "**The change neither saves nor costs money** \(volume) (list prices)." }
         return saving > 0
             ? "**The change saves \(Money.usd(saving)) a month** \(volume) (list prices)."
@@ -221,9 +234,13 @@ struct ComparisonRenderer: Sendable {
     private func methodParagraphs(_ comparison: Comparison) -> [String] {
         let before = comparison.before
         let after = comparison.after
+        let basis = comparison.basis
+        let unit = basis == .selections
+            ? "Per selection = the calls as made (`current`) at first-tier list prices ÷ the searches that ended with a place chosen. A selection is what a user came for, and how the app makes its calls does not change how many there are: a new token per keystroke makes a search of every keystroke, and fixing it divides the searches, never the selections."
+            : "Per search = the calls as made (`current`) at first-tier list prices ÷ the searches (a side has no selection, so there is no cost per selection to compare)."
         return [
-            "Per search = the calls as made (`current`) at first-tier list prices ÷ the searches; a month = the period ÷ its calendar months billed, as `analyze` states its bill (the bill a month is after the free caps and tiers). List prices, because the free caps are a monthly allowance that belongs to no search: with them, a cost per search would change with the volume alone.",
-            "(before \(CompareError.perSearch(before.listCostPerSearchUSD)) − after \(CompareError.perSearch(after.listCostPerSearchUSD)) a search) × \(Money.count(after.searchesPerMonth, "search", "searches")) a month after = \(Money.usd(comparison.monthlySavingUSD)) a month.",
+            unit + " A month = the period ÷ its calendar months billed, as `analyze` states its bill (the bill a month is after the free caps and tiers). List prices, because the free caps are a monthly allowance that belongs to no search: with them, a cost per search would change with the volume alone.",
+            "(before \(CompareError.perSearch(before.listCost(per: basis) ?? 0)) − after \(CompareError.perSearch(after.listCost(per: basis) ?? 0)) a \(basis.singular)) × \(basis.count(after.perMonth(basis))) a month after = \(Money.usd(comparison.monthlySavingUSD)) a month.",
         ]
     }
 

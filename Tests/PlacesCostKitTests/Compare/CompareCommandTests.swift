@@ -2,8 +2,9 @@ import Foundation
 import Testing
 @testable import PlacesCostKit
 
-/// `placescost compare`: the normalisation by search volume, sides read from logs or from
-/// report.json alike, the CI threshold, bad inputs, and the worked example of the README.
+/// `placescost compare`: the normalisation by volume (selections, else searches), sides read
+/// from logs or from report.json alike, the CI thresholds, bad inputs, and the worked example of
+/// the README.
 @Suite("compare")
 struct CompareCommandTests {
     /// The six anomalies `report.json` names, in its order.
@@ -46,7 +47,7 @@ struct CompareCommandTests {
         return (before, after)
     }
 
-    @Test("the saving is normalised by search volume: (before − after cost per search) × after searches a month, computed by hand")
+    @Test("the saving is normalised by volume: (before − after cost per selection) × after selections a month, computed by hand")
     func handComputed() throws {
         let directory = TemporaryDirectory()
         let (before, after) = CompareCommandTests.periods(directory)
@@ -65,6 +66,10 @@ struct CompareCommandTests {
         #expect(number(["after", "searches_per_month"])?.doubleValue == 3)
         #expect(number(["after", "current", "list_cost_usd_per_month"])?.doubleValue == 0.051)
         #expect(number(["after", "current", "list_cost_per_1000_searches_usd"])?.doubleValue == 17)
+        // Every search ends with a selection: per selection is per search here.
+        #expect(document["saving_basis"] as? String == "selections")
+        #expect(number(["after", "selections_per_month"])?.doubleValue == 3)
+        #expect(number(["before", "current", "list_cost_per_selection_usd"])?.doubleValue == 0.01632)
         // (0.01632 − 0.017) × 3 = −0.00204: the sessions cost more for 4-request searches.
         #expect(number(["monthly_saving_usd"])?.doubleValue == -0.00204)
         #expect(number(["cost_per_search_change_pct"])?.doubleValue == JSONValue.rounded((0.017 - 0.01632) / 0.01632 * 100))
@@ -91,17 +96,17 @@ struct CompareCommandTests {
         let compared = runCLI(["compare", paths[0], paths[1], "--json", "--quiet"])
         #expect(compared.code == .success, "\(compared.stderr)")
         let document = try CompareCommandTests.json(compared.stdout)
-        func perSearch(_ report: [String: Any]) throws -> Double {
+        func perSelection(_ report: [String: Any]) throws -> Double {
             let list = try #require(CompareCommandTests.number(report, "headline", "current_list_cost_usd"))
-            let searches = try #require(CompareCommandTests.number(report, "searches", "total"))
+            let selections = try #require(CompareCommandTests.number(report, "searches", "completed"))
             let scale = try #require(CompareCommandTests.number(report, "assumptions", "scale"))
-            return list / (searches * scale)
+            return list / (selections * scale)
         }
         let after = reports[1]
-        let searchesPerMonth = try #require(CompareCommandTests.number(after, "searches", "total"))
+        let selectionsPerMonth = try #require(CompareCommandTests.number(after, "searches", "completed"))
             / #require(CompareCommandTests.number(after, "headline", "months"))
         #expect(CompareCommandTests.number(after, "headline", "months") == 3, "September to November")
-        let expected = (try perSearch(reports[0]) - perSearch(after)) * searchesPerMonth
+        let expected = (try perSelection(reports[0]) - perSelection(after)) * selectionsPerMonth
         let saving = try #require(CompareCommandTests.number(document, "monthly_saving_usd"))
         #expect(abs(saving - expected) < 1e-6, "\(saving) against \(expected)")
         #expect(saving != 0)
@@ -156,13 +161,71 @@ struct CompareCommandTests {
         #expect(failed.code == .checkFailed)
         #expect(failed.code.rawValue == 1)
         #expect(failed.stderr == "placescost: error: cost per search rose 4.2% (from $0.0163 to $0.017), more than the 4% allowed.\n")
-        #expect(failed.stdout.contains("\"schema\": \"placescost.comparison/1\""), "the comparison is printed before the check fails")
+        #expect(failed.stdout.contains("\"schema\": \"placescost.comparison/2\""), "the comparison is printed before the check fails")
         let passed = runCLI(["compare", before, after, "--fail-if-cost-per-search-rises", "4.5"] + options)
         #expect(passed.code == .success, "\(passed.stderr)")
         #expect(passed.stderr.isEmpty)
         // A fall passes any threshold, 0 included.
         #expect(runCLI(["compare", after, before, "--fail-if-cost-per-search-rises", "0"] + options).code == .success)
         #expect(runCLI(["compare", before, before, "--fail-if-cost-per-search-rises", "0"] + options).code == .success)
+    }
+
+    /// `users` users' searches of four keystrokes each ending in a details call, one token a
+    /// search (`perKeystroke: false`) or a new token a keystroke, the details call on the last.
+    static func keystrokes(_ directory: TemporaryDirectory, _ name: String, users: Int, perKeystroke: Bool) -> String {
+        let records = (0..<users).flatMap { user -> [TestRecord] in
+            let at = Double(user) * 600
+            let token = { (keystroke: Int) in perKeystroke ? "k-\(user)-\(keystroke)" : "t-\(user)" }
+            return (1...4).map { ac(at + Double($0), token($0), String("Mark".prefix($0)), user: "u\(user)") }
+                + [details(at + 6, token(4), user: "u\(user)")]
+        }
+        return log(directory, name, records)
+    }
+
+    @Test("fixing a token per keystroke saves what the bill falls by: per selection, where per search it looked like nothing")
+    func tokenPerKeystrokeFixed() throws {
+        let directory = TemporaryDirectory()
+        let broken = CompareCommandTests.keystrokes(directory, "broken.jsonl", users: 3, perKeystroke: true)
+        let fixed = CompareCommandTests.keystrokes(directory, "fixed.jsonl", users: 3, perKeystroke: false)
+        let result = runCLI(["compare", broken, fixed, "--pricing", "legacy-list", "--json", "--quiet"])
+        #expect(result.code == .success, "\(result.stderr)")
+        let document = try CompareCommandTests.json(result.stdout)
+        // Before: 12 one-request sessions, $0.017 each; after: 3 sessions. Per search both $0.017.
+        #expect(CompareCommandTests.number(document, "before", "searches") == 12)
+        #expect(CompareCommandTests.number(document, "cost_per_search_change_pct") == 0)
+        // Per selection $0.068 against $0.017: (0.068 − 0.017) × 3 selections a month.
+        #expect(document["saving_basis"] as? String == "selections")
+        #expect(CompareCommandTests.number(document, "monthly_saving_usd") == 0.153)
+        #expect(CompareCommandTests.number(document, "cost_per_selection_change_pct") == -75)
+        let markdown = runCLI(["compare", broken, fixed, "--pricing", "legacy-list", "--quiet"]).stdout
+        #expect(markdown.contains("**The change saves $0.15 a month** at the after side's 3 selections a month (list prices)."), "\(markdown)")
+        #expect(markdown.contains("| **Per 1,000 selections** | **$68.00** | **$17.00** | **-75%** |"), "\(markdown)")
+        // The regression the other way: the cost per search does not rise, the cost per selection does.
+        let options = ["--pricing", "legacy-list", "--quiet", "--json"]
+        #expect(runCLI(["compare", fixed, broken, "--fail-if-cost-per-search-rises", "0"] + options).code == .success)
+        let caught = runCLI(["compare", fixed, broken, "--fail-if-cost-per-selection-rises", "5"] + options)
+        #expect(caught.code == .checkFailed)
+        #expect(caught.stderr == "placescost: error: cost per selection rose 300% (from $0.017 to $0.068), more than the 5% allowed.\n", "\(caught.stderr)")
+        #expect(runCLI(["compare", broken, fixed, "--fail-if-cost-per-selection-rises", "0"] + options).code == .success)
+    }
+
+    @Test("a side without a selection is compared per search, and fails the per-selection check after one with selections")
+    func noSelection() throws {
+        let directory = TemporaryDirectory()
+        let selected = CompareCommandTests.keystrokes(directory, "selected.jsonl", users: 2, perKeystroke: false)
+        let abandoned = CompareCommandTests.log(directory, "abandoned.jsonl", (0..<2).flatMap { user in
+            (1...4).map { ac(Double(user) * 600 + Double($0), "a-\(user)", String("Mark".prefix($0)), user: "u\(user)") }
+        })
+        let result = runCLI(["compare", selected, abandoned, "--pricing", "legacy-list", "--json", "--quiet"])
+        #expect(result.code == .success, "\(result.stderr)")
+        let document = try CompareCommandTests.json(result.stdout)
+        #expect(document["saving_basis"] as? String == "searches")
+        #expect(document["cost_per_selection_change_pct"] is NSNull)
+        let after = try #require(document["after"] as? [String: Any])
+        #expect((after["current"] as? [String: Any])?["list_cost_per_selection_usd"] is NSNull)
+        let checked = runCLI(["compare", selected, abandoned, "--pricing", "legacy-list", "--quiet", "--json", "--fail-if-cost-per-selection-rises", "0"])
+        #expect(checked.code == .checkFailed)
+        #expect(checked.stderr.contains("to no selection at all"), "\(checked.stderr)")
     }
 
     @Test("--fail-if-cost-per-search-rises takes a finite percentage from 0", arguments: ["-1", "nan", "inf", "five", "", "1e400"])

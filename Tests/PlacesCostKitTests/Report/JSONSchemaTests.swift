@@ -14,7 +14,7 @@ struct JSONSchemaTests {
         ("report.schema.json", JSONReportRenderer.schema, "urn:placescost:report:1"),
         ("simulation.schema.json", SimulationRenderer.schema, "urn:placescost:simulation:1"),
         ("reconciliation.schema.json", ReconciliationRenderer.schema, "urn:placescost:reconciliation:1"),
-        ("comparison.schema.json", ComparisonRenderer.schema, "urn:placescost:comparison:1"),
+        ("comparison.schema.json", ComparisonRenderer.schema, "urn:placescost:comparison:2"),
         ("forecast.schema.json", ForecastRenderer.schema, "urn:placescost:forecast:1"),
         ("whatif.schema.json", ScenarioRenderer.schema, "urn:placescost:whatif:1"),
     ]
