@@ -132,7 +132,8 @@ struct HTMLReportRenderer: Sendable {
         for advice in analysis.recommendation.anomalies {
             let cost = advice.cost
             let right = cost.alternativeListUSD.map { "\(Money.usd($0)) (\(HTMLText.inline(cost.alternative ?? "")))" + (cost.alternativeCostsMoreBecause.map { " <strong>costs more:</strong> \(HTMLText.inline($0))" } ?? "") } ?? "n/a"
-            var cells = ["<code>\(HTMLText.escaped(cost.name))</code>", Money.count(cost.count)]
+            // The name may break after its underscores, so the table fits a desktop column.
+            var cells = ["<code class=\"name\">\(HTMLText.escaped(cost.name).replacingOccurrences(of: "_", with: "_<wbr>"))</code>", Money.count(cost.count)]
             if scaled { cells.append(Money.count(Double(cost.count) * scale)) }
             cells += [Money.usd(cost.billedListUSD), right, cost.count == 0 ? "None seen." : HTMLText.inline(advice.fix)]
             rows.append(tableRow(cells, columns, labelled: true))
@@ -341,8 +342,10 @@ struct HTMLReportRenderer: Sendable {
     thead th { background: #f6f8fa; vertical-align: bottom; }
     tbody th { font-weight: normal; }
     td code, th code { white-space: nowrap; overflow-wrap: normal; }
+    td code.name { white-space: normal; }
     .num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
-    .wide { min-width: 16rem; }
+    thead th.num { white-space: normal; }
+    .wide { min-width: 14rem; }
     tr.recommended td { background: #fff4e5; font-weight: 600; }
     tr.group th { background: #f6f8fa; font-weight: 600; }
     figure { margin: 1.5rem 0; }

@@ -76,6 +76,9 @@ struct HTMLBrowserTests {
             });
             out.resources = win.performance.getEntriesByType('resource').map(entry => entry.name);
             out.scripts = doc.querySelectorAll('script').length;
+            // Tables that scroll sideways: the first header of each whose box is wider than its column.
+            out.clippedTables = Array.from(doc.querySelectorAll('div.scroll')).filter(div => !div.querySelector('svg') && div.scrollWidth > div.clientWidth + 1)
+              .map(div => { const th = div.querySelector('th'); return th ? th.textContent : '?'; });
             out.pageWidth = doc.documentElement.scrollWidth;
             out.viewportWidth = win.innerWidth;
           } catch (error) { out.error = String(error); }
@@ -149,11 +152,13 @@ struct HTMLBrowserTests {
         return nil
     }
 
-    @Test("The sample report shows its headline and every chart at desktop and phone width, logs nothing and requests nothing")
-    func sampleReport() throws {
+    @Test("The sample report shows its headline and every chart at desktop and phone width, every table whole at desktop width, logs nothing and requests nothing", arguments: [
+        [], ["--scale", "59"],
+    ])
+    func sampleReport(arguments: [String]) throws {
         guard let chromium = Self.browser() else { return }
         let directory = TemporaryDirectory()
-        let run = runCLI(["analyze", "--out", directory.path, "--quiet"], workingDirectory: packageRoot)
+        let run = runCLI(["analyze", "--out", directory.path, "--quiet"] + arguments, workingDirectory: packageRoot)
         #expect(run.code == .success, "\(run.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory.path + "/report.json"))) as? [String: Any])
         let headline = try #require(json["headline"] as? [String: Any])
@@ -172,6 +177,10 @@ struct HTMLBrowserTests {
             #expect((frame["resources"] as? [String])?.isEmpty == true, "\(name) loaded \(frame["resources"] ?? "")")
             #expect(frame["scripts"] as? Int == 0)
             #expect((frame["pageWidth"] as? Int ?? .max) <= (frame["viewportWidth"] as? Int ?? 0), "\(name): the page is wider than the screen: \(frame["pageWidth"] ?? "") > \(frame["viewportWidth"] ?? "")")
+            if name == "desktop" {
+                // On a desktop every table fits the column: none hides a column behind a scroll bar.
+                #expect((frame["clippedTables"] as? [String]) == [], "desktop: tables wider than the column: \(frame["clippedTables"] ?? "")")
+            }
             let figures = try #require(frame["figures"] as? [[String: Any]])
             #expect(figures.map { $0["id"] as? String ?? "" } == ["chart-strategy-costs", "chart-requests-per-search", "chart-chars-at-selection"], "\(name)")
             for figure in figures {

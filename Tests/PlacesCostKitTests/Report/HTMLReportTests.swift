@@ -10,7 +10,7 @@ struct HTMLReportTests {
     static let elements: Set<String> = [
         "!doctype", "html", "head", "meta", "title", "style", "body", "main", "header", "h1", "h2", "p", "dl", "div",
         "dt", "dd", "strong", "code", "section", "table", "thead", "tbody", "tr", "th", "td", "figure", "figcaption",
-        "svg", "rect", "text", "line", "ol", "ul", "li", "details", "summary", "desc",
+        "svg", "rect", "text", "line", "ol", "ul", "li", "details", "summary", "desc", "wbr",
     ]
 
     /// The names of the elements of `html`, lowercased, closing tags included.
