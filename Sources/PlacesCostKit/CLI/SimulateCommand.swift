@@ -2,7 +2,7 @@
 struct SimulateCommand {
     enum Key {
         static let searches = CommandOption("searches", value: "N", help: "Searches a month (default 1000; with --from, the first month's, default the log's).")
-        static let requests = CommandOption("requests", value: "R", help: "Mean autocomplete calls per search the app makes now (1 or more).")
+        static let requests = CommandOption("requests", value: "R", help: "Mean autocomplete calls per search the app makes now, past its --delay K (1 or more): searches type R+K characters.")
         static let chars = CommandOption(
             "chars", value: "C",
             help: "Characters typed before selecting: one request per character past the delay. Give --requests or --chars (default --chars 8)."

@@ -7,7 +7,8 @@ struct SearchSimulator: Sendable {
     enum Typing: Sendable, Equatable {
         /// Characters typed before selecting (or giving up); one request per character past the delay.
         case characters(Int)
-        /// Mean autocomplete calls per search made now, with the app's current delay.
+        /// Mean autocomplete calls per search made now, with the app's current delay: the searches
+        /// also typed the delay's characters, which a shorter delay sends.
         case requests(Double)
     }
 
@@ -47,8 +48,11 @@ struct SearchSimulator: Sendable {
 
     /// Input lengths of each request, and how many searches type that way.
     ///
-    /// `characters(C)`: lengths 1...C. `requests(R)` with delay K: lengths K+1...K+n, with n the two
-    /// whole numbers around R weighted so the searches make round(searches x R) requests in all.
+    /// `characters(C)`: lengths 1...C. `requests(R)` with delay K: lengths 1...K+n, with n the two
+    /// whole numbers around R weighted so the searches make round(searches x R) requests in all
+    /// past the delay. The lengths start at 1 whatever K: R requests sent after the delay are
+    /// K+R characters typed, and every delay under K sends some of those K (`docs/cli.md`,
+    /// `simulate`), so `requests(R)` with delay K is `characters(K+R)` when R is whole.
     private func typedLengths(searches: Int) -> [([Int?], Int)] {
         switch typing {
         case .characters(let count):
@@ -57,7 +61,7 @@ struct SearchSimulator: Sendable {
             let total = Int((Double(searches) * mean).rounded())
             let low = total / searches
             let high = total - low * searches  // searches making one more request
-            func lengths(_ n: Int) -> [Int?] { (1...max(n, 1)).map { currentDelay + $0 } }
+            func lengths(_ n: Int) -> [Int?] { (1...(currentDelay + max(n, 1))).map { $0 } }
             return [(lengths(low), searches - high), (lengths(low + 1), high)]
         }
     }
