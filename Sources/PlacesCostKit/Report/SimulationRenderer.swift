@@ -44,9 +44,11 @@ struct SimulationRenderer: Sendable {
         ])
     }
 
-    /// The what-if in Markdown. `brief` (a terminal's summary) keeps the scenario, the bill per
-    /// month, the free caps' effect and the advice, and leaves the per-search list prices, the
-    /// break-even and the decision path to the full form (`--report md`).
+    /// The what-if in Markdown. `brief` (a terminal's summary) keeps the scenario, the requests
+    /// and list price per search, the bill per month, the free caps' effect and the advice, and
+    /// leaves the break-even and the decision path to the full form (`--report md`). Both forms
+    /// show the per-search figures: they are the seeds' worked example (`docs/billing.md`
+    /// section 1), which `simulate` must show however its output is read.
     func markdown(_ result: Simulation.Result, recommendation: Recommendation, brief: Bool = false) -> String {
         let simulator = result.simulator
         let table = result.pricing.primaryTable
@@ -64,19 +66,26 @@ struct SimulationRenderer: Sendable {
         let searches = Double(max(result.totalSearches, 1))
         let header = "| | " + delays.map { "delay \($0)" }.joined(separator: " | ") + " |"
         let rule = "|---|" + delays.map { _ in "---:|" }.joined()
-        if !brief {
+        let invalid = StrategyID.allCases.filter { result.pricing.cost($0, delay: 0)?.valid == false }
+        if brief {
+            // A terminal's summary keeps this table to 7 lines: its title sits on the table, the
+            // labels are as short as the bill's (`*` marks what does not serve the app, said in
+            // the title), and `current` is left out: here it is the scenario with proper tokens,
+            // so it prices every search as `session_details` does, row for row.
+            lines.append("Per search, at list prices" + (invalid.isEmpty ? ":" : " (* not valid: the app needs details):"))
+        } else {
             lines.append("Per search, at list prices:")
             lines.append("")
-            lines.append(header)
-            lines.append(rule)
-            lines.append("| requests per search | " + delays.map { Money.plain(result.meanRequests[$0] ?? 0) }.joined(separator: " | ") + " |")
-            for strategy in StrategyID.allCases {
-                let cells = delays.map { delay in result.pricing.cost(strategy, delay: delay).map { Money.usd($0.listCostUSD / searches, digits: 5) } ?? "" }
-                let valid = result.pricing.cost(strategy, delay: 0)?.valid ?? true
-                lines.append("| `\(strategy.rawValue)`\(valid ? "" : " (not valid: the app needs details)") | " + cells.joined(separator: " | ") + " |")
-            }
-            lines.append("")
         }
+        lines.append(header)
+        lines.append(rule)
+        lines.append("| \(brief ? "requests" : "requests per search") | " + delays.map { Money.plain(result.meanRequests[$0] ?? 0) }.joined(separator: " | ") + " |")
+        for strategy in StrategyID.allCases where !(brief && strategy == .current) {
+            let cells = delays.map { delay in result.pricing.cost(strategy, delay: delay).map { Money.usd($0.listCostUSD / searches, digits: 5) } ?? "" }
+            let mark = !invalid.contains(strategy) ? "" : brief ? "*" : " (not valid: the app needs details)"
+            lines.append("| `\(strategy.rawValue)`\(mark) | " + cells.joined(separator: " | ") + " |")
+        }
+        lines.append("")
         lines.append("Bill per month (free caps, tiers and credit applied):")
         lines.append("")
         lines.append(header)
@@ -98,7 +107,7 @@ struct SimulationRenderer: Sendable {
                 lines.append("| \(label) | \(text) |")
             }
             lines.append("")
-            lines.append("The list price per search, the break-even and the decision path: `--report md`.")
+            lines.append("The break-even and the decision path: `--report md`.")
             return lines.joined(separator: "\n") + "\n"
         }
         lines.append("Break-even: per-request autocomplete plus one Geocoding call costs no more than a session while a search makes at most **\(Money.plain(result.pricing.breakEvenRequests))** autocomplete calls (from the table's first-tier prices).")

@@ -92,6 +92,47 @@ struct TerminalSummaryTests {
         #expect(Pseudoterminal.plain(reconcile).contains("Estimate vs bill"))
     }
 
+    /// The aligned table under the line that starts with `title`: each row's label and its cells
+    /// under their headers (cells are two spaces or more apart).
+    func table(in screen: String, titled title: String) throws -> [String: [String: String]] {
+        let lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try #require(lines.firstIndex { $0.hasPrefix(title) }, "no \(title) on the screen")
+        // The rows under the title, whether a blank line parts them from it or not.
+        let rows = lines[(start + 1)...].drop { $0.isEmpty }.prefix { !$0.isEmpty }
+        func cells(_ line: String) -> [String] {
+            line.components(separatedBy: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        let headers = cells(try #require(rows.first))
+        var table: [String: [String: String]] = [:]
+        for row in rows.dropFirst() {
+            let row = cells(row)
+            table[row[0]] = Dictionary(uniqueKeysWithValues: zip(headers, row.dropFirst()))
+        }
+        return table
+    }
+
+    @Test("simulate on a terminal shows the seeds' worked example per search: 4 requests, $0.01632 per request + Geocoding, $0.017 a session")
+    func simulatePerSearch() throws {
+        let screen = Pseudoterminal.plain(try terminal(["simulate", "--pricing", "legacy-list", "--chars", "7", "--delay", "3", "--completion-rate", "1"]))
+        check(screen, columns: 100)
+        let perSearch = try table(in: screen, titled: "Per search, at list prices")
+        #expect(perSearch["requests"]?["delay 3"] == "4")
+        #expect(perSearch["requests"]?["delay 0"] == "7")
+        #expect(perSearch["per_request_geocoding"]?["delay 3"] == "$0.01632")
+        #expect(perSearch["session_details"]?["delay 3"] == "$0.017")
+        #expect(perSearch["session_details_basic"]?["delay 3"] == "$0.017")
+        let bill = try table(in: screen, titled: "Bill per month")
+        #expect(bill["per_request_geocoding"]?["delay 3"] == "$16.32", "the bill is still there, apart from the list prices")
+        #expect(bill["current"]?["delay 3"] == "$17.00")
+        // Options that do not serve the app are marked, and the title says what the mark means.
+        let details = Pseudoterminal.plain(try terminal(["simulate", "--pricing", "legacy-list", "--needs-details", "yes"]))
+        check(details, columns: 100)
+        #expect(details.contains("Per search, at list prices (* not valid: the app needs details):"))
+        let marked = try table(in: details, titled: "Per search, at list prices")
+        #expect(marked["per_request_geocoding*"]?["delay 0"] == "$0.02764", "8 requests x $0.00283 + $0.005")
+        #expect(marked["session_details"]?["delay 0"] == "$0.017")
+    }
+
     @Test("The summary in-process: --out names the directory; anomalies under --scale show the billed count")
     func summaryContent() throws {
         let out = TemporaryDirectory()
