@@ -20,6 +20,11 @@ struct CostCalculator {
         /// The strategies priced: every one for a report; a `--by` group prices only the two
         /// its row shows.
         var strategies: [StrategyID] = StrategyID.allCases
+        /// The delay the calls as made already wait for: `current` at delay d keeps the calls
+        /// a delay of max(d, this) keeps, since a shorter delay cannot bring back calls the app
+        /// never made. 0 for a log, whose calls are as made; `simulate --delay K` sets K, so that
+        /// `current` at delay 0 is the app now.
+        var currentDelay = 0
 
         init() {}
     }
@@ -222,7 +227,8 @@ struct CostCalculator {
                 let day = Int(search.startedAt.microseconds / 86_400_000_000)
                 for (strategyIndex, strategy) in strategies.enumerated() {
                     for (delayIndex, delay) in delays.enumerated() {
-                        let (events, unpriced) = pricer.events(search, strategy: strategy, delay: delay, day: day)
+                        let kept = strategy == .current ? max(delay, options.currentDelay) : delay
+                        let (events, unpriced) = pricer.events(search, strategy: strategy, delay: kept, day: day)
                         let slot = strategyIndex * delays.count + delayIndex
                         tally.counts[slot].add(events, times: item.weight)
                         if let unpriced { tally.unpriced[slot][unpriced, default: 0] += item.weight }

@@ -41,6 +41,7 @@ struct Simulation: Sendable {
         var options = CostCalculator.Options()
         options.delays = delays
         options.needsDetails = needsDetails
+        options.currentDelay = simulator.currentDelay
         let calculator = CostCalculator(plan: plan, options: options)
         var items: [CostCalculator.Item] = []
         for month in 0..<months {

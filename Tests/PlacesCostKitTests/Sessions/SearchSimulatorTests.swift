@@ -72,4 +72,25 @@ struct SearchSimulatorTests {
         #expect(requests == characters)
         #expect(requests.contains("| requests per search | 4 | 3 | 2 | 1 | 1 | 1 | 1 |"))
     }
+
+    @Test("With --delay K the bill now is the calls as made at delay K: current below K bills as at K, and the saving is against it")
+    func nowIsTheAppsDelay() throws {
+        let json = runCLI(["simulate", "--json", "--pricing", "places-new-2025", "--chars", "6", "--delay", "2", "--searches", "250000", "--completion-rate", "0.6"])
+        #expect(json.code == .success, "\(json.stderr)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let strategies = try #require(document["strategies"] as? [[String: Any]])
+        func cost(_ id: String, _ delay: Int) -> Double? {
+            strategies.first { $0["id"] as? String == id && $0["delay"] as? Int == delay }?["cost_usd"] as? Double
+        }
+        // The app cannot send the calls its delay holds back: current at delays 0 and 1 is the app now.
+        let now = try #require(cost("current", 2))
+        #expect(cost("current", 0) == now && cost("current", 1) == now)
+        #expect(now == 2_662.7)
+        // Dropping the delay is an option, and costs more than now.
+        #expect(try #require(cost("session_details", 0)) > now)
+        let recommendation = try #require(document["recommendation"] as? [String: Any])
+        let recommended = try #require(cost(recommendation["strategy"] as? String ?? "", recommendation["delay"] as? Int ?? -1))
+        #expect(abs((recommendation["savings_usd"] as? Double ?? 0) - (now - recommended)) < 1e-6)
+        #expect(recommendation["savings_usd"] as? Double == 850)
+    }
 }
