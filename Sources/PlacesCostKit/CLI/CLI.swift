@@ -68,11 +68,12 @@ public struct CLI {
                 reports-page CSV, BigQuery CSV or JSON Lines) and flag SKUs whose counts differ
                 by more than 2%.
       compare   Compare two periods or two builds of the app (each a log, a directory of logs or
-                a report.json): the bill, the cost per 1,000 searches, requests per search,
-                completion, each anomaly, the advice, and the saving normalised by volume (per selection).
+                a report.json): the bill, the cost per 1,000 selections and searches, requests
+                per search, completion, each anomaly, the advice, and the saving per selection.
       pricing   List the bundled price tables, or show one with its sources.
-      generate  Write a deterministic, realistic log of N searches (JSON Lines, CSV or an nginx
-                access log) with the usual token anomalies, for tests, benchmarks and simulations.
+      generate  Write a deterministic, realistic log of N user actions (JSON Lines, CSV, an nginx
+                access log or a HAR capture) with the usual token anomalies, for tests, benchmarks
+                and simulations.
       sql       Print one SQL statement (BigQuery or DuckDB) that applies the same session rules
                 to a warehouse table of calls with window functions and returns the searches,
                 anomalies and every strategy's list cost, for logs too big for one machine.
@@ -149,7 +150,12 @@ public struct CLI {
             context.standardOutput.write(CLI.versionLine)
             return .success
         default:
-            return try command.run(arguments, context)
+            do {
+                return try command.run(arguments, context)
+            } catch let error as PricingError where ExitCode(for: error) == .usage {
+                // `--pricing` naming no table is a bad option: answered with the usage line, as any.
+                throw CLIError.usage(message: error.description, usage: command.table.usage)
+            }
         }
     }
 
