@@ -14,6 +14,8 @@ package enum InputFormat: String, Sendable, CaseIterable {
     /// `api` columns is a CSV header; a first line in nginx/Apache combined or common format, or an
     /// AWS load balancer's, is an access log.
     package static func sniff(_ head: [UInt8]) -> InputFormat? {
+        // A file this tool wrote (`--out` into the logs' folder) is not a log, whatever it starts with.
+        if ownOutput(head) != nil { return nil }
         var index = 0
         while index < head.count, [0x20, 0x09, 0x0A, 0x0D].contains(head[index]) { index += 1 }
         guard index < head.count else { return nil }
@@ -50,6 +52,22 @@ package enum InputFormat: String, Sendable, CaseIterable {
         }
     }
 
+    /// Which of this tool's own files `head` begins: a JSON document whose `schema` is one of
+    /// `placescost.*` (`report.json`, `comparison.json`...), or `costs.csv` or `searches.csv` by
+    /// their header row; `nil` for anything else.
+    static func ownOutput(_ head: [UInt8]) -> String? {
+        let start = String(decoding: head.prefix(256), as: UTF8.self)
+        let trimmed = start.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+        if trimmed.hasPrefix("{"), let range = trimmed.range(of: #""schema": "placescost."#) {
+            let name = trimmed[range.upperBound...].prefix { $0.isLetter }
+            return name.isEmpty ? nil : "\(name).json"
+        }
+        let firstLine = trimmed.prefix { $0 != "\n" && $0 != "\r" }
+        if firstLine == CostsCSVRenderer.header.joined(separator: ",") { return "costs.csv" }
+        if firstLine == SearchesCSVWriter.header.joined(separator: ",") { return "searches.csv" }
+        return nil
+    }
+
     /// A header cell: a name of letters, digits and `_ - . @` (no value a record would hold).
     static func isColumnName(_ cell: String) -> Bool {
         !cell.isEmpty && cell.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || "_-.@ ".unicodeScalars.contains($0) }
@@ -58,6 +76,9 @@ package enum InputFormat: String, Sendable, CaseIterable {
     /// What the first line of a file no format takes looks like, and what to pass; `nil` when
     /// it looks like nothing this tool knows. Never quotes the line.
     package static func hint(_ head: [UInt8]) -> String? {
+        if let output = ownOutput(head) {
+            return "it is a \(output) that placescost writes (analyze --out), not a log. Keep reports in a folder of their own, away from the logs."
+        }
         let lineEnd = head.firstIndex(of: 0x0A) ?? head.count
         let firstLine = String(decoding: head[..<lineEnd], as: UTF8.self)
         let lowered = firstLine.lowercased()

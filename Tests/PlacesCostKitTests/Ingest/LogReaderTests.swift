@@ -263,6 +263,26 @@ struct LogReaderTests {
 
 @Suite("LogReader directories")
 struct LogReaderDirectoryTests {
+    @Test("Reports written into the logs' folder are skipped with one warning each on the next run, never read as malformed records")
+    func ownOutputsInTheFolder() throws {
+        let directory = TemporaryDirectory()
+        let logs = directory.path + "/logs"
+        try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: packageRoot + "/SampleLogs/ios-app.jsonl", toPath: logs + "/ios-app.jsonl")
+        let first = runCLI(["analyze", logs, "--json", "--quiet"])
+        #expect(runCLI(["analyze", logs, "--out", logs, "--quiet"]).code == .success)
+        let second = runCLI(["analyze", logs, "--json"])
+        #expect(second.code == .success, "\(second.stderr)")
+        #expect(second.stdout == first.stdout)
+        let warnings = second.stderr.split(separator: "\n").filter { $0.contains("warning") }
+        #expect(warnings.map { $0.split(separator: ":")[0] }.sorted() == ["\(logs)/costs.csv", "\(logs)/report.json", "\(logs)/searches.csv"], "\(second.stderr)")
+        #expect(warnings.allSatisfy { $0.contains("that placescost writes (analyze --out), not a log") }, "\(second.stderr)")
+        // Named on its own, such a file is an error that says what it is.
+        let named = runCLI(["analyze", logs + "/report.json"])
+        #expect(named.code == .dataError)
+        #expect(named.stderr.contains("it is a report.json that placescost writes"), "\(named.stderr)")
+    }
+
     @Test("A file of another kind inside a directory is skipped with a warning; named directly, it is an error")
     func otherDataInDirectory() throws {
         let directory = TemporaryDirectory()
