@@ -147,7 +147,7 @@ struct AnalysisOptionsParser {
         for copy in read.spooled {
             context.note("\(copy.name) is \(copy.kind), which cannot be read twice: it was spooled to a temporary file (\(copy.bytes < 1_000_000 ? "\(copy.bytes) bytes" : ProgressReporter.size(copy.bytes))) and read from there, so a log out of time order still gives the exact answer.")
         }
-        for diagnostic in read.diagnostics {
+        for diagnostic in read.diagnostics + read.fileWarnings {
             context.writeError("\(diagnostic)")
         }
         if read.duplicatesDropped > 0 {

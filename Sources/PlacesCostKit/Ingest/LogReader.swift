@@ -66,6 +66,10 @@ package struct LogReader {
         package var diagnostics: [Diagnostic] = []
         /// All diagnostics, including those not stored.
         package var diagnosticCount = 0
+        /// Warnings about a whole file (its compressed data damaged, cut short or followed by
+        /// other bytes): at most one a file, kept and shown however many record warnings came
+        /// before, since damage first shows as the garbage it decodes to. Not in `diagnosticCount`.
+        package var fileWarnings: [Diagnostic] = []
         /// The files read, as displayed in diagnostics.
         package var files: [String] = []
         /// Access-log lines and HAR entries that are not Places calls (other endpoints, assets).
@@ -446,11 +450,13 @@ package struct LogReader {
             return false
         case .damaged(let reason, let line):
             let diagnostic = Diagnostic(location: SourceLocation(file: input.displayName, line: line), reason: reason)
-            if strictLater {
+            if !options.strict {
+                output.fileWarnings.append(diagnostic)
+            } else if strictLater {
                 output.diagnosticCount += 1
                 if output.diagnostics.count < LogReader.maxStoredDiagnostics { output.diagnostics.append(diagnostic) }
             } else {
-                try report(diagnostic, countAsRejected: false, into: &output)
+                throw IngestError.malformedRecord(diagnostic)
             }
             return true
         case .readFailed(let reason):

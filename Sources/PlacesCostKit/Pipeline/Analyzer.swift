@@ -212,7 +212,7 @@ struct Analyzer: Sendable {
     /// What was skipped when no record was read: the first warnings (file and reason) and the
     /// entries of the directories given that are not log files by their names.
     static func whyNothingWasRead(_ paths: [String], _ read: LogReader.Output) -> [String] {
-        var problems = read.diagnostics.prefix(3).map { "\($0.location): \($0.reason)" }
+        var problems = (read.fileWarnings + read.diagnostics).prefix(3).map { "\($0.location): \($0.reason)" }
         for path in paths {
             guard let names = LogReader.entries(ofDirectory: path) else { continue }
             let base = path.hasSuffix("/") ? path : path + "/"

@@ -276,6 +276,7 @@ final class CallPipeline: @unchecked Sendable {
         block.typedTextRecords = output.typedTextRecords
         block.diagnostics = output.diagnostics
         block.diagnosticCount = output.diagnosticCount
+        block.fileWarnings = output.fileWarnings
         block.linesAreAbsolute = true
         submit(parsed: block)
     }
@@ -410,6 +411,7 @@ final class CallPipeline: @unchecked Sendable {
                 if result.read.diagnostics.count < LogReader.maxStoredDiagnostics { result.read.diagnostics.append(diagnostic) }
             }
             if !block.linesAreAbsolute { lineOffsets[block.fileIndex] = offset + block.lineCount }
+            result.read.fileWarnings += block.fileWarnings
             result.read.diagnosticCount += block.diagnosticCount
             result.read.rejected += block.rejected
             result.read.outsideWindow += block.outsideWindow

@@ -20,6 +20,8 @@ struct CallBlock {
     var typedTextRecords = 0
     /// The first diagnostics, with lines counted from the block's start (1 = its first line).
     var diagnostics: [Diagnostic] = []
+    /// A file's warnings about the whole file (`LogReader.Output.fileWarnings`).
+    var fileWarnings: [Diagnostic] = []
     var diagnosticCount = 0
     /// Whether the diagnostics' lines are the file's (a reader's), not counted from the block.
     var linesAreAbsolute = false

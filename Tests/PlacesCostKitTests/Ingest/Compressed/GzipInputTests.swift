@@ -74,7 +74,26 @@ struct GzipInputTests {
         let directory = TemporaryDirectory()
         let plain = try LogReader().read([directory.write("plain", kept)])
         #expect(read.calls == plain.calls)
-        #expect(read.diagnostics.map(\.location.line) == fixture.warning.map { [$0.line] } ?? [])
+        #expect(read.diagnostics.isEmpty)
+        #expect(read.fileWarnings.map(\.location.line) == fixture.warning.map { [$0.line] } ?? [])
+    }
+
+    @Test("The damage warning is shown even after more garbage lines than the warnings shown")
+    func damageAfterAFlood() throws {
+        // Two dozen malformed lines, then a bad check: the record warnings pass the cap of 20, the
+        // damage warning, which explains them, is still shown.
+        let clean = try String(contentsOfFile: MalformedCorpusTests.folder + "/jsonl/clean.jsonl", encoding: .utf8).split(separator: "\n")
+        let text = ([String(clean[0])] + (0..<24).map { "garbage \($0)" } + clean.dropFirst().map(String.init)).joined(separator: "\n") + "\n"
+        var bytes = StoredGzipWriter.member(text)
+        bytes[bytes.count - 8] ^= 0xFF  // the CRC-32
+        let directory = TemporaryDirectory()
+        let path = directory.write("log.gz", bytes: bytes)
+        let run = runCLI(["analyze", path] + Self.arguments)
+        #expect(run.code == .success, "\(run.stderr)")
+        let warnings = run.stderr.split(separator: "\n").filter { $0.hasPrefix(path + ":") }
+        #expect(warnings.count == LogReader.maxStoredDiagnostics + 1, "\(run.stderr)")
+        #expect(warnings.last?.contains("the gzip data is damaged") == true, "\(run.stderr)")
+        #expect(run.stderr.contains("4 more malformed records or problems not shown (24 in all)"), "\(run.stderr)")
     }
 
     @Test("The sample logs gzip-compressed, under a name that says nothing, give the same report", arguments: [
