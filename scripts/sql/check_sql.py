@@ -6,7 +6,8 @@ Usage:
 
 For each log (SampleLogs/, `placescost generate` logs over one and over two months, and
 scripts/reference/random_log.py logs of every profile, written without malformed records, some
-as CSV loaded by read_csv, and seeded edge-case logs) and
+as CSV loaded by read_csv, seeded edge-case logs, and privacy-first logs that record the typed
+length as input_length instead of input, each beside the same log with the text) and
 each bundled price table, the log is loaded into a DuckDB table `calls` with the load command
 docs/warehouse.md gives (scripts/sql/load_duckdb.sql), `placescost sql --dialect duckdb --pricing T`
 is run on it, and its row is compared with `placescost analyze FILE --report json --pricing T`:
@@ -284,9 +285,12 @@ def fuzz_time_text(rng, t_us):
     return text + "%s%02d:%02d" % ("+" if offset > 0 else "-", abs(offset) // 60, abs(offset) % 60)
 
 
-def write_fuzz_log(path, seed, calls):
+def write_fuzz_log(path, seed, calls, privacy=False):
     """Calls on a few tokens and users with every edge the rules have: ties, the timeout and the
-    gap to the microsecond, aliases in any case, odd field masks, empty and combining inputs."""
+    gap to the microsecond, aliases in any case, odd field masks, empty and combining inputs.
+
+    With `privacy`, the same calls as without, each typed text recorded as its length in code
+    points in every way docs/formats.md section 1 allows (privacy_first)."""
     import random
     rng = random.Random(seed)
     tokens = ["tok-%d" % i for i in range(6)] + ["TOK-0", " tok-1"]
@@ -317,9 +321,38 @@ def write_fuzz_log(path, seed, calls):
     for index in range(len(lines) - 1):
         if rng.random() < 0.1:
             lines[index], lines[index + 1] = lines[index + 1], lines[index]
+    if privacy:
+        lines = privacy_first(lines, random.Random(seed + 1000))
     with open(path, "w", encoding="utf-8") as handle:
         for record in lines:
             handle.write(json.dumps(record, ensure_ascii=rng.random() < 0.5) + "\n")
+
+
+def privacy_first(records, rng):
+    """The records with `input` recorded as `input_length` (code points, as Python's len counts),
+    mostly alone and now and then as a string of digits, under the alias inputLength, beside the
+    text it agrees with, or left as the text; an absent input as a null, an empty string or no key."""
+    out = []
+    for record in records:
+        record = dict(record)
+        if "input" not in record or record["input"] is None:
+            record.pop("input", None)
+            way = rng.choice(["none", "none", "null", "empty"])
+            if way != "none":
+                record["input_length"] = None if way == "null" else ""
+        else:
+            text = record.pop("input")
+            way = rng.choice(["number"] * 6 + ["digits", "alias", "both", "text"])
+            if way in ("both", "text"):
+                record["input"] = text
+            if way in ("number", "both"):
+                record["input_length"] = len(text)
+            elif way == "digits":
+                record["input_length"] = str(len(text))
+            elif way == "alias":
+                record["inputLength"] = len(text)
+        out.append(record)
+    return out
 
 
 # ----------------------------------------------------------------------------- the check
@@ -392,6 +425,17 @@ class Check:
                         self.record(label + " BigQuery SQL via sqlglot", ["error: %s" % str(error).splitlines()[0]],
                                     "bigquery-in-duckdb")
         con.close()
+
+    def same_report(self, name, path, twin):
+        """The engine gives `twin` (the privacy-first form of `path`) the figures of `path`."""
+        self.logs.add(twin)
+        problems = []
+        for table in ("legacy-list", "places-new-2025"):
+            ours, theirs = self.engine.report(path, table, []), self.engine.report(twin, table, [])
+            for section in ("searches", "anomalies", "strategies"):
+                if ours[section] != theirs[section]:
+                    problems.append("%s [%s]: the engine's figures differ between the two logs" % (section, table))
+        self.record(name, problems, "privacy-twin")
 
     def month_zone_case(self, path, zone):
         con = self.duckdb.connect()
@@ -528,6 +572,29 @@ class Check:
                           by_month=seed % 3 == 1, bigquery=seed % 2 == 1)
             if seed % 3 == 2:
                 self.log_case("edge cases seed %d" % seed, path, path, tables=["legacy-list"], how="auto", by_month=False)
+        # 4b. Privacy-first logs (docs/formats.md section 1): the typed length recorded as
+        #     input_length, not as input. Each must give the engine's figures at every delay, as
+        #     must the same log with the text; the engine gives both the same figures.
+        plain = self.generate("generate-4-with-input.jsonl", ["--searches", "3000", "--seed", "4"])
+        private = self.generate("generate-4-privacy.jsonl", ["--searches", "3000", "--seed", "4", "--privacy"])
+        self.same_report("generate seed 4, privacy-first and with input", plain, private)
+        for name, path in (("generate seed 4 with input", plain), ("generate seed 4 privacy-first", private)):
+            self.log_case(name, path, path, option_sets=[(), short[0], delays[0]], bigquery=True)
+        self.log_case("generate seed 4 privacy-first", private, private, tables=["legacy-list"], how="auto", by_month=False)
+        private_csv = self.generate("generate-3-privacy.csv", ["--searches", "1500", "--seed", "3", "--format", "csv", "--privacy"])
+        for how in ("csv", "csv-text"):
+            self.log_case("generate seed 3 privacy-first as CSV", private_csv, private_csv,
+                          tables=["legacy-list", "places-new-2025"], how=how, by_month=False)
+        for seed in range(1, 3 if quick else 7):
+            path = os.path.join(self.work, "edges-%d-privacy.jsonl" % seed)
+            write_fuzz_log(path, seed, 400, privacy=True)
+            self.same_report("edge cases seed %d, privacy-first and with input" % seed,
+                             os.path.join(self.work, "edges-%d.jsonl" % seed), path)
+            self.log_case("edge cases seed %d privacy-first" % seed, path, path, option_sets=[(), delays[0]],
+                          tables=["legacy-list", "places-new-2025"], by_month=seed % 2 == 1, bigquery=seed % 2 == 1)
+            if seed % 2 == 0:
+                self.log_case("edge cases seed %d privacy-first" % seed, path, path, tables=["legacy-list"], how="auto",
+                              by_month=False)
         # 5. Calendar months in another zone, over a log that spans two months.
         self.month_zone_case(two_months, "America/New_York")
         # 6. docs/warehouse.md (where the README points for loading) shows the load command this

@@ -56,6 +56,19 @@ enum SQLDialect: String, Sendable, CaseIterable {
         }
     }
 
+    /// A recorded `input_length` column as the text of its digits, NULL when absent or empty.
+    ///
+    /// The engine takes the length as a JSON number or a string of digits, an empty string being
+    /// absent (`docs/formats.md` section 1), so loaders keep it as text or as an integer: the
+    /// BigQuery schema loads it as STRING, and a table of INT64 reads the same. DuckDB's
+    /// `read_json_auto` types a column of numbers and strings as JSON, whose text keeps the quotes.
+    func recordedLength(_ column: String) -> String {
+        switch self {
+        case .bigquery: "NULLIF(\(text(column)), '')"
+        case .duckdb: "NULLIF(trim(\(text(column)), '\"'), '')"
+        }
+    }
+
     /// Lines that turn the `timestamp` column into microseconds since the Unix epoch (UTC).
     ///
     /// BigQuery's `TIMESTAMP` is an instant. DuckDB tables are loaded in more than one way, so the

@@ -10,13 +10,30 @@ extension SessionSQLWriter {
         return "ts_us, CASE WHEN api = 'autocomplete' THEN 0 ELSE 1 END, api, input_len, ARRAY_TO_STRING(fields, CHR(31))"
     }
 
+    /// The typed length of a call in code points, as `CallDecoder` takes it: the length of `input`
+    /// when the call has one, else the recorded `input_length` (or, in DuckDB, its alias
+    /// `inputLength`). A table holds valid records only, so the two agree when both are there.
+    private var inputLength: [String] {
+        var recorded = dialect.recordedLength(column("input_length"))
+        if dialect == .duckdb {
+            recorded = "COALESCE(\(recorded), \(dialect.recordedLength(column("inputLength"))))"
+        }
+        return [
+            "COALESCE(",
+            "  \(dialect.codePoints(dialect.text(column("input")))),",
+            "  CAST(\(recorded) AS \(dialect.integerType))",
+            ") AS input_len,",
+        ]
+    }
+
     func callsRead() -> [String] {
         let timestamp = column("timestamp")
         let api = dialect.text(column("api"))
         var lines = [
             "-- The calls as the engine reads them: time in microseconds since the epoch (UTC), api names and",
             "-- their aliases in any case mapped to the canonical name (unknown names: 'other', no part in",
-            "-- sessions), empty strings as absent, the input's length in code points (NULL: no input).",
+            "-- sessions), empty strings as absent, the input's length in code points: the text's, else the",
+            "-- recorded input_length (a privacy-first log has only that; NULL: no input).",
             "calls_read AS (",
             "  SELECT",
         ]
@@ -39,7 +56,9 @@ extension SessionSQLWriter {
             dialect == .duckdb
                 ? "    COALESCE(\(token), NULLIF(\(dialect.text(column("sessionToken"))), '')) AS token,"
                 : "    \(token) AS token,",
-            "    \(dialect.codePoints(dialect.text(column("input")))) AS input_len,",
+        ]
+        lines += inputLength.map { "    " + $0 }
+        lines += [
             "    NULLIF(\(dialect.text(column("user_id"))), '') AS user_id,",
             "    NULLIF(\(dialect.text(column("project"))), '') AS project,",
         ]
@@ -51,11 +70,13 @@ extension SessionSQLWriter {
             lines.append("  FROM \(options.table.quoted(in: dialect))")
         case .duckdb:
             // UNION BY NAME adds what is missing and leaves the row order alone.
-            let fillers = ["session_token", "sessionToken", "input", "fields", "user_id", "project"].map { "NULL AS \(column($0))" }
+            let fillers = ["session_token", "sessionToken", "input", "input_length", "inputLength", "fields", "user_id", "project"]
+                .map { "NULL AS \(column($0))" }
             lines += [
                 "  FROM (",
                 "    -- Optional columns a loader left out (read_json_auto drops keys no record has) are NULL;",
-                "    -- sessionToken, the alias analyze also reads, counts when session_token is empty.",
+                "    -- the aliases analyze also reads count when the canonical column is empty: sessionToken",
+                "    -- for session_token, inputLength for input_length.",
                 "    SELECT * FROM \(options.table.quoted(in: dialect))",
                 "    UNION ALL BY NAME",
                 "    SELECT " + fillers.joined(separator: ", ") + " WHERE false",

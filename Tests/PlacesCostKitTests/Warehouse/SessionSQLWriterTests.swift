@@ -168,6 +168,25 @@ struct SessionSQLWriterTests {
         #expect(bigquery.contains("UNIX_MICROS(`timestamp`) AS ts_us"))
     }
 
+    @Test("a call's typed length is its input's code points, else its recorded input_length (privacy-first logs)")
+    func inputLength() throws {
+        let duckdb = try SessionSQLWriterTests.writer().statement()
+        #expect(duckdb.contains("""
+                COALESCE(
+                  length(CAST("input" AS VARCHAR)),
+                  CAST(COALESCE(NULLIF(trim(CAST("input_length" AS VARCHAR), '"'), ''), NULLIF(trim(CAST("inputLength" AS VARCHAR), '"'), '')) AS BIGINT)
+                ) AS input_len,
+            """))
+        #expect(duckdb.contains("NULL AS \"input_length\", NULL AS \"inputLength\""), "a table loaded without the column reads it as NULL")
+        let bigquery = try SessionSQLWriterTests.writer(dialect: .bigquery).statement()
+        #expect(bigquery.contains("""
+                COALESCE(
+                  CHAR_LENGTH(CAST(`input` AS STRING)),
+                  CAST(NULLIF(CAST(`input_length` AS STRING), '') AS INT64)
+                ) AS input_len,
+            """))
+    }
+
     @Test("text from a user's price table cannot end a comment and become SQL")
     func userTableText() throws {
         var table = try PriceTableLoader().load("legacy-list")

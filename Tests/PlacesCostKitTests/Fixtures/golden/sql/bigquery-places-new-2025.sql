@@ -10,7 +10,8 @@
 WITH
 -- The calls as the engine reads them: time in microseconds since the epoch (UTC), api names and
 -- their aliases in any case mapped to the canonical name (unknown names: 'other', no part in
--- sessions), empty strings as absent, the input's length in code points (NULL: no input).
+-- sessions), empty strings as absent, the input's length in code points: the text's, else the
+-- recorded input_length (a privacy-first log has only that; NULL: no input).
 calls_read AS (
   SELECT
     UNIX_MICROS(`timestamp`) AS ts_us,
@@ -31,7 +32,10 @@ calls_read AS (
       ELSE 'other'
     END AS api,
     NULLIF(CAST(`session_token` AS STRING), '') AS token,
-    CHAR_LENGTH(CAST(`input` AS STRING)) AS input_len,
+    COALESCE(
+      CHAR_LENGTH(CAST(`input` AS STRING)),
+      CAST(NULLIF(CAST(`input_length` AS STRING), '') AS INT64)
+    ) AS input_len,
     NULLIF(CAST(`user_id` AS STRING), '') AS user_id,
     NULLIF(CAST(`project` AS STRING), '') AS project,
     `fields` AS fields

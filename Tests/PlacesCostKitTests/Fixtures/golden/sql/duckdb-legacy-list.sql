@@ -10,7 +10,8 @@
 WITH
 -- The calls as the engine reads them: time in microseconds since the epoch (UTC), api names and
 -- their aliases in any case mapped to the canonical name (unknown names: 'other', no part in
--- sessions), empty strings as absent, the input's length in code points (NULL: no input).
+-- sessions), empty strings as absent, the input's length in code points: the text's, else the
+-- recorded input_length (a privacy-first log has only that; NULL: no input).
 calls_read AS (
   SELECT
     CASE
@@ -39,7 +40,10 @@ calls_read AS (
       ELSE 'other'
     END AS api,
     COALESCE(NULLIF(CAST("session_token" AS VARCHAR), ''), NULLIF(CAST("sessionToken" AS VARCHAR), '')) AS token,
-    length(CAST("input" AS VARCHAR)) AS input_len,
+    COALESCE(
+      length(CAST("input" AS VARCHAR)),
+      CAST(COALESCE(NULLIF(trim(CAST("input_length" AS VARCHAR), '"'), ''), NULLIF(trim(CAST("inputLength" AS VARCHAR), '"'), '')) AS BIGINT)
+    ) AS input_len,
     NULLIF(CAST("user_id" AS VARCHAR), '') AS user_id,
     NULLIF(CAST("project" AS VARCHAR), '') AS project,
     CASE WHEN typeof("fields") = 'VARCHAR'
@@ -47,10 +51,11 @@ calls_read AS (
       ELSE CAST("fields" AS VARCHAR[]) END AS fields
   FROM (
     -- Optional columns a loader left out (read_json_auto drops keys no record has) are NULL;
-    -- sessionToken, the alias analyze also reads, counts when session_token is empty.
+    -- the aliases analyze also reads count when the canonical column is empty: sessionToken
+    -- for session_token, inputLength for input_length.
     SELECT * FROM "calls"
     UNION ALL BY NAME
-    SELECT NULL AS "session_token", NULL AS "sessionToken", NULL AS "input", NULL AS "fields", NULL AS "user_id", NULL AS "project" WHERE false
+    SELECT NULL AS "session_token", NULL AS "sessionToken", NULL AS "input", NULL AS "input_length", NULL AS "inputLength", NULL AS "fields", NULL AS "user_id", NULL AS "project" WHERE false
   ) AS source
   WHERE "timestamp" IS NOT NULL AND "api" IS NOT NULL AND CAST("api" AS VARCHAR) <> ''
 ),
