@@ -48,15 +48,16 @@ struct SQLCommand {
         """,
         description: """
         The statement reads a table of canonical calls, one row per call, with the columns timestamp
-        (TIMESTAMP), api, session_token, input, fields (a list of strings), user_id and project (these
-        two may be all NULL; DuckDB also reads a table made by read_json_auto as it is). It applies the session rules of `analyze` with window
-        functions (timeout, reused and expired tokens, standalone details, runs after a spent token,
-        token-less searches of one user, delays in Unicode code points), inlines the prices of one
-        table and returns one row: searches_total, searches_completed, searches_abandoned,
-        avg_requests, the anomaly counts of report.json, and cost_<strategy>_d<delay> with that
-        strategy's list_cost_usd. Api aliases (findAutocompletePredictions, fetchPlace, ...) are
-        mapped as `analyze` maps them. docs/warehouse.md shows how to load a log into BigQuery or
-        DuckDB.
+        (TIMESTAMP), api, session_token, input, input_length (the typed length of a call without
+        input), fields (a list of strings), user_id and project (these two may be all NULL; DuckDB
+        also reads a table made by read_json_auto as it is). It applies the session rules of
+        `analyze` with window functions (timeout, reused and expired tokens, standalone details,
+        runs after a spent token, token-less searches of one user, delays in Unicode code points),
+        inlines the prices of one table and returns one row: searches_total, searches_completed,
+        searches_abandoned, avg_requests, the anomaly counts of report.json, and
+        cost_<strategy>_d<delay> with that strategy's list_cost_usd. Api aliases
+        (findAutocompletePredictions, fetchPlace, ...) are mapped as `analyze` maps them.
+        docs/warehouse.md shows how to load a log into BigQuery or DuckDB.
         """,
         epilogue: """
         EXAMPLE

@@ -223,6 +223,18 @@ struct OptionTableTests {
         #expect(runCLI(["simulate", "--needs-details", "auto", "-q"]).code == .success)
     }
 
+    @Test("The command list (placescost --help) and each command's help fit 100 columns")
+    func helpFitsTheTerminal() {
+        for arguments in [["--help"]] + CLI.commands.map { [$0.name, "--help"] } {
+            let help = runCLI(arguments, environment: ["COLUMNS": "100"]).stdout
+            #expect(!help.isEmpty, "\(arguments)")
+            for line in help.split(separator: "\n") {
+                // Only a usage part wider than the terminal on its own may overflow.
+                #expect(line.count <= 100 || HelpFormatter.usageParts(String(line)).count == 1, "\(arguments): \(line)")
+            }
+        }
+    }
+
     @Test("Usage lines are wrapped to COLUMNS (100 when unset), continuation lines indented, nothing lost")
     func usageWrapped() throws {
         for columns in [nil, "100", "72", "50"] {
