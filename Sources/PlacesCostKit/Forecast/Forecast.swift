@@ -263,10 +263,12 @@ struct Forecast: Sendable {
         String(format: "%04d-%02d", index / 12, index % 12 + 1)
     }
 
-    /// The month index of `YYYY-MM`, nil for anything else.
+    /// The month index of `YYYY-MM`, nil for anything else. The year has four digits or five:
+    /// `analyze` names the months of a call at 9999-12-31 in a time zone east of UTC `10000-01`
+    /// (`report.schema.json`'s month pattern allows it), and a report it wrote is read back.
     static func monthIndex(_ label: String) -> Int? {
         let parts = label.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2,
+        guard parts.count == 2, (4...5).contains(parts[0].count), parts[1].count == 2,
               parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
               let year = Int(parts[0]), let month = Int(parts[1]), (1...12).contains(month), year >= 1 else { return nil }
         return year * 12 + month - 1

@@ -386,4 +386,20 @@ struct SimulateFromTests {
         #expect(result.stderr.contains(message), "\(result.stderr)")
         #expect(!result.stderr.contains("Fatal") && result.stdout.isEmpty)
     }
+
+    @Test("A report of a call at the last second of 9999 east of UTC (its month 10000-01) is read back, as a report and as a log")
+    func yearTenThousand() throws {
+        let directory = TemporaryDirectory()
+        let log = directory.write("last.jsonl", #"{"timestamp":"9999-12-31T23:59:59Z","api":"autocomplete","session_token":"t","input_length":3}"# + "\n")
+        let analyzed = runCLI(["analyze", log, "--timezone", "Pacific/Kiritimati", "--json", "--quiet"])
+        #expect(analyzed.code == .success, "\(analyzed.stderr)")
+        #expect(analyzed.stdout.contains("\"10000-01\""))
+        let report = directory.write("report.json", analyzed.stdout)
+        for arguments in [["simulate", "--from", report], ["simulate", "--from", log, "--timezone", "Pacific/Kiritimati"]] {
+            let run = runCLI(arguments + ["--quiet"])
+            #expect(run.code == .success, "\(arguments): \(run.stderr)")
+        }
+        #expect(Forecast.monthIndex("10000-01") == 10_000 * 12)
+        #expect(Forecast.monthIndex("100000-01") == nil && Forecast.monthIndex("999-01") == nil)
+    }
 }
