@@ -76,6 +76,10 @@ struct ReportDocument: Decodable, Sendable {
         do {
             return try JSONDecoder().decode(ReportDocument.self, from: data)
         } catch let error as DecodingError {
+            // Foundation's decoder gives no path when a count is no whole number (`1e20`, `0.5`).
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty, (try? JSONSerialization.jsonObject(with: data)) != nil {
+                throw CompareError.invalidReport(file: file, reason: "a count in it (of searches, calls, months, days or an anomaly) is not a whole number")
+            }
             throw CompareError.invalidReport(file: file, reason: reason(error))
         } catch {
             throw CompareError.invalidReport(file: file, reason: "it is not JSON")

@@ -48,7 +48,15 @@ struct PriceTableLoader: Sendable {
         func invalid(_ keyPath: String, _ reason: String) -> PricingError {
             .invalidTable(source: source, keyPath: keyPath, reason: reason)
         }
-        guard let object = try? JSONSerialization.jsonObject(with: data), let root = object as? [String: Any] else {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            // Foundation says where the text stops being JSON, or which number no Double holds.
+            let detail = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String).map { " (\($0.hasSuffix(".") ? String($0.dropLast()) : $0))" } ?? ""
+            throw invalid("", "not valid JSON\(detail)")
+        }
+        guard let root = object as? [String: Any] else {
             throw invalid("", "not a JSON object")
         }
         guard let version = root["schema_version"] as? Int else {
@@ -63,6 +71,10 @@ struct PriceTableLoader: Sendable {
         do {
             table = try JSONDecoder().decode(PriceTable.self, from: data)
         } catch let error as DecodingError {
+            // A count that is no whole number (`10000.5`, `1e20`) fails without a path: find it.
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty, let path = PriceTableLoader.firstNonWholeCount(in: root) {
+                throw invalid(path, "not a whole number from 0 to \(Int.max)")
+            }
             let (path, reason) = PriceTableLoader.describe(error)
             throw invalid(path, reason)
         }
@@ -178,6 +190,27 @@ struct PriceTableLoader: Sendable {
               (1...12).contains(month), (1...CivilDate.daysInMonth(year: year, month: month)).contains(day)
         else { return nil }
         return CivilDate.daysSinceEpoch(year: year, month: month, day: day)
+    }
+
+    /// The key path of the first count of the table (`free_monthly`, `up_to`,
+    /// `essentials_request_cap`) that is a number but no whole number an `Int` holds.
+    static func firstNonWholeCount(in root: [String: Any]) -> String? {
+        func isWholeCount(_ value: Any?) -> Bool {
+            guard let number = value as? NSNumber else { return true }  // absent, null or another type: the decoder says
+            let double = number.doubleValue
+            return double == double.rounded() && abs(double) < 9.2e18
+        }
+        let skus = root["skus"] as? [[String: Any]] ?? []
+        for (index, sku) in skus.enumerated() {
+            if !isWholeCount(sku["free_monthly"]) { return "skus[\(index)].free_monthly" }
+            for (tier, entry) in (sku["tiers"] as? [[String: Any]] ?? []).enumerated() where !isWholeCount(entry["up_to"]) {
+                return "skus[\(index)].tiers[\(tier)].up_to"
+            }
+        }
+        if let rules = root["session_rules"] as? [String: Any], !isWholeCount(rules["essentials_request_cap"]) {
+            return "session_rules.essentials_request_cap"
+        }
+        return nil
     }
 
     /// A decoding error as a key path (`skus[3].tiers`) and a reason.

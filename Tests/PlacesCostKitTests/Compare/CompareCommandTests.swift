@@ -308,6 +308,13 @@ struct CompareCommandTests {
                 #expect(run.stderr.contains("\(path) is not a whole report.json") && run.stderr.contains("`\(member)`"), "\(run.stderr)")
             }
         }
+        // A count no Int holds, or with a fraction: said as such, not as "not JSON".
+        for value in [1e20, 0.5] {
+            let path = try edited("count.json", set("searches", "total", value))
+            let run = runCLI(["compare", before, path, "--quiet"])
+            #expect(run.code == .dataError)
+            #expect(run.stderr.contains("a count in it (of searches, calls, months, days or an anomaly) is not a whole number"), "\(run.stderr)")
+        }
         // The largest figures it takes, against a before side of a tiny cost per search: every
         // figure is a number, and the rise from next to nothing has no percent.
         let tiny = try edited("tiny.json") { object in

@@ -40,8 +40,30 @@ struct PriceTableBoundsTests {
                     #expect(reportedPath == keyPath, "\(value): \(reason)")
                     #expect(reason.contains("must be") && reason.contains(" to "), "\(reason)")
                 }
+                // A number no count can be is named at its key too, never as "not valid JSON".
+                let counts = ["up_to", "free_monthly", "essentials_request_cap"].contains { keyPath.hasSuffix($0) }
+                if counts, ["1e308", "1e20", "9223372036854775807"].contains(value), case .invalidTable(_, let reportedPath, let reason)? = error {
+                    #expect(reportedPath == keyPath, "\(value): \(reason)")
+                }
+                // A number past any Double is not JSON Foundation reads: said so, with Foundation's why.
+                if value == "1e400", case .invalidTable(_, let reportedPath, let reason)? = error {
+                    #expect(reportedPath.isEmpty && reason.hasPrefix("not valid JSON (") && reason.contains("1e400"), "\(reason)")
+                }
             }
         }
+    }
+
+    @Test("A count with a fraction is named at its key path", arguments: [
+        ("legacy-2025", #""free_monthly": [0-9]+"#, "skus[0].free_monthly"),
+        ("legacy-2018", #""up_to": [0-9]+"#, "skus[0].tiers[0].up_to"),
+        ("places-new-2025", #""essentials_request_cap": [0-9]+"#, "session_rules.essentials_request_cap"),
+    ])
+    func fractionalCount(id: String, pattern: String, keyPath: String) throws {
+        let directory = TemporaryDirectory()
+        let path = directory.write("t.json", PriceTableBoundsTests.table(id, replacing: pattern, with: "10000.5"))
+        let result = runCLI(["pricing", "show", path])
+        #expect(result.code == .dataError)
+        #expect(result.stderr.hasPrefix("placescost: error: \(path): at `\(keyPath)`: not a whole number"), "\(result.stderr)")
     }
 
     @Test("The largest numbers accepted price finitely at the largest --scale")
