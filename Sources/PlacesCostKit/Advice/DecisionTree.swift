@@ -21,12 +21,17 @@ enum DecisionTree {
         let breakEven = evidence.breakEvenRequests
         let mean = evidence.meanRequests[0] ?? 0
         let question = "2. Do searches make at most the break-even of \(Money.plain(breakEven)) autocomplete requests on average (from the first-tier prices of `\(evidence.tableID)`)?"
+        // A page on both Places libraries: the tree takes the table that billed most; the bill
+        // prices each call with its own.
+        let other = evidence.otherGeneration.map {
+            " The log's other API generation, \(Money.plain($0.share * 100))% of what was priced, breaks even at \(Money.plain($0.breakEvenRequests)) by `\($0.tableID)`: its calls are billed by that table, and `--by api_version` shows each generation's bill."
+        } ?? ""
         if mean <= breakEven {
-            path.append("\(question) Yes: \(requestsPerSearch(mean, breakEven)) over \(Money.count(evidence.searches, "search", "searches")).")
+            path.append("\(question) Yes: \(requestsPerSearch(mean, breakEven)) over \(Money.count(evidence.searches, "search", "searches")).\(other)")
             path.append("-> Autocomplete per request without session tokens, then one Geocoding call for the chosen place (`per_request_geocoding`, no delay).")
             return Answer(strategy: .perRequestGeocoding, delay: 0, path: path)
         }
-        path.append("\(question) No: \(requestsPerSearch(mean, breakEven)) over \(Money.count(evidence.searches, "search", "searches")).")
+        path.append("\(question) No: \(requestsPerSearch(mean, breakEven)) over \(Money.count(evidence.searches, "search", "searches")).\(other)")
         var tried: [String] = []
         for delay in 1...max(evidence.maxDelay, 1) where delay <= evidence.maxDelay {
             let delayed = evidence.meanRequests[delay] ?? mean

@@ -62,6 +62,14 @@ struct Recommendation: Sendable, Equatable {
     }
 
     /// The measured numbers of the decision tree.
+    /// Another API generation's table in a log of both, beside the one the tree walks with.
+    struct OtherGeneration: Sendable, Equatable {
+        var tableID: String
+        var breakEvenRequests: Double
+        /// Its share of the searches and calls priced, 0...1.
+        var share: Double
+    }
+
     struct Evidence: Sendable, Equatable {
         var needsDetails: DetailsNeed
         /// Mean autocomplete calls per search (over all searches) at delays 0...maxDelay.
@@ -69,6 +77,9 @@ struct Recommendation: Sendable, Equatable {
         var breakEvenRequests: Double
         /// The price table the break-even comes from.
         var tableID: String
+        /// The other API generation's table, break-even and share of the calls and searches
+        /// priced, when the log holds both (`PricingResult.otherGeneration`).
+        var otherGeneration: OtherGeneration?
         var maxDelay: Int
         var searches: Int
         var completed: Int

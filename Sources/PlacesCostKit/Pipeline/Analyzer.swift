@@ -173,12 +173,15 @@ struct Analyzer: Sendable {
         let calculator = CostCalculator(plan: plan, options: costOptions)
         let pricing = calculator.price(sessions)
         let statistics = SearchStatistics(weighted: sessions.searches)
-        let evidence = Recommendation.Evidence(
+        var evidence = Recommendation.Evidence(
             needsDetails: detailsNeed,
             meanRequests: Dictionary(uniqueKeysWithValues: (0...options.maxDelay).map { ($0, SearchStatistics.meanRequests(weighted: sessions.searches, delay: $0)) }),
             breakEvenRequests: pricing.breakEvenRequests, tableID: pricing.primaryTable.id, maxDelay: options.maxDelay,
             searches: statistics.total, completed: statistics.completed, abandoned: statistics.abandoned
         )
+        evidence.otherGeneration = pricing.otherGeneration.map {
+            Recommendation.OtherGeneration(tableID: $0.table.id, breakEvenRequests: $0.breakEvenRequests, share: $0.share)
+        }
         let recommendation = Advisor().recommend(
             evidence: evidence, pricing: pricing, anomalies: AnomalyPricer(calculator: calculator).price(sessions), platforms: platforms
         )

@@ -195,13 +195,21 @@ struct CostCalculator {
             }
         }
         let used = months.flatMap { month in usedTablesByMonth[month, default: []].sorted().map { (month: month.label, tableID: $0) } }
-        return PricingResult(
+        // The other generation's most used table, and that generation's share of the items priced.
+        let otherUse = tableUse.filter { tables[$0.key]?.apiVersion != primary.apiVersion }
+        let other = otherUse.max { ($0.value, $1.key) < ($1.value, $0.key) }.map { use -> (table: PriceTable, breakEvenRequests: Double, share: Double) in
+            let table = tables[use.key]!
+            return (table, BreakEven.requests(table), Double(otherUse.values.reduce(0, +)) / Double(max(tableUse.values.reduce(0, +), 1)))
+        }
+        var result = PricingResult(
             primaryTable: primary, strategies: costs, tablesUsed: used,
             breakEvenRequests: BreakEven.requests(primary), unconfirmedPrices: unconfirmed.sorted(),
             delays: delays, scale: options.scale, tables: tables,
             searchesByMonth: months.map { (month: $0.label, searches: counted.searchesByMonth[$0] ?? 0) },
             ruleStartDays: Array(Set(plan.ruleStartDays)).sorted(), timeZone: options.timeZone
         )
+        result.otherGeneration = other
+        return result
     }
 
     /// Counts the events of `items` under every strategy and delay, with pricers of its own (a

@@ -11,6 +11,11 @@ struct PricingResult: Sendable {
     /// Autocomplete calls per search below which per-request + Geocoding costs no more than a
     /// session with address-only fields, at the primary table's first-tier prices.
     var breakEvenRequests: Double
+    /// When searches and calls of the other API generation than the primary table's were priced
+    /// too (a page on both Places libraries): the table that billed most of them, its
+    /// break-even, and their share of everything priced. The tree is walked with the primary
+    /// table's break-even; the reports say this one beside it.
+    var otherGeneration: (table: PriceTable, breakEvenRequests: Double, share: Double)?
     /// Prices used that Google's own page does not confirm, as `table: SKU, tier: source`.
     var unconfirmedPrices: [String]
     var delays: [Int]

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import PlacesCostKit
 
@@ -72,6 +73,24 @@ struct DecisionTreeTests {
         let none = DecisionTree.walk(evidence([9], maxDelay: 0))
         #expect(none.strategy == .sessionDetailsBasic)
         #expect(none.path[2].contains("`--max-delay` is 0"))
+    }
+
+    @Test("a log of both API generations: the step names the other generation's break-even and share, and walks with the primary's")
+    func otherGeneration() throws {
+        var mixed = evidence([6, 5, 4, 3, 2])
+        mixed.otherGeneration = Recommendation.OtherGeneration(tableID: "places-new-2025", breakEvenRequests: 12, share: 0.4919)
+        let answer = DecisionTree.walk(mixed)
+        #expect(answer.strategy == .perRequestGeocoding && answer.delay == 2)
+        #expect(answer.path[1].hasSuffix("No: 6 requests per search over 100 searches. The log's other API generation, 49.19% of what was priced, breaks even at 12 by `places-new-2025`: its calls are billed by that table, and `--by api_version` shows each generation's bill."), "\(answer.path[1])")
+        #expect(!DecisionTree.walk(evidence([6, 5, 4, 3, 2])).path[1].contains("other API generation"))
+        // From a capture of both libraries (generate's HAR makes half its calls on each), as analyze measures it.
+        let directory = TemporaryDirectory()
+        let har = directory.path + "/page.har"
+        #expect(runCLI(["generate", "--searches", "300", "--seed", "2", "--days", "1", "--format", "har", "--out", har]).code == .success)
+        let run = runCLI(["analyze", har, "--needs-details", "no", "--json", "--quiet"])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let path = try #require((json["recommendation"] as? [String: Any])?["path"] as? [String])
+        #expect(path.count > 1 && path[1].contains("The log's other API generation"), "\(path)")
     }
 
     @Test("ordinals")
