@@ -47,6 +47,14 @@ struct AnalyzeCommand {
 
     static let usage = table.usage
 
+    /// `--session-timeout` and `--user-gap` as every command that analyzes a log takes them.
+    static func sessionOptions(_ parsed: ArgumentScanner.Parsed, _ values: OptionValues) throws -> SessionOptions {
+        SessionOptions(
+            timeoutSeconds: try values.seconds(parsed[Key.sessionTimeout], option: "--session-timeout") ?? SessionOptions.defaultTimeoutSeconds,
+            userGapSeconds: try values.seconds(parsed[Key.userGap], option: "--user-gap") ?? SessionOptions.defaultUserGapSeconds
+        )
+    }
+
     static let help = HelpPage(
         intro: """
         placescost analyze: read request logs, group the calls into searches, price every strategy and
@@ -77,10 +85,7 @@ struct AnalyzeCommand {
         options.temporaryDirectory = context.temporaryDirectory
         options.reader.zlibLibrary = context.zlibLibrary
         let values = OptionValues(usage: AnalyzeCommand.usage)
-        options.sessions = SessionOptions(
-            timeoutSeconds: try values.seconds(parsed[Key.sessionTimeout], option: "--session-timeout") ?? SessionOptions.defaultTimeoutSeconds,
-            userGapSeconds: try values.seconds(parsed[Key.userGap], option: "--user-gap") ?? SessionOptions.defaultUserGapSeconds
-        )
+        options.sessions = try AnalyzeCommand.sessionOptions(parsed, values)
         options.needsDetails = try values.yesNoAuto(parsed[Key.needsDetails], option: "--needs-details")
         let maxDelay = try values.wholeNumber(parsed[Key.maxDelay], option: "--max-delay", range: 0...100) ?? 4
         let delays = try values.delays(parsed[Key.delays]) ?? Array(1...6)

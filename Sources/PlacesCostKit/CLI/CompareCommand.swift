@@ -65,10 +65,7 @@ struct CompareCommand {
         try shared.apply(parsed, to: &options)
         options.temporaryDirectory = context.temporaryDirectory
         options.reader.zlibLibrary = context.zlibLibrary
-        options.sessions = SessionOptions(
-            timeoutSeconds: try values.seconds(parsed[AnalyzeCommand.Key.sessionTimeout], option: "--session-timeout") ?? SessionOptions.defaultTimeoutSeconds,
-            userGapSeconds: try values.seconds(parsed[AnalyzeCommand.Key.userGap], option: "--user-gap") ?? SessionOptions.defaultUserGapSeconds
-        )
+        options.sessions = try AnalyzeCommand.sessionOptions(parsed, values)
         options.needsDetails = try values.yesNoAuto(parsed[AnalyzeCommand.Key.needsDetails], option: "--needs-details")
         options.maxDelay = try values.wholeNumber(parsed[AnalyzeCommand.Key.maxDelay], option: "--max-delay", range: 0...100) ?? options.maxDelay
         let allowedRise = try values.number(

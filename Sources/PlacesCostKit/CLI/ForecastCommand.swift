@@ -144,10 +144,7 @@ struct ForecastCommand {
         options.pricing = nil
         options.temporaryDirectory = context.temporaryDirectory
         options.reader.zlibLibrary = context.zlibLibrary
-        options.sessions = SessionOptions(
-            timeoutSeconds: try values.seconds(parsed[AnalyzeCommand.Key.sessionTimeout], option: "--session-timeout") ?? SessionOptions.defaultTimeoutSeconds,
-            userGapSeconds: try values.seconds(parsed[AnalyzeCommand.Key.userGap], option: "--user-gap") ?? SessionOptions.defaultUserGapSeconds
-        )
+        options.sessions = try AnalyzeCommand.sessionOptions(parsed, values)
         options.maxDelay = try values.wholeNumber(parsed[Key.maxDelay], option: "--max-delay", range: 0...100) ?? 4
         options.costs.delays = try values.delays(parsed[Key.delays]) ?? Array(1...6)
         let paths = [path] + more.map { $0 == "-" || $0.hasPrefix("/") ? $0 : context.workingDirectory + "/" + $0 }

@@ -20,6 +20,7 @@ struct ReconcileCommand {
     static let table = OptionTable(
         command: "reconcile", arguments: .init("[PATH|-]...", completion: .files),
         options: [Key.billing, Key.report, Key.json, Key.out, TerminalOutput.option] + AnalysisOptionsParser.options
+            + [AnalyzeCommand.Key.sessionTimeout, AnalyzeCommand.Key.userGap]
     )
 
     static let usage = table.usage
@@ -46,6 +47,8 @@ struct ReconcileCommand {
         try shared.apply(parsed, to: &options)
         options.temporaryDirectory = context.temporaryDirectory
         options.reader.zlibLibrary = context.zlibLibrary
+        // The estimate of an analyze run with other session rules is reproduced with the same.
+        options.sessions = try AnalyzeCommand.sessionOptions(parsed, OptionValues(usage: ReconcileCommand.usage))
         guard let billing = parsed[Key.billing], !billing.isEmpty else {
             throw CLIError.usage(message: "reconcile needs the billing export: --billing FILE.", usage: ReconcileCommand.usage)
         }

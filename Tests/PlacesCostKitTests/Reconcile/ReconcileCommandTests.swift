@@ -124,6 +124,25 @@ struct ReconcileCommandTests {
         #expect(strict.stderr.contains("\(bill):8: "), "\(strict.stderr)")
     }
 
+    @Test("--session-timeout and --user-gap give the estimate of analyze run with the same rules")
+    func sessionRules() throws {
+        func reconciled(_ options: [String]) throws -> [String: Int] {
+            let run = runCLI(["reconcile", "SampleLogs/ios-app.jsonl", "--billing", "SampleLogs/billing/cost-table-2026-10.csv", "--json", "--quiet"] + options, workingDirectory: packageRoot)
+            #expect(run.code == .success, "\(run.stderr)")
+            let skus = try #require((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["skus"] as? [[String: Any]])
+            return Dictionary(uniqueKeysWithValues: skus.compactMap { sku in (sku["estimated_count"] as? Int).map { (sku["sku"] as! String, $0) } })
+        }
+        func analyzed(_ options: [String]) throws -> [String: Int] {
+            let run = runCLI(["analyze", "SampleLogs/ios-app.jsonl", "--json", "--quiet"] + options, workingDirectory: packageRoot)
+            let strategies = try #require((try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])?["strategies"] as? [[String: Any]])
+            let current = try #require(strategies.first { $0["id"] as? String == "current" && $0["delay"] as? Int == 0 })
+            return try #require(current["skus"] as? [String: Int])
+        }
+        let rules = ["--session-timeout", "30", "--user-gap", "20"]
+        #expect(try reconciled(rules) == analyzed(rules))
+        #expect(try reconciled(rules) != reconciled([]), "the rules change this log's estimate")
+    }
+
     @Test("The sample bill against the sample logs: only Places Details, billed 3% above the log, is flagged")
     func sample() throws {
         let result = runCLI(["reconcile", "--billing", "SampleLogs/billing/cost-table-2026-10.csv", "--json", "--quiet"], workingDirectory: packageRoot)
