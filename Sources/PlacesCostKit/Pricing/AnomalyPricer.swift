@@ -71,12 +71,16 @@ struct AnomalyPricer {
             alternative: "the same calls with an address-and-location field mask"
         )
 
+        // Billed per request with Geocoding is their right way only for an app that needs no
+        // Place Details: one that does would need the searches the tokens split, which the log
+        // cannot give back, so no right way is priced then.
         let single = searches.filter { $0.search.kind == .session && $0.search.requests == 1 }
+        let perRequestServes = !calculator.options.needsDetails
         let oneRequest = AnomalyCost(
             name: "one_request_sessions", count: counts["one_request_sessions"] ?? 0,
             billedListUSD: sum(single, .current),
-            alternativeListUSD: sum(single, .perRequestGeocoding),
-            alternative: "the same requests billed per request, with Geocoding for a selection"
+            alternativeListUSD: perRequestServes ? sum(single, .perRequestGeocoding) : nil,
+            alternative: perRequestServes ? "the same requests billed per request, with Geocoding for a selection" : nil
         )
         return [reused, expired, orphans, noToken, fields, oneRequest].map(explained)
     }

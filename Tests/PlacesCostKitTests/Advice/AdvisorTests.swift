@@ -209,4 +209,18 @@ struct AdvisorTests {
         let markdown = MarkdownReportRenderer().render(analysis)
         #expect(markdown.contains("**costs more:** With an address-and-location mask"))
     }
+
+    @Test("one-request sessions are priced per request with Geocoding as their right way only for an app that needs no Place Details")
+    func oneRequestRightWay() throws {
+        // A token per keystroke: three one-request sessions, the last ending in a details call.
+        let records = [ac(0, "k1", "a"), ac(1, "k2", "ab"), ac(2, "k3", "abc"), details(3, "k3", fields: ["formatted_address"])]
+        for needs in [false, true] {
+            let analysis = try analyze(records, needsDetails: needs)
+            let single = try #require(analysis.recommendation.anomalies.first { $0.cost.name == "one_request_sessions" })
+            #expect(single.cost.count == 3)
+            // Without details: 3 requests and one Geocoding call, 3 x $0.00283 + $0.005.
+            #expect(single.cost.alternativeListUSD.map { abs($0 - 0.01349) < 1e-9 } ?? needs, "needs details: \(needs)")
+            #expect((single.cost.alternative == nil) == needs)
+        }
+    }
 }
