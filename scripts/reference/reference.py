@@ -571,15 +571,15 @@ STRATEGIES = ["current", "session_details", "session_details_basic", "per_reques
 ADDRESS_MASK = ["formatted_address", "geometry"]
 HERE_DIR = os.path.dirname(os.path.abspath(__file__))
 
-LEGACY_CONTACT = {
+LEGACY_CONTACT = {name.replace("_", "") for name in (
     "formatted_phone_number", "international_phone_number", "phonenumber", "opening_hours",
     "openinghours", "current_opening_hours", "secondary_opening_hours", "website",
-}
-LEGACY_ATMOSPHERE = {
+)}
+LEGACY_ATMOSPHERE = {name.replace("_", "") for name in (
     "price_level", "pricelevel", "rating", "user_ratings_total", "userratingstotal",
-    "reviews", "editorial_summary", "editorialsummary", "takeout", "delivery", "dine_in",
+    "reviews", "review", "editorial_summary", "editorialsummary", "takeout", "delivery", "dine_in",
     "curbside_pickup", "reservable",
-}
+)}
 LEGACY_ATMOSPHERE_PREFIXES = ("serves",)          # serves_* (also servesBeer-style names)
 
 IDS_ONLY, ESSENTIALS, PRO, ENTERPRISE, ENTERPRISE_ATMOSPHERE = range(5)
@@ -587,11 +587,12 @@ NEW_LEVEL_ROLES = ["details_ids_only", "details_essentials", "details_pro",
                    "details_enterprise", "details_enterprise_atmosphere"]
 NEW_FIELDS = {}
 for _level, _names in (
-    (IDS_ONLY, "id name photos attributions movedplace movedplaceid place_id placeid"),
+    (IDS_ONLY, "id name photos photo attributions movedplace movedplaceid place_id placeid"),
     (ESSENTIALS, "addresscomponents adrformataddress formattedaddress location pluscode "
                  "postaladdress shortformattedaddress types viewport formatted_address "
-                 "address_components adr_address vicinity geometry coordinate plus_code type"),
-    (PRO, "displayname businessstatus business_status primarytype primarytypedisplayname "
+                 "address_components address_component adr_address vicinity geometry coordinate "
+                 "plus_code type"),
+    (PRO, "displayname businessstatus business_status permanently_closed primarytype primarytypedisplayname "
           "googlemapsuri googlemapslinks url utcoffsetminutes utc_offset timezone "
           "accessibilityoptions iconmaskbaseuri iconbackgroundcolor icon containingplaces "
           "pureservicearea subdestinations"),
@@ -601,20 +602,24 @@ for _level, _names in (
                  "opening_hours openinghours current_opening_hours secondary_opening_hours "
                  "pricelevel price_level pricerange rating userratingcount user_ratings_total "
                  "userratingstotal websiteuri website"),
-    (ENTERPRISE_ATMOSPHERE, "reviews editorialsummary editorial_summary generativesummary "
+    (ENTERPRISE_ATMOSPHERE, "reviews review editorialsummary editorial_summary generativesummary "
                             "reviewsummary takeout delivery dinein dine_in curbsidepickup "
                             "curbside_pickup reservable parkingoptions paymentoptions "
                             "outdoorseating livemusic menuforchildren restroom "
                             "evchargeoptions fueloptions"),
 ):
     for _name in _names.split():
-        NEW_FIELDS[_name] = _level
+        NEW_FIELDS[_name.replace("_", "")] = _level
 NEW_ATMOSPHERE_PREFIXES = ("serves", "allows", "goodfor")
 
 
 def field_key(name):
-    """Case-insensitive; a path like geometry/location counts as its first component."""
-    return name.strip().lower().split("/", 1)[0]
+    """Case- and underscore-insensitive (display_name is displayName); a path like
+    geometry/location counts as its first component; a `places.` prefix is dropped."""
+    key = name.strip().lower().split("/", 1)[0]
+    if key.startswith("places."):
+        key = key[len("places."):]
+    return key.replace("_", "")
 
 
 def all_fields(fields):
@@ -941,9 +946,9 @@ def break_even(table):
 #     The comparison needs the prices: without a table there is no recommendation.
 
 ADDRESS_LOCATION_FIELDS = {
-    name.lower() for name in (
+    field_key(name) for name in (
         "place_id", "placeid", "id", "formatted_address", "formattedAddress",
-        "address_components", "addressComponents", "geometry", "geometry/location",
+        "address_components", "address_component", "addressComponents", "geometry", "geometry/location",
         "geometry/viewport", "location", "coordinate", "viewport", "plus_code", "plusCode",
         "types", "type",
     )
@@ -959,7 +964,7 @@ def needs_details_auto(searches):
         if not search.completed or sel.api not in SELECTION_APIS or sel.fields is None:
             continue                                  # not a selection, or no field mask
         masked += 1
-        if any(name.lower() not in ADDRESS_LOCATION_FIELDS for name in sel.fields):
+        if any(field_key(name) not in ADDRESS_LOCATION_FIELDS for name in sel.fields):
             needing += 1
     return (needing > 0 or masked == 0), masked, needing
 

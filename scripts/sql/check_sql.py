@@ -260,6 +260,10 @@ FUZZ_FIELDS = [
     ["displayName", "rating", "reviews"], ["currentOpeningHours"], ["Formatted_Address", "Geometry"],
     ["formattedAddress", "location"], ["place_id", "geometry"], ["addressComponents", "viewport", "types"],
     ["businessStatus"], ["priceLevel"], ["opening_hours", "formatted_phone_number"], ["takeout", "id"],
+    # The legacy service's older singular names and New field masks written as proto paths.
+    ["address_component", "geometry"], ["photo"], ["name", "review"], ["permanently_closed"],
+    ["display_name", "regular_opening_hours"], ["short_formatted_address", "location"], ["good_for_children"],
+    ["places.user_rating_count"],
 ]
 FUZZ_INPUTS = [None, "", " ", "a", "ab", "abc", "abcd", "abcde", "abcdef", "abcdefg", "h\u00e9llo",
                "e\u0301", "\U0001F355\U0001F355", "\u6771\u4eac\u99c5", "M\u00fcnchen Hbf", "a, b|c"]

@@ -1,8 +1,11 @@
 /// Which data SKU each Place Details field is billed under (`docs/billing.md` sections 4 and 5).
 ///
-/// Field names are compared without regard to case, in the web service (`formatted_address`), iOS
-/// (`formattedAddress`, `coordinate`) and Places API (New) (`displayName`) schemes. A path such as
-/// `geometry/location` is billed as its first component.
+/// Field names are compared without regard to case or underscores (`key(_:)`), so one entry
+/// serves the web service (`formatted_address`), iOS (`formattedAddress`, `coordinate`), Places
+/// API (New) (`displayName`) and its field masks' proto paths (`display_name`). A path such as
+/// `geometry/location` is billed as its first component. The legacy service's older singular
+/// names (`address_component`, `photo`, `review`), which Google's own clients still send, are
+/// listed beside the plural ones.
 enum FieldCatalog {
     /// Legacy Places Data SKUs, charged on top of the Places Details base SKU.
     enum LegacyCategory: Int, Sendable, Comparable, CaseIterable {
@@ -39,20 +42,20 @@ enum FieldCatalog {
     /// The address-and-location mask strategies cut details calls to (`session_details_basic`).
     static let basicMask = ["formatted_address", "geometry"]
 
-    /// Every known field name, lowercased, with its categories (`SessionSQLWriter` writes these
-    /// same lists into SQL).
+    /// Every known field name as `key(_:)` writes it, with its categories (`SessionSQLWriter`
+    /// writes these same lists into SQL, and its key the same way).
     static let entries: [String: (LegacyCategory, NewSKU)] = {
         var table: [String: (LegacyCategory, NewSKU)] = [:]
         func add(_ legacy: LegacyCategory, _ new: NewSKU, _ names: String...) {
-            for name in names { table[name.lowercased()] = (legacy, new) }
+            for name in names { table[key(name)] = (legacy, new) }
         }
         // In Places API (New) `name` is the resource name (IDs Only); in the legacy APIs it is the
         // business name (Basic). The generation decides which column applies, so one entry serves.
-        add(.basic, .idsOnly, "place_id", "placeID", "id", "name", "photos", "attributions", "movedPlace", "movedPlaceId")
-        add(.basic, .essentials, "address_components", "addressComponents", "adr_address", "adrFormatAddress",
+        add(.basic, .idsOnly, "place_id", "placeID", "id", "name", "photos", "photo", "attributions", "movedPlace", "movedPlaceId")
+        add(.basic, .essentials, "address_components", "address_component", "addressComponents", "adr_address", "adrFormatAddress",
             "formatted_address", "formattedAddress", "geometry", "location", "coordinate", "viewport", "plus_code",
             "plusCode", "type", "types", "vicinity", "shortFormattedAddress", "postalAddress")
-        add(.basic, .pro, "business_status", "businessStatus", "icon", "icon_mask_base_uri", "iconMaskBaseUri",
+        add(.basic, .pro, "business_status", "businessStatus", "permanently_closed", "icon", "icon_mask_base_uri", "iconMaskBaseUri",
             "icon_background_color", "iconBackgroundColor", "url", "googleMapsUri", "utc_offset", "utcOffsetMinutes",
             "utcOffset", "timeZone", "wheelchair_accessible_entrance", "wheelchairAccessibleEntrance",
             "accessibilityOptions", "displayName", "primaryType", "primaryTypeDisplayName", "pureServiceAreaBusiness",
@@ -63,7 +66,7 @@ enum FieldCatalog {
             "regularSecondaryOpeningHours", "website", "websiteUri")
         add(.atmosphere, .enterprise, "price_level", "priceLevel", "priceRange", "rating", "user_ratings_total",
             "userRatingsTotal", "userRatingCount")
-        add(.atmosphere, .enterpriseAtmosphere, "reviews", "editorial_summary", "editorialSummary", "generativeSummary",
+        add(.atmosphere, .enterpriseAtmosphere, "reviews", "review", "editorial_summary", "editorialSummary", "generativeSummary",
             "reviewSummary", "takeout", "delivery", "dine_in", "dineIn", "curbside_pickup", "curbsidePickup",
             "reservable", "parkingOptions", "paymentOptions", "outdoorSeating", "liveMusic", "menuForChildren",
             "restroom", "evChargeOptions", "fuelOptions")
@@ -76,11 +79,19 @@ enum FieldCatalog {
     /// Families of Atmosphere fields known by their start (`servesBeer`, `allowsDogs`, `goodForChildren`).
     static let atmospherePrefixes = ["serves", "allows", "goodfor"]
 
-    /// The categories of one field; `nil` for a name the catalog does not know.
-    static func lookup(_ field: String) -> (LegacyCategory, NewSKU)? {
+    /// A field name as the catalog compares it: lowercased, a path (`geometry/location`) cut to
+    /// its first part, `places.` dropped, and without underscores, so that `display_name`,
+    /// `displayName` and `places.displayName` are one field.
+    static func key(_ field: String) -> String {
         var name = field.lowercased()
         if let slash = name.firstIndex(of: "/") { name = String(name[..<slash]) }
         if name.hasPrefix(resourcePrefix) { name = String(name.dropFirst(resourcePrefix.count)) }
+        return name.replacingOccurrences(of: "_", with: "")
+    }
+
+    /// The categories of one field; `nil` for a name the catalog does not know.
+    static func lookup(_ field: String) -> (LegacyCategory, NewSKU)? {
+        let name = key(field)
         if let entry = entries[name] { return entry }
         if atmospherePrefixes.contains(where: { name.hasPrefix($0) }) { return (.atmosphere, .enterpriseAtmosphere) }
         return nil

@@ -23,17 +23,17 @@ struct DetailsNeed: Sendable, Equatable {
         selectionsWithMask == 0 ? 0 : Double(selectionsNeedingDetails) / Double(selectionsWithMask)
     }
 
-    /// Fields Geocoding also returns, lowercased, in the legacy, iOS and New API spellings.
-    static let addressAndLocationFields: Set<String> = [
-        "place_id", "placeid", "id", "formatted_address", "formattedaddress", "address_components",
-        "addresscomponents", "geometry", "geometry/location", "geometry/viewport", "location",
-        "coordinate", "viewport", "plus_code", "pluscode", "types", "type",
-    ]
+    /// Fields Geocoding also returns, as `FieldCatalog.key` writes them, which covers the legacy
+    /// (and its older singular `address_component`), iOS and New API spellings.
+    static let addressAndLocationFields: Set<String> = Set([
+        "place_id", "id", "formatted_address", "address_components", "address_component", "geometry",
+        "location", "coordinate", "viewport", "plus_code", "types", "type",
+    ].map(FieldCatalog.key))
 
     /// Whether a field mask asks for more than Geocoding returns; `nil` for no mask (it says nothing).
     static func needsDetails(fields: [String]?) -> Bool? {
         guard let fields else { return nil }
-        return fields.contains { !addressAndLocationFields.contains($0.lowercased()) }
+        return fields.contains { !addressAndLocationFields.contains(FieldCatalog.key($0)) }
     }
 
     /// Whether one search's selection needs details; `nil` when it has no masked details selection.

@@ -155,12 +155,12 @@ extension SessionSQLWriter {
         let whitespace = "' ' || CHR(9)"
         return [
             "-- The named fields of each distinct field mask of place_details calls (a log holds a few dozen",
-            "-- masks): names trimmed of spaces and tabs, blank names dropped. A name is looked up without case,",
-            "-- a path (geometry/location) by its first part, with `places.` dropped (FieldCatalog).",
+            "-- masks): names trimmed of spaces and tabs, blank names dropped. A name is looked up without case",
+            "-- or underscores, a path (geometry/location) by its first part, with `places.` dropped (FieldCatalog).",
             "mask_fields AS (",
             "  SELECT",
             "    mask_key, name,",
-            "    REGEXP_REPLACE(REGEXP_REPLACE(LOWER(name), '(?s)/.*', ''), '^places[.]', '') AS field",
+            "    REPLACE(REGEXP_REPLACE(REGEXP_REPLACE(LOWER(name), '(?s)/.*', ''), '^places[.]', ''), '_', '') AS field",
             "  FROM (",
             "    SELECT d.mask_key, TRIM(f, \(whitespace)) AS name",
             "    FROM (",

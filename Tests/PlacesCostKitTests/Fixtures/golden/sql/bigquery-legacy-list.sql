@@ -43,12 +43,12 @@ calls_read AS (
   WHERE `timestamp` IS NOT NULL AND `api` IS NOT NULL AND CAST(`api` AS STRING) <> ''
 ),
 -- The named fields of each distinct field mask of place_details calls (a log holds a few dozen
--- masks): names trimmed of spaces and tabs, blank names dropped. A name is looked up without case,
--- a path (geometry/location) by its first part, with `places.` dropped (FieldCatalog).
+-- masks): names trimmed of spaces and tabs, blank names dropped. A name is looked up without case
+-- or underscores, a path (geometry/location) by its first part, with `places.` dropped (FieldCatalog).
 mask_fields AS (
   SELECT
     mask_key, name,
-    REGEXP_REPLACE(REGEXP_REPLACE(LOWER(name), '(?s)/.*', ''), '^places[.]', '') AS field
+    REPLACE(REGEXP_REPLACE(REGEXP_REPLACE(LOWER(name), '(?s)/.*', ''), '^places[.]', ''), '_', '') AS field
   FROM (
     SELECT d.mask_key, TRIM(f, ' ' || CHR(9)) AS name
     FROM (
@@ -68,25 +68,23 @@ masks AS (
     CASE WHEN MAX(CASE WHEN name = '*' THEN 1 ELSE 0 END) = 1 THEN 7
       ELSE BIT_OR(
         CASE
-          WHEN field IN ('accessibilityoptions', 'address_components', 'addresscomponents',
-              'addressdescriptor', 'adr_address', 'adrformataddress', 'attributions', 'business_status',
-              'businessstatus', 'containingplaces', 'coordinate', 'displayname', 'formatted_address',
-              'formattedaddress', 'geometry', 'googlemapslinks', 'googlemapsuri', 'icon',
-              'icon_background_color', 'icon_mask_base_uri', 'iconbackgroundcolor', 'iconmaskbaseuri', 'id',
-              'location', 'movedplace', 'movedplaceid', 'name', 'photos', 'place_id', 'placeid',
-              'plus_code', 'pluscode', 'postaladdress', 'primarytype', 'primarytypedisplayname',
+          WHEN field IN ('accessibilityoptions', 'addresscomponent', 'addresscomponents',
+              'addressdescriptor', 'adraddress', 'adrformataddress', 'attributions', 'businessstatus',
+              'containingplaces', 'coordinate', 'displayname', 'formattedaddress', 'geometry',
+              'googlemapslinks', 'googlemapsuri', 'icon', 'iconbackgroundcolor', 'iconmaskbaseuri', 'id',
+              'location', 'movedplace', 'movedplaceid', 'name', 'permanentlyclosed', 'photo', 'photos',
+              'placeid', 'pluscode', 'postaladdress', 'primarytype', 'primarytypedisplayname',
               'pureserviceareabusiness', 'shortformattedaddress', 'subdestinations', 'timezone', 'type',
-              'types', 'url', 'utc_offset', 'utcoffset', 'utcoffsetminutes', 'vicinity', 'viewport',
-              'wheelchair_accessible_entrance', 'wheelchairaccessibleentrance') THEN 1
-          WHEN field IN ('current_opening_hours', 'currentopeninghours', 'currentsecondaryopeninghours',
-              'formatted_phone_number', 'international_phone_number', 'internationalphonenumber',
-              'nationalphonenumber', 'opening_hours', 'openinghours', 'phonenumber', 'regularopeninghours',
-              'regularsecondaryopeninghours', 'secondary_opening_hours', 'website', 'websiteuri') THEN 2
-          WHEN field IN ('curbside_pickup', 'curbsidepickup', 'delivery', 'dine_in', 'dinein',
-              'editorial_summary', 'editorialsummary', 'evchargeoptions', 'fueloptions',
-              'generativesummary', 'livemusic', 'menuforchildren', 'outdoorseating', 'parkingoptions',
-              'paymentoptions', 'price_level', 'pricelevel', 'pricerange', 'rating', 'reservable',
-              'restroom', 'reviews', 'reviewsummary', 'takeout', 'user_ratings_total', 'userratingcount',
+              'types', 'url', 'utcoffset', 'utcoffsetminutes', 'vicinity', 'viewport',
+              'wheelchairaccessibleentrance') THEN 1
+          WHEN field IN ('currentopeninghours', 'currentsecondaryopeninghours', 'formattedphonenumber',
+              'internationalphonenumber', 'nationalphonenumber', 'openinghours', 'phonenumber',
+              'regularopeninghours', 'regularsecondaryopeninghours', 'secondaryopeninghours', 'website',
+              'websiteuri') THEN 2
+          WHEN field IN ('curbsidepickup', 'delivery', 'dinein', 'editorialsummary', 'evchargeoptions',
+              'fueloptions', 'generativesummary', 'livemusic', 'menuforchildren', 'outdoorseating',
+              'parkingoptions', 'paymentoptions', 'pricelevel', 'pricerange', 'rating', 'reservable',
+              'restroom', 'review', 'reviews', 'reviewsummary', 'takeout', 'userratingcount',
               'userratingstotal') THEN 4
           WHEN starts_with(field, 'serves') OR starts_with(field, 'allows') OR starts_with(field, 'goodfor') THEN 4
           ELSE 1

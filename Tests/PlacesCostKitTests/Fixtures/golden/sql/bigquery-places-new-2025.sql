@@ -43,12 +43,12 @@ calls_read AS (
   WHERE `timestamp` IS NOT NULL AND `api` IS NOT NULL AND CAST(`api` AS STRING) <> ''
 ),
 -- The named fields of each distinct field mask of place_details calls (a log holds a few dozen
--- masks): names trimmed of spaces and tabs, blank names dropped. A name is looked up without case,
--- a path (geometry/location) by its first part, with `places.` dropped (FieldCatalog).
+-- masks): names trimmed of spaces and tabs, blank names dropped. A name is looked up without case
+-- or underscores, a path (geometry/location) by its first part, with `places.` dropped (FieldCatalog).
 mask_fields AS (
   SELECT
     mask_key, name,
-    REGEXP_REPLACE(REGEXP_REPLACE(LOWER(name), '(?s)/.*', ''), '^places[.]', '') AS field
+    REPLACE(REGEXP_REPLACE(REGEXP_REPLACE(LOWER(name), '(?s)/.*', ''), '^places[.]', ''), '_', '') AS field
   FROM (
     SELECT d.mask_key, TRIM(f, ' ' || CHR(9)) AS name
     FROM (
@@ -68,28 +68,25 @@ masks AS (
     CASE WHEN MAX(CASE WHEN name = '*' THEN 1 ELSE 0 END) = 1 THEN 4
       ELSE MAX(
         CASE
-          WHEN field IN ('attributions', 'id', 'movedplace', 'movedplaceid', 'name', 'photos', 'place_id',
+          WHEN field IN ('attributions', 'id', 'movedplace', 'movedplaceid', 'name', 'photo', 'photos',
               'placeid') THEN 0
-          WHEN field IN ('address_components', 'addresscomponents', 'adr_address', 'adrformataddress',
-              'coordinate', 'formatted_address', 'formattedaddress', 'geometry', 'location', 'plus_code',
-              'pluscode', 'postaladdress', 'shortformattedaddress', 'type', 'types', 'vicinity',
-              'viewport') THEN 1
-          WHEN field IN ('accessibilityoptions', 'addressdescriptor', 'business_status', 'businessstatus',
-              'containingplaces', 'displayname', 'googlemapslinks', 'googlemapsuri', 'icon',
-              'icon_background_color', 'icon_mask_base_uri', 'iconbackgroundcolor', 'iconmaskbaseuri',
-              'primarytype', 'primarytypedisplayname', 'pureserviceareabusiness', 'subdestinations',
-              'timezone', 'url', 'utc_offset', 'utcoffset', 'utcoffsetminutes',
-              'wheelchair_accessible_entrance', 'wheelchairaccessibleentrance') THEN 2
-          WHEN field IN ('current_opening_hours', 'currentopeninghours', 'currentsecondaryopeninghours',
-              'formatted_phone_number', 'international_phone_number', 'internationalphonenumber',
-              'nationalphonenumber', 'opening_hours', 'openinghours', 'phonenumber', 'price_level',
+          WHEN field IN ('addresscomponent', 'addresscomponents', 'adraddress', 'adrformataddress',
+              'coordinate', 'formattedaddress', 'geometry', 'location', 'pluscode', 'postaladdress',
+              'shortformattedaddress', 'type', 'types', 'vicinity', 'viewport') THEN 1
+          WHEN field IN ('accessibilityoptions', 'addressdescriptor', 'businessstatus', 'containingplaces',
+              'displayname', 'googlemapslinks', 'googlemapsuri', 'icon', 'iconbackgroundcolor',
+              'iconmaskbaseuri', 'permanentlyclosed', 'primarytype', 'primarytypedisplayname',
+              'pureserviceareabusiness', 'subdestinations', 'timezone', 'url', 'utcoffset',
+              'utcoffsetminutes', 'wheelchairaccessibleentrance') THEN 2
+          WHEN field IN ('currentopeninghours', 'currentsecondaryopeninghours', 'formattedphonenumber',
+              'internationalphonenumber', 'nationalphonenumber', 'openinghours', 'phonenumber',
               'pricelevel', 'pricerange', 'rating', 'regularopeninghours', 'regularsecondaryopeninghours',
-              'secondary_opening_hours', 'user_ratings_total', 'userratingcount', 'userratingstotal',
-              'website', 'websiteuri') THEN 3
-          WHEN field IN ('curbside_pickup', 'curbsidepickup', 'delivery', 'dine_in', 'dinein',
-              'editorial_summary', 'editorialsummary', 'evchargeoptions', 'fueloptions',
-              'generativesummary', 'livemusic', 'menuforchildren', 'outdoorseating', 'parkingoptions',
-              'paymentoptions', 'reservable', 'restroom', 'reviews', 'reviewsummary', 'takeout') THEN 4
+              'secondaryopeninghours', 'userratingcount', 'userratingstotal', 'website',
+              'websiteuri') THEN 3
+          WHEN field IN ('curbsidepickup', 'delivery', 'dinein', 'editorialsummary', 'evchargeoptions',
+              'fueloptions', 'generativesummary', 'livemusic', 'menuforchildren', 'outdoorseating',
+              'parkingoptions', 'paymentoptions', 'reservable', 'restroom', 'review', 'reviews',
+              'reviewsummary', 'takeout') THEN 4
           WHEN starts_with(field, 'serves') OR starts_with(field, 'allows') OR starts_with(field, 'goodfor') THEN 4
           ELSE 2
         END
