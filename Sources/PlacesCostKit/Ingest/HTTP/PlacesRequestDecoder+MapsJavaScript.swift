@@ -23,11 +23,17 @@ extension PlacesRequestDecoder {
         return nil
     }
 
+    /// The client id Google My Maps embeds send their requests as.
+    static let myMapsClient = "google-maps-pro"
+
     /// A legacy library request. Fields, by method (numbers from the library's own requests):
     /// predictions `1s` input, `20s` session token; details `14m1&1s` place id (`8s` in older
     /// builds), `15s` session token, `16m1&1s` the comma-joined fields; find place `1s` input,
     /// `5m2&3m1&1s` fields; text search `4s` query.
     static func decodeMapsJavaScriptLegacy(_ method: Substring, target: RequestTarget, into call: inout Call) -> Decoded {
+        // An embedded Google My Maps map makes its own lookups, as Google's client
+        // (`client=google-maps-pro`, no key of the site's): billed to no one on the page.
+        if target.parameter("client") == myMapsClient { return .notPlaces(host: nil) }
         let fields = ProtobufURLFields(target.query)
         call.generation = .legacy
         call.platform = javaScriptPlatform

@@ -71,6 +71,11 @@ struct MapsJavaScriptRequestTests {
         // The base map's lookup of a clicked point of interest is not a Places library call.
         #expect(decode("https://maps.googleapis.com/maps/api/js/PlaceService.GetPlaceDetails?2sen&100sCafe&101s0x0:0x1" + Self.jsonp)
             == .notPlaces(host: "maps.googleapis.com"))
+        // An embedded Google My Maps map's own lookups, sent as Google's client with no key of the
+        // site's (as a public scraper of one records them), are billed to no one on the page.
+        let myMaps = "https://maps.googleapis.com/maps/api/place/js/PlaceService.GetPlaceDetails?2sen&6e13&10e3&12sTR&14m1&1sChIJz-aftGgcOBMRT57kFIWVQ3U&17m1&2e1&r_url=https%3A%2F%2Fwww.google.com%2Fmaps%2Fd%2Fembed&callback=_xdc_._abc&client=google-maps-pro&token=58636"
+        #expect(decode(myMaps) == .notPlaces(host: "maps.googleapis.com"))
+        #expect(try call(myMaps.replacingOccurrences(of: "client=google-maps-pro", with: "client=gme-example")).api == .placeDetails)
     }
 
     @Test("Find place, text search, nearby search and the Geocoder")
