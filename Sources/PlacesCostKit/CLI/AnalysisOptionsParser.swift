@@ -173,7 +173,7 @@ struct AnalysisOptionsParser {
             context.note("\(LogReader.listedFolders(read.logsNotNamedAsLogs)) \(one ? "starts" : "start") as a log does but \(one ? "is" : "are") not named as logs are (.jsonl, .csv, .log, ..., docs/formats.md section 5), so \(one ? "it was" : "they were") not read. \(AnalysisOptionsParser.nameAsInputs(one: one))")
         }
         if read.bodiesUnknown > 0 {
-            context.note("\(read.bodiesUnknown) Places API (New) calls in access logs carry their session token and input in a body the log does not show: they count as autocomplete calls without a token. A HAR capture shows the bodies.")
+            context.note("\(read.bodiesUnknown) Places API (New) calls carry their session token and input in a body that could not be read (an access log does not show it; a gRPC call's is binary protobuf): they count as calls without a token. A HAR capture of the Maps JavaScript API or of REST calls shows the bodies.")
         }
         let unshown = read.diagnosticCount - read.diagnostics.count
         if unshown > 0 {

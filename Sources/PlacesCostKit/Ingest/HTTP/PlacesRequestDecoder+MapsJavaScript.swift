@@ -12,6 +12,8 @@
 /// Every call is the `javascript` platform's.
 extension PlacesRequestDecoder {
     static let rpcPrefix = "/$rpc/google.maps.places.v1.Places/"
+    /// The same service called over gRPC (`decodeMapsJavaScriptNew(grpc:)`).
+    static let grpcPrefix = "/google.maps.places.v1.Places/"
     private static let javaScriptPlatform = "javascript"
 
     /// `Service.Method` of a legacy library path, or `nil`.
@@ -78,9 +80,13 @@ extension PlacesRequestDecoder {
     }
 
     /// A Places library (New) request; without a body, its token and input are unknown.
-    static func decodeMapsJavaScriptNew(method: String, target: RequestTarget, request: HTTPRequest, into call: inout Call) -> Decoded {
+    ///
+    /// - Parameter grpc: a gRPC call of the same service (`/google.maps.places.v1.Places/Method`,
+    ///   as generated clients send it): its body is binary protobuf, which is not read, so its
+    ///   token and input are unknown, and its platform is not the Maps JavaScript API's.
+    static func decodeMapsJavaScriptNew(method: String, target: RequestTarget, request: HTTPRequest, grpc: Bool = false, into call: inout Call) -> Decoded {
         call.generation = .new
-        call.platform = javaScriptPlatform
+        call.platform = grpc ? nil : javaScriptPlatform
         let tokenField: Int?
         switch method {
         case "AutocompletePlaces":
@@ -101,7 +107,7 @@ extension PlacesRequestDecoder {
         default:
             return .notPlaces(host: nil)
         }
-        guard let body = request.body else { return .call(call, bodyUnknown: tokenField != nil, proxyHost: nil) }
+        guard !grpc, let body = request.body else { return .call(call, bodyUnknown: tokenField != nil, proxyHost: nil) }
         guard let message = JSPBMessage(body) else {
             return .malformed("a Maps JavaScript API \(method) request without a parsable JSON+protobuf body")
         }

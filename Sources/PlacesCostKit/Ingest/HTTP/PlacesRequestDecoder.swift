@@ -61,6 +61,9 @@ package enum PlacesRequestDecoder {
         if path.hasPrefix(rpcPrefix) {
             return decodeMapsJavaScriptNew(method: String(path.dropFirst(rpcPrefix.count)), target: target, request: request, into: &call)
         }
+        if path.hasPrefix(grpcPrefix) {
+            return decodeMapsJavaScriptNew(method: String(path.dropFirst(grpcPrefix.count)), target: target, request: request, grpc: true, into: &call)
+        }
         if path.hasPrefix("/maps/api/") {
             return decodeLegacy(path: path, target: target, into: &call)
         }

@@ -172,4 +172,22 @@ struct MapsJavaScriptRequestTests {
             if case .malformed(let reason) = value { #expect(!reason.contains("SECRET")) }
         }
     }
+
+    @Test("The same service over gRPC (generated clients): its methods read, their binary bodies not, the mask from the metadata")
+    func grpc() throws {
+        let grpc = "https://places.googleapis.com/google.maps.places.v1.Places/"
+        let headers = [(name: "content-type", value: "application/grpc"), (name: "x-goog-fieldmask", value: "formattedAddress,location")]
+        for (method, api) in [("AutocompletePlaces", API.autocomplete), ("GetPlace", .placeDetails)] {
+            guard case .call(let call, let bodyUnknown, _) = decode(grpc + method, method: "POST", headers: headers, body: "\u{0}\u{0}\u{0}\u{0}\u{12}\n\u{10}places/ChIJ") else {
+                Issue.record("\(method) not read")
+                continue
+            }
+            #expect(call.api == api && call.generation == .new && call.platform == nil, "\(call)")
+            // The token and input are in the binary body: unknown, and said so.
+            #expect(bodyUnknown)
+            #expect(call.sessionToken == nil && call.inputLength == nil)
+            #expect(call.fields == (api == .placeDetails ? ["formattedAddress", "location"] : nil))
+        }
+        #expect(decode(grpc + "GetPhotoMedia", method: "POST", headers: headers) == .notPlaces(host: "places.googleapis.com"))
+    }
 }
