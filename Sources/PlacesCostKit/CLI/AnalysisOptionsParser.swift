@@ -172,6 +172,15 @@ struct AnalysisOptionsParser {
             let one = read.logsNotNamedAsLogs.count == 1
             context.note("\(LogReader.listedFolders(read.logsNotNamedAsLogs)) \(one ? "starts" : "start") as a log does but \(one ? "is" : "are") not named as logs are (.jsonl, .csv, .log, ..., docs/formats.md section 5), so \(one ? "it was" : "they were") not read. \(AnalysisOptionsParser.nameAsInputs(one: one))")
         }
+        if !read.unknownFields.isEmpty {
+            // Only names shaped as field names are quoted: a mask is the app's text, not a user's,
+            // but anything else in one is not repeated.
+            let shaped = read.unknownFields.filter { FieldCatalog.looksLikeFieldName($0.name) }
+            let names = shaped.prefix(5).map { "`\($0.name)` (\(Money.count($0.calls, "call", "calls")))" }
+            let others = read.unknownFields.count - names.count
+            let more = others > 0 ? (names.isEmpty ? "\(others) names" : " and \(others) more") : ""
+            context.note("Place Details field masks name fields no Google field list has: \(names.joined(separator: ", "))\(more). They are billed as Basic Data (legacy) or Place Details Pro (Places API (New)), as most unlisted fields are; check their spelling against the fields in docs/billing.md.")
+        }
         if read.bodiesUnknown > 0 {
             context.note("\(read.bodiesUnknown) Places API (New) calls carry their session token and input in a body that could not be read (an access log does not show it; a gRPC call's is binary protobuf): they count as calls without a token. A HAR capture of the Maps JavaScript API or of REST calls shows the bodies.")
         }

@@ -70,6 +70,9 @@ package struct LogReader {
         /// other bytes): at most one a file, kept and shown however many record warnings came
         /// before, since damage first shows as the garbage it decodes to. Not in `diagnosticCount`.
         package var fileWarnings: [Diagnostic] = []
+        /// Field names of Place Details masks that no field list knows, with their details calls
+        /// (`Analyzer.unknownFields`): billed as the categories of most unlisted fields.
+        package var unknownFields: [(name: String, calls: Int)] = []
         /// The files read, as displayed in diagnostics.
         package var files: [String] = []
         /// Access-log lines and HAR entries that are not Places calls (other endpoints, assets).

@@ -157,6 +157,7 @@ struct Analyzer: Sendable {
         }
         if let groupBuilder { (tally, groups) = streamed.tally.separatingGroups(groupBuilder.name(of:)) }
         let sessions = SearchSummary(tally: tally, catalogs: catalogs, clip: clip, alternativeTimeouts: alternatives)
+        read.unknownFields = Analyzer.unknownFields(sessions)
         var byPlatform: [PlatformKey: Int] = [:]
         for (key, count) in streamed.tally.calls.byPlatform {
             let platform = ClientPlatform(logValue: catalogs.labels.value(key.platform))
@@ -210,6 +211,23 @@ struct Analyzer: Sendable {
         )
         analysis.groups = breakdown
         return (analysis, read)
+    }
+
+    /// The field names of Place Details masks the catalog does not know, with how many details
+    /// calls named each, most first: they are billed as the categories of most unlisted fields,
+    /// and a note asks the user to check their spelling.
+    static func unknownFields(_ sessions: SearchSummary) -> [(name: String, calls: Int)] {
+        var calls: [String: Int] = [:]
+        func note(_ fields: [String]?, _ count: Int) {
+            for name in Set(fields ?? []) where name != "*" && FieldCatalog.lookup(name) == nil { calls[name, default: 0] += count }
+        }
+        for entry in sessions.searches where entry.search.selection?.api == .placeDetails {
+            note(entry.search.selection?.fields, entry.count)
+        }
+        for entry in sessions.baseCalls where entry.call.api == .placeDetails {
+            note(entry.call.fields, entry.count)
+        }
+        return calls.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { (name: $0.key, calls: $0.value) }
     }
 
     /// What was skipped when no record was read: the first warnings (file and reason) and the

@@ -89,6 +89,14 @@ enum FieldCatalog {
         return name.replacingOccurrences(of: "_", with: "")
     }
 
+    /// Whether `name` is shaped as a field name (letters, digits, `_ . /`, a letter first, at most
+    /// 64 characters): such names may be quoted in a note, anything else is only counted.
+    static func looksLikeFieldName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, name.unicodeScalars.count <= 64,
+              ("a"..."z").contains(first) || ("A"..."Z").contains(first) else { return false }
+        return name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "_./".unicodeScalars.contains($0) }
+    }
+
     /// The categories of one field; `nil` for a name the catalog does not know.
     static func lookup(_ field: String) -> (LegacyCategory, NewSKU)? {
         let name = key(field)

@@ -60,4 +60,22 @@ struct FieldCatalogTests {
         #expect(a?["recommendation"] as? NSDictionary == b?["recommendation"] as? NSDictionary)
         #expect(a?["strategies"] as? NSArray == b?["strategies"] as? NSArray)
     }
+
+    @Test("Unknown field names are noted with their calls, most first; only names shaped as fields are quoted")
+    func unknownFieldsNoted() {
+        let directory = TemporaryDirectory()
+        let log = directory.write("log.jsonl", [
+            #"{"timestamp":"2026-10-01T09:00:00Z","api":"autocomplete","session_token":"a","input_length":3}"#,
+            #"{"timestamp":"2026-10-01T09:00:02Z","api":"place_details","session_token":"a","fields":["formatted_address","foo_bar","Geheimstrasse 4"]}"#,
+            #"{"timestamp":"2026-10-01T09:10:02Z","api":"place_details","fields":["foo_bar","openning_hours"]}"#,
+            #"{"timestamp":"2026-10-01T09:20:02Z","api":"place_details","fields":["display_name","review","*"]}"#,
+        ].joined(separator: "\n") + "\n")
+        let run = runCLI(["analyze", log, "--json"])
+        #expect(run.code == .success, "\(run.stderr)")
+        #expect(run.stderr.contains("Place Details field masks name fields no Google field list has: `foo_bar` (2 calls), `openning_hours` (1 call) and 1 more."), "\(run.stderr)")
+        #expect(!run.stderr.contains("Geheimstrasse"))
+        #expect(!runCLI(["analyze", log, "--json", "--quiet"]).stderr.contains("field list"))
+        #expect(FieldCatalog.looksLikeFieldName("places.displayName") && FieldCatalog.looksLikeFieldName("geometry/location"))
+        #expect(!FieldCatalog.looksLikeFieldName("Geheimstrasse 4") && !FieldCatalog.looksLikeFieldName("_x") && !FieldCatalog.looksLikeFieldName(""))
+    }
 }
