@@ -34,7 +34,10 @@ struct OptionValues {
     /// errors naming the option and the range, never a trap or a non-finite result further on.
     func number(_ value: String?, option: String, range: ClosedRange<Double>, meaning: String = "a number") throws -> Double? {
         guard let value else { return nil }
-        guard let number = Double(value.trimmingCharacters(in: .whitespaces)), number.isFinite, range.contains(number) else {
+        // Decimal only: `Double` would also take hexadecimal (`0x10` is 16) and `nan`.
+        let text = value.trimmingCharacters(in: .whitespaces)
+        let decimal = !text.isEmpty && text.unicodeScalars.allSatisfy { "0123456789.eE+-".unicodeScalars.contains($0) }
+        guard decimal, let number = Double(text), number.isFinite, range.contains(number) else {
             throw error("\(option) takes \(meaning) from \(JSONValue.format(range.lowerBound)) to \(JSONValue.format(range.upperBound)), not `\(value)`.")
         }
         return number

@@ -21,7 +21,8 @@ struct CLITests {
     @Test("Usage errors exit 64 with one error line and the usage line")
     func usageErrors() {
         for arguments in [["frobnicate"], ["analyze", "--no-such-option"], ["analyze", "--session-timeout", "soon"], ["analyze", "--report", "pdf"], ["analyze", "--since", "yesterday"], ["analyze", "--format"],
-                          ["simulate", "--pricing", "no-such-table"], ["sql", "--dialect", "duckdb", "--pricing", "no-such-table"]] {
+                          ["simulate", "--pricing", "no-such-table"], ["sql", "--dialect", "duckdb", "--pricing", "no-such-table"],
+                          ["analyze", "--scale", "0x10"], ["analyze", "--session-timeout", "nan"]] {
             let result = runCLI(arguments)
             #expect(result.code == .usage, "\(arguments)")
             #expect(result.stderr.hasPrefix("placescost: error: "), "\(arguments)")
