@@ -178,13 +178,22 @@ package struct LogReader {
                 var status = stat()
                 guard stat(base + name, &status) == 0 else { continue }
                 switch status.st_mode & S_IFMT {
-                case S_IFDIR: folders.append(base + name)
+                // A folder of pictures only (a report's charts) holds nothing this run leaves out.
+                case S_IFDIR where !holdsOnlyPictures(base + name): folders.append(base + name)
                 case S_IFREG where index < maxFilesSniffed && status.st_size > 0 && looksLikeALog(base + name): logs.append(base + name)
                 default: continue
                 }
             }
         }
         return (folders, logs)
+    }
+
+    /// Whether every entry of the folder at `path` (hidden ones aside) is a picture (`.svg`,
+    /// `.png`), as the `charts/` of a report written into the logs' folder: no log to leave out.
+    static func holdsOnlyPictures(_ path: String) -> Bool {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return false }
+        let visible = names.filter { !$0.hasPrefix(".") }
+        return !visible.isEmpty && visible.allSatisfy { $0.lowercased().hasSuffix(".svg") || $0.lowercased().hasSuffix(".png") }
     }
 
     /// The names in `path` when it is a directory that can be listed (`-`, a file or anything

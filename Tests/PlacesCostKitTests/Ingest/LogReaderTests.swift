@@ -277,6 +277,8 @@ struct LogReaderDirectoryTests {
         let warnings = second.stderr.split(separator: "\n").filter { $0.contains("warning") }
         #expect(warnings.map { $0.split(separator: ":")[0] }.sorted() == ["\(logs)/costs.csv", "\(logs)/report.json", "\(logs)/searches.csv"], "\(second.stderr)")
         #expect(warnings.allSatisfy { $0.contains("that placescost writes (analyze --out), not a log") }, "\(second.stderr)")
+        // Its charts/ folder holds pictures only: no note of a folder left out.
+        #expect(!second.stderr.contains("charts"), "\(second.stderr)")
         // Named on its own, such a file is an error that says what it is.
         let named = runCLI(["analyze", logs + "/report.json"])
         #expect(named.code == .dataError)
