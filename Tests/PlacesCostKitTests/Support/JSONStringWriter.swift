@@ -46,6 +46,13 @@ enum JSONStringWriter {
         }
     }
 
+    /// `text` as a JSON string literal, escaped as the reports escape it.
+    static func quoted(_ text: String) -> String {
+        var output = ""
+        writeString(text, to: &output)
+        return output
+    }
+
     private static func writeString(_ text: String, to output: inout String) {
         output += "\""
         for scalar in text.unicodeScalars {

@@ -52,18 +52,7 @@ struct JSONArrayInputTests {
         }
 
         static func quoted(_ text: String) -> String {
-            var quoted = "\""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": quoted += "\\\""
-                case "\\": quoted += "\\\\"
-                case "\n": quoted += "\\n"
-                case "\t": quoted += "\\t"
-                case "\u{0}"..."\u{1F}": quoted += String(format: "\\u%04x", scalar.value)
-                default: quoted.unicodeScalars.append(scalar)
-                }
-            }
-            return quoted + "\""
+            JSONStringWriter.quoted(text)
         }
     }
 
