@@ -174,9 +174,9 @@ struct BillingExportReader: Sendable {
         for (offset, record) in records[(headerIndex + 1)...].enumerated() {
             let cell = { (index: Int?) -> String in
                 guard let index, index < record.count else { return "" }
-                return record[index].trimmingCharacters(in: .whitespacesAndNewlines)
+                return BillingExportReader.trimmed(record[index])
             }
-            if record.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
+            if record.allSatisfy({ BillingExportReader.trimmed($0).isEmpty }) { continue }
             var row = Row(service: cell(columns.service), sku: cell(columns.sku), firstCell: cell(0), costType: cell(columns.costType))
             if BillingExportReader.isSummary(row) { accumulator.ignoredRows += 1; continue }
             let line = numbered[headerIndex + 1 + offset].line
@@ -292,6 +292,13 @@ struct BillingExportReader: Sendable {
     }
 
     /// BigQuery `credits`: an array of `{name, amount, ...}`, that array as JSON text, or a number.
+    /// `text` without the whitespace and line breaks around it; as it is, without Foundation's
+    /// search, when it starts and ends with a visible ASCII character (nearly every cell).
+    static func trimmed(_ text: String) -> String {
+        if let first = text.utf8.first, let last = text.utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F { return text }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     static func creditsValue(_ value: Any?) -> Double {
         switch value {
         case let credits as [Any]:
@@ -303,6 +310,8 @@ struct BillingExportReader: Sendable {
             return number.doubleValue
         case let text as String:
             let trimmed = text.trimmingCharacters(in: .whitespaces)
+            // Most rows have no credit: no JSON to parse.
+            if trimmed.isEmpty || trimmed == "[]" { return 0 }
             if trimmed.hasPrefix("[") {
                 return creditsValue(try? JSONSerialization.jsonObject(with: Data(trimmed.utf8)))
             }
@@ -410,15 +419,29 @@ struct BillingExportReader: Sendable {
             return false
         }
 
+        /// The table's name for each (service, SKU description) met, or nil for another
+        /// service's: an export repeats a few dozen pairs on every row.
+        private var names: [PairKey: String?] = [:]
+
+        private struct PairKey: Hashable {
+            var service: String
+            var sku: String
+        }
+
         mutating func add(_ row: Row) {
             // The period is the file's, so other services' rows count too.
             if let start = row.start { first = min(first ?? start, start) }
             if let end = row.end { last = max(last ?? end, end) }
+            let key = PairKey(service: row.service, sku: row.sku)
+            let known = names[key] ?? {
+                let name = matcher.match(row.sku)
+                    ?? (BillingExportReader.placesServices.contains(BillingExportReader.normalized(row.service)) ? row.sku : nil)
+                names[key] = .some(name)
+                return name
+            }()
             let name: String
-            if let matched = matcher.match(row.sku) {
-                name = matched
-            } else if BillingExportReader.placesServices.contains(BillingExportReader.normalized(row.service)) {
-                name = row.sku
+            if let known {
+                name = known
             } else {
                 otherRows += 1
                 otherCost += row.cost + row.credits
@@ -480,27 +503,45 @@ struct BillingExportReader: Sendable {
         // The amount's own mark when it shows one, else the file's; with neither, a lone
         // separator is a thousands separator, or a decimal point.
         let decimalComma = (DecimalMark(ofAmount: digits) ?? mark) == .comma
-        let plain = decimalComma
-            ? digits.replacingOccurrences(of: ".", with: "").replacingOccurrences(of: ",", with: ".")
-            : digits.replacingOccurrences(of: ",", with: "")
-        guard let value = Double(plain) else { return nil }
+        // A byte at a time, never Foundation's search and replace: an export has a row per SKU
+        // and day, hundreds of thousands of amounts.
+        var plain: [UInt8] = []
+        plain.reserveCapacity(digits.utf8.count)
+        for byte in digits.utf8 {
+            switch byte {
+            case UInt8(ascii: ","): if decimalComma { plain.append(UInt8(ascii: ".")) }
+            case UInt8(ascii: "."): if !decimalComma { plain.append(byte) }
+            default: plain.append(byte)
+            }
+        }
+        guard let value = Double(String(decoding: plain, as: UTF8.self)) else { return nil }
         return negative ? -value : value
     }
 
     /// An amount's digits, sign and separators, without currency signs, spaces or the
     /// parentheses of a negative (`(12.00)`), which `negative` says instead.
     static func amountText(_ text: String) -> (digits: String, negative: Bool) {
+        // Most amounts are digits, separators and a sign only: taken as they are.
+        if !text.isEmpty, text.utf8.allSatisfy({ $0.isDigit || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "-") }) {
+            return (text, false)
+        }
         var text = text.trimmingCharacters(in: .whitespaces)
         var negative = false
         if text.hasPrefix("("), text.hasSuffix(")") {
             negative = true
             text = String(text.dropFirst().dropLast())
         }
-        for symbol in ["US$", "USD", "$", "€", "£", "¥", "￥", "EUR", "JPY", "\u{00A0}", "\u{202F}", " ", "'"] {
-            text = text.replacingOccurrences(of: symbol, with: "")
+        // Currency codes only where a capital letter is; signs, spaces and `'` one pass over the text.
+        if text.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) {
+            for code in ["US$", "USD", "EUR", "JPY"] { text = text.replacingOccurrences(of: code, with: "") }
         }
-        return (text, negative)
+        var kept = String.UnicodeScalarView()
+        kept.append(contentsOf: text.unicodeScalars.filter { !amountMarks.contains($0) })
+        return (String(kept), negative)
     }
+
+    /// What an amount may hold besides its digits: currency signs, spaces and group marks.
+    private static let amountMarks: Set<Unicode.Scalar> = ["$", "€", "£", "¥", "￥", "\u{00A0}", "\u{202F}", " ", "'"]
 
     /// The `YYYY-MM-DD` a date or time starts with, or nil.
     static func isoDate(_ text: String) -> String? {

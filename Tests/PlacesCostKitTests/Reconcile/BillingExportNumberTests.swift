@@ -87,4 +87,42 @@ struct BillingExportNumberTests {
         #expect(result.code == .dataError)
         #expect(result.stderr.contains("larger than 256 MB"), "\(result.stderr)")
     }
+
+    /// The slow twin of `BillingExportReader.amountText` and `anyNumber`: Foundation's search and
+    /// replace, as the reader was written before it went by bytes.
+    static func referenceNumber(_ text: String, mark: DecimalMark?) -> Double? {
+        var text = text.trimmingCharacters(in: .whitespaces)
+        var negative = false
+        if text.hasPrefix("("), text.hasSuffix(")") {
+            negative = true
+            text = String(text.dropFirst().dropLast())
+        }
+        for symbol in ["US$", "USD", "$", "€", "£", "¥", "￥", "EUR", "JPY", "\u{00A0}", "\u{202F}", " ", "'"] {
+            text = text.replacingOccurrences(of: symbol, with: "")
+        }
+        guard !text.isEmpty else { return nil }
+        let decimalComma = (DecimalMark(ofAmount: text) ?? mark) == .comma
+        let plain = decimalComma
+            ? text.replacingOccurrences(of: ".", with: "").replacingOccurrences(of: ",", with: ".")
+            : text.replacingOccurrences(of: ",", with: "")
+        guard let value = Double(plain) else { return nil }
+        return negative ? -value : value
+    }
+
+    @Test("Amounts by bytes read as the slow twin reads them: signs, codes, spaces, marks, parentheses, junk")
+    func amountsAgreeWithTheTwin() {
+        var random = SystemRandomNumberGenerator.Seeded(seed: 31)
+        let pieces = ["1", "0", "7", "12", "622", "403", ".", ",", ".5", ",50", "-", "+", "e3", "E-2", "$", "US$", "USD", "EUR", "JPY",
+                      "€", "£", "¥", "￥", " ", "\u{00A0}", "\u{202F}", "'", "(", ")", "x", "N/A", "nan", "inf", "\t"]
+        var disagreements: [String] = []
+        for _ in 0..<20_000 {
+            let text = (0..<Int(1 + random.next() % 6)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+            for mark in [nil, DecimalMark.point, .comma] {
+                let fast = BillingExportReader.anyNumber(text, mark: mark), slow = Self.referenceNumber(text, mark: mark)
+                let same = fast == slow || (fast?.isNaN == true && slow?.isNaN == true)
+                if !same { disagreements.append("`\(text)` \(String(describing: mark)): \(String(describing: fast)) against \(String(describing: slow))") }
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(10))")
+    }
 }
