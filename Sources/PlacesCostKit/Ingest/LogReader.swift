@@ -73,6 +73,9 @@ package struct LogReader {
         /// Field names of Place Details masks that no field list knows, with their details calls
         /// (`Analyzer.unknownFields`): billed as the categories of most unlisted fields.
         package var unknownFields: [(name: String, calls: Int)] = []
+        /// When the calls came further out of time order than the reorder window: how far, in
+        /// microseconds; the log was then read a second time, holding that much of it.
+        package var readTwiceForDisorder: Int64?
         /// The files read, as displayed in diagnostics.
         package var files: [String] = []
         /// Access-log lines and HAR entries that are not Places calls (other endpoints, assets).

@@ -111,6 +111,7 @@ struct Analyzer: Sendable {
         }
         // Stopped before any spill file is closed: it reads them.
         var speculated = speculator?.finish(options.speculationDrains ? .drained : .now)
+        let readTwiceFor = streamed.late ? streamed.disorder : nil
         if streamed.late {
             // More out of order than the window: read again with a window that covers the disorder
             // seen. What was written during the first read is written again.
@@ -124,6 +125,8 @@ struct Analyzer: Sendable {
         let searchRows = options.searchRows == nil ? nil : SearchRows(stores: streamed.rows.map(\.store), threads: pipelineOptions.threads)
         searchRows?.speculated = speculated
         var read = streamed.read
+        // Said of the user's logs; the bundled samples are what they are.
+        read.readTwiceForDisorder = usedSampleLogs ? nil : readTwiceFor
         read.spooled = pipelineOptions.spool?.copied ?? []
         // The bundled samples' folders hold the same week in other forms (SampleLogs/README.md).
         (read.foldersNotRead, read.logsNotNamedAsLogs) = usedSampleLogs ? ([], []) : LogReader.unlisted(paths)

@@ -31,6 +31,23 @@ struct CLITests {
         }
     }
 
+    @Test("A log read a second time for its disorder says so once, with how far out of order it was; in order, nothing")
+    func readTwiceNoted() throws {
+        let directory = TemporaryDirectory()
+        let lines = try String(contentsOfFile: packageRoot + "/SampleLogs/ios-app.jsonl", encoding: .utf8).split(separator: "\n")
+        let reversed = directory.write("reversed.jsonl", lines.reversed().joined(separator: "\n") + "\n")
+        let run = runCLI(["analyze", reversed, "--json"])
+        #expect(run.code == .success)
+        let notes = run.stderr.split(separator: "\n").filter { $0.contains("out of time order") }
+        #expect(notes.count == 1 && notes[0].contains("calls came up to 6 days out of time order"), "\(run.stderr)")
+        // With the window it names, the log is read once, and nothing is said.
+        let window = try #require(notes.first?.split(separator: "--reorder-window ").last?.split(separator: ";").first.map(String.init))
+        #expect(!runCLI(["analyze", reversed, "--json", "--reorder-window", window]).stderr.contains("out of time order"), "\(window)")
+        #expect(!runCLI(["analyze", "--json"], workingDirectory: packageRoot).stderr.contains("out of time order"), "the bundled samples")
+        #expect(!runCLI(["analyze", reversed, "--json", "--quiet"]).stderr.contains("out of time order"))
+        #expect(AnalysisOptionsParser.span(seconds: 45) == "45 s" && AnalysisOptionsParser.span(seconds: 11_520) == "3 h 12 min")
+    }
+
     @Test("A missing input exits 66")
     func missingInput() {
         let result = runCLI(["analyze", "/no/such/file.jsonl"])
