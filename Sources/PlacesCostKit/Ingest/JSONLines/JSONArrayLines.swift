@@ -67,15 +67,42 @@ struct JSONArrayLines {
                 byteOrderMarkMatched = matched + 1 < Self.byteOrderMark.count ? matched + 1 : nil
             } else {
                 byteOrderMarkMatched = nil
-                convert(bytes: Self.byteOrderMark[..<matched], into: &output)
+                Self.byteOrderMark[..<matched].withUnsafeBytes { convert(run: $0, into: &output) }
             }
         }
         output.reserveCapacity(output.count + bytes.count)
-        convert(bytes: bytes, into: &output)
+        convert(run: UnsafeRawBufferPointer(rebasing: bytes), into: &output)
     }
 
-    private mutating func convert(bytes: some Sequence<UInt8>, into output: inout [UInt8]) {
-        for byte in bytes {
+    /// Bytes copied as they are inside a string: all but `"`, `\` and a newline.
+    private static let plainInString: [Bool] = (0...255).map { ![UInt8.quote, .backslash, .newline].contains(UInt8($0)) }
+    /// Bytes copied as they are inside an element, outside its strings: all but whitespace,
+    /// `"` and the brackets.
+    private static let plainInElement: [Bool] = (0...255).map {
+        ![0x20, 0x09, UInt8.carriageReturn, .newline, .quote, .openBrace, .openBracket, .closeBrace, .closeBracket].contains(UInt8($0))
+    }
+
+    private mutating func convert(run bytes: UnsafeRawBufferPointer, into output: inout [UInt8]) {
+        let plainInString = Self.plainInString, plainInElement = Self.plainInElement
+        var index = 0
+        while index < bytes.count {
+            // A run that needs no decision (most of an element) is copied whole.
+            var end = index
+            switch place {
+            case .string(_, false):
+                while end < bytes.count, plainInString[Int(bytes[end])] { end += 1 }
+            case .element(let depth) where depth > 0:
+                while end < bytes.count, plainInElement[Int(bytes[end])] { end += 1 }
+            default:
+                break
+            }
+            if end > index {
+                output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[index..<end]))
+                index = end
+                continue
+            }
+            let byte = bytes[index]
+            index += 1
             switch place {
             case .string(let depth, let escaped):
                 output.append(byte)
