@@ -82,11 +82,21 @@ enum FieldCatalog {
     /// A field name as the catalog compares it: lowercased, a path (`geometry/location`) cut to
     /// its first part, `places.` dropped, and without underscores, so that `display_name`,
     /// `displayName` and `places.displayName` are one field.
+    ///
+    /// By bytes, never Foundation's search and replace: the pricing and the needs-details count
+    /// ask it for every field of every search shape.
     static func key(_ field: String) -> String {
-        var name = field.lowercased()
-        if let slash = name.firstIndex(of: "/") { name = String(name[..<slash]) }
-        if name.hasPrefix(resourcePrefix) { name = String(name.dropFirst(resourcePrefix.count)) }
-        return name.replacingOccurrences(of: "_", with: "")
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(field.utf8.count)
+        for byte in field.utf8 {
+            if byte == UInt8(ascii: "/") { break }
+            if byte == UInt8(ascii: "_") { continue }
+            bytes.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
+        }
+        // Non-ASCII letters are lowered as `lowercased()` lowers them.
+        var name = bytes.allSatisfy({ $0 < 0x80 }) ? String(decoding: bytes, as: UTF8.self) : String(decoding: bytes, as: UTF8.self).lowercased()
+        if name.hasPrefix(resourcePrefix) { name.removeFirst(resourcePrefix.count) }
+        return name
     }
 
     /// Whether `name` is shaped as a field name (letters, digits, `_ . /`, a letter first, at most
