@@ -125,8 +125,10 @@ struct Analyzer: Sendable {
         let searchRows = options.searchRows == nil ? nil : SearchRows(stores: streamed.rows.map(\.store), threads: pipelineOptions.threads)
         searchRows?.speculated = speculated
         var read = streamed.read
-        // Said of the user's logs; the bundled samples are what they are.
-        read.readTwiceForDisorder = usedSampleLogs ? nil : readTwiceFor
+        // Said of the user's logs when a day or more out of order (files of several servers named
+        // one by one, a newest-first export): then the second read holds that much. Client
+        // telemetry that arrives minutes late is read twice too, cheaply, without a word.
+        read.readTwiceForDisorder = readTwiceFor.flatMap { usedSampleLogs || $0 < Analyzer.disorderNoted ? nil : $0 }
         read.spooled = pipelineOptions.spool?.copied ?? []
         // The bundled samples' folders hold the same week in other forms (SampleLogs/README.md).
         (read.foldersNotRead, read.logsNotNamedAsLogs) = usedSampleLogs ? ([], []) : LogReader.unlisted(paths)
@@ -215,6 +217,9 @@ struct Analyzer: Sendable {
         analysis.groups = breakdown
         return (analysis, read)
     }
+
+    /// The disorder, in microseconds, from which a second read is noted: a day.
+    static let disorderNoted: Int64 = 86_400_000_000
 
     /// The field names of Place Details masks the catalog does not know, with how many details
     /// calls named each, most first: they are billed as the categories of most unlisted fields,
