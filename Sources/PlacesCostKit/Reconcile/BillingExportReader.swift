@@ -124,22 +124,32 @@ struct BillingExportReader: Sendable {
     static let consoleColumns = Columns(service: 5, sku: 7, amount: 14, cost: [16, 17], creditType: 10, costType: 11, start: 12, end: 13)
     static let reportsColumns = Columns(service: 1, sku: 3, amount: 5, cost: [7], credits: [8, 9, 10], start: 0)
 
+    /// Reads the export in three passes over its text, a record at a time, never holding every
+    /// cell: the preamble and the header, then the amounts that decide the decimal mark (and the
+    /// malformed rows, warned in line order), then the rows. An export may be 256 MB.
     private func readCSV(_ text: String, file: String, into accumulator: inout Accumulator) throws -> (BilledUsage.Layout, Bool) {
-        // Malformed lines before the header are part of a preamble; after it, each is a row left
-        // out with a warning at its line.
-        let all = BillingExportReader.csvRecordsWithLines(text)
-        let numbered = all.compactMap { record in record.cells.map { (line: record.line, cells: $0) } }
-        let records = numbered.map(\.cells)
         // The console export starts with `key,value` lines; the header is the first wide row.
-        guard let headerIndex = records.firstIndex(where: { $0.count >= 5 }) else {
-            throw unknownLayout(file, found: records.first?.count ?? 0)
+        var preamble: [[String]] = []
+        var headerRecord: (line: Int, cells: [String])?
+        BillingExportReader.forEachCSVRecord(text) { record in
+            guard let cells = record.cells else { return true }
+            if cells.count >= 5 {
+                headerRecord = (record.line, cells)
+                return false
+            }
+            preamble.append(cells)
+            return true
         }
-        for record in records[..<headerIndex] where record.count >= 2 {
+        guard let headerRecord else {
+            throw unknownLayout(file, found: preamble.first?.count ?? 0)
+        }
+        for record in preamble where record.count >= 2 {
             let key = BillingExportReader.normalized(record[0])
             if key == "invoice month" || key == "billing period" { accumulator.addInvoiceMonth(record[1]) }
             if key == "currency" { accumulator.noteCurrency(record[1]) }
         }
-        let header = records[headerIndex].map(BillingExportReader.normalized)
+        let header = headerRecord.cells.map(BillingExportReader.normalized)
+        let headerLine = headerRecord.line
         let layout: BilledUsage.Layout
         let columns: Columns
         var byPosition = false
@@ -160,37 +170,41 @@ struct BillingExportReader: Sendable {
         if let last = columns.cost.last, last < header.count, let open = header[last].lastIndex(of: "("), header[last].hasSuffix(")") {
             accumulator.noteCurrency(String(header[last][header[last].index(after: open)...].dropLast()))
         }
-        // The amounts the file writes unambiguously say what `1.500` means in the others.
+        // The amounts the file writes unambiguously say what `1.500` means in the others; the
+        // malformed rows after the header are warned first, in line order.
         let amountColumns = [columns.amount].compactMap { $0 } + columns.cost + columns.credits
-        let mark = DecimalMark.of(records[(headerIndex + 1)...].lazy.flatMap { record in
-            amountColumns.lazy.filter { $0 < record.count }.map { record[$0] }
-        })
+        var amounts: [String] = []
+        BillingExportReader.forEachCSVRecord(text) { record in
+            guard record.line > headerLine else { return true }
+            if let reason = record.malformed { accumulator.skip(file: file, line: record.line, reason: reason) }
+            if let cells = record.cells { amounts += amountColumns.lazy.filter { $0 < cells.count }.map { cells[$0] } }
+            return true
+        }
+        let mark = DecimalMark.of(amounts)
+        amounts = []
         var read = 0
         var firstUnreadable: (line: Int, value: String)?
-        let headerLine = numbered[headerIndex].line
-        for record in all where record.line > headerLine {
-            if let reason = record.malformed { accumulator.skip(file: file, line: record.line, reason: reason) }
-        }
-        for (offset, record) in records[(headerIndex + 1)...].enumerated() {
+        BillingExportReader.forEachCSVRecord(text) { record in
+            guard record.line > headerLine, let cells = record.cells else { return true }
             let cell = { (index: Int?) -> String in
-                guard let index, index < record.count else { return "" }
-                return BillingExportReader.trimmed(record[index])
+                guard let index, index < cells.count else { return "" }
+                return BillingExportReader.trimmed(cells[index])
             }
-            if record.allSatisfy({ BillingExportReader.trimmed($0).isEmpty }) { continue }
+            if cells.allSatisfy({ BillingExportReader.trimmed($0).isEmpty }) { return true }
             var row = Row(service: cell(columns.service), sku: cell(columns.sku), firstCell: cell(0), costType: cell(columns.costType))
-            if BillingExportReader.isSummary(row) { accumulator.ignoredRows += 1; continue }
-            let line = numbered[headerIndex + 1 + offset].line
+            if BillingExportReader.isSummary(row) { accumulator.ignoredRows += 1; return true }
+            let line = record.line
             row.isCredit = !cell(columns.creditType).isEmpty || row.costType.lowercased().contains("credit")
             guard let cost = columns.cost.lazy.compactMap({ BillingExportReader.anyNumber(cell($0), mark: mark) }).first else {
                 let value = columns.cost.map { cell($0) }.first ?? ""
                 if firstUnreadable == nil { firstUnreadable = (line, value) }
                 accumulator.skip(file: file, line: line, reason: "the cost (\(ValueShape(value))) is not a number; the row is left out of the bill.")
-                continue
+                return true
             }
             let credits = columns.credits.reduce(0) { $0 + (BillingExportReader.number(cell($1), mark: mark) ?? 0) }
                 + (columns.creditsCell.map { BillingExportReader.creditsValue(cell($0)) } ?? 0)
             let amount = BillingExportReader.anyNumber(cell(columns.amount), mark: mark)
-            guard accumulator.check(cost: cost, amount: amount, credits: credits, file: file, line: line) else { continue }
+            guard accumulator.check(cost: cost, amount: amount, credits: credits, file: file, line: line) else { return true }
             row.amount = amount.flatMap { $0.isFinite ? $0 : nil } ?? 0
             row.cost = cost
             row.credits = credits
@@ -200,6 +214,7 @@ struct BillingExportReader: Sendable {
             if let index = columns.currency { accumulator.noteCurrency(cell(index)) }
             accumulator.add(row)
             read += 1
+            return true
         }
         // Rows whose cost never parses mean the layout was guessed wrong (or the file is not an
         // export at all); one odd row among good ones is left out quietly.
@@ -576,11 +591,25 @@ struct BillingExportReader: Sendable {
     /// quote costs its own row, never the rows after it.
     static func csvRecordsWithLines(_ text: String) -> [CSVRecord] {
         var records: [CSVRecord] = []
+        forEachCSVRecord(text) { record in
+            records.append(record)
+            return true
+        }
+        return records
+    }
+
+    /// Calls `body` with each record of `csvRecordsWithLines` in turn, holding none, until it
+    /// returns false.
+    static func forEachCSVRecord(_ text: String, _ body: (CSVRecord) -> Bool) {
+        var stopped = false
+        func deliver(_ record: CSVRecord) {
+            if !stopped { stopped = !body(record) }
+        }
         var pending: [(text: String, number: Int)] = []
         var width: Int?
         let unbalanced = "unbalanced quote: a quoted cell opened on this line never closes; the row is left out of the bill."
         func emit(_ cells: [String], line: Int) {
-            records.append(CSVRecord(line: line, cells: cells))
+            deliver(CSVRecord(line: line, cells: cells))
             if width == nil, cells.count >= 5 { width = cells.count }
         }
         var pendingBytes = 0
@@ -603,7 +632,7 @@ struct BillingExportReader: Sendable {
             case .cells:
                 recover("a quoted cell opened on this line closes only on a later line, leaving a row not as wide as the header; the row is left out of the bill.")
             case .malformed(let reason) where pending.count == 1:
-                records.append(CSVRecord(line: number, malformed: "\(reason); the row is left out of the bill."))
+                deliver(CSVRecord(line: number, malformed: "\(reason); the row is left out of the bill."))
                 pending = []
             case .malformed:
                 recover(unbalanced)
@@ -614,19 +643,19 @@ struct BillingExportReader: Sendable {
         }
         func recover(_ reason: String) {
             let swallowed = pending.dropFirst()
-            records.append(CSVRecord(line: pending[0].number, malformed: reason))
+            deliver(CSVRecord(line: pending[0].number, malformed: reason))
             pending = []
             pendingBytes = 0
             for line in swallowed { feed(line.text, number: line.number) }
         }
         var lineNumber = 0
         for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            if stopped { return }
             lineNumber += 1
             var line = String(line)
             if line.hasSuffix("\r") { line.removeLast() }
             feed(line, number: lineNumber)
         }
-        while !pending.isEmpty { recover(unbalanced) }
-        return records
+        while !pending.isEmpty, !stopped { recover(unbalanced) }
     }
 }
