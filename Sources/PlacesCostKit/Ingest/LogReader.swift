@@ -73,8 +73,9 @@ package struct LogReader {
         /// Field names of Place Details masks that no field list knows, with their details calls
         /// (`Analyzer.unknownFields`): billed as the categories of most unlisted fields.
         package var unknownFields: [(name: String, calls: Int)] = []
-        /// When the calls came further out of time order than the reorder window: how far, in
-        /// microseconds; the log was then read a second time, holding that much of it.
+        /// When the calls came a day or more out of time order (`Analyzer.disorderNoted`), past
+        /// the reorder window: how far, in microseconds; the log was then read a second time,
+        /// holding that much of it. Lesser disorder is read twice too, without a note.
         package var readTwiceForDisorder: Int64?
         /// The files read, as displayed in diagnostics.
         package var files: [String] = []

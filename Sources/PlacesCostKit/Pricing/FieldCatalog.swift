@@ -93,8 +93,9 @@ enum FieldCatalog {
             if byte == UInt8(ascii: "_") { continue }
             bytes.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
         }
+        var name = String(decoding: bytes, as: UTF8.self)
         // Non-ASCII letters are lowered as `lowercased()` lowers them.
-        var name = bytes.allSatisfy({ $0 < 0x80 }) ? String(decoding: bytes, as: UTF8.self) : String(decoding: bytes, as: UTF8.self).lowercased()
+        if bytes.contains(where: { $0 >= 0x80 }) { name = name.lowercased() }
         if name.hasPrefix(resourcePrefix) { name.removeFirst(resourcePrefix.count) }
         return name
     }

@@ -306,7 +306,6 @@ struct BillingExportReader: Sendable {
         return current is NSNull ? nil : current
     }
 
-    /// BigQuery `credits`: an array of `{name, amount, ...}`, that array as JSON text, or a number.
     /// `text` without the whitespace and line breaks around it; as it is, without Foundation's
     /// search, when it starts and ends with a visible ASCII character (nearly every cell).
     static func trimmed(_ text: String) -> String {
@@ -314,6 +313,7 @@ struct BillingExportReader: Sendable {
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// BigQuery `credits`: an array of `{name, amount, ...}`, that array as JSON text, or a number.
     static func creditsValue(_ value: Any?) -> Double {
         switch value {
         case let credits as [Any]:
@@ -448,12 +448,14 @@ struct BillingExportReader: Sendable {
             if let start = row.start { first = min(first ?? start, start) }
             if let end = row.end { last = max(last ?? end, end) }
             let key = PairKey(service: row.service, sku: row.sku)
-            let known = names[key] ?? {
-                let name = matcher.match(row.sku)
+            let known: String?
+            if let memo = names[key] {
+                known = memo
+            } else {
+                known = matcher.match(row.sku)
                     ?? (BillingExportReader.placesServices.contains(BillingExportReader.normalized(row.service)) ? row.sku : nil)
-                names[key] = .some(name)
-                return name
-            }()
+                names[key] = .some(known)
+            }
             let name: String
             if let known {
                 name = known
