@@ -108,6 +108,8 @@ enum PlatformGuide {
             "Autocomplete calls without a token are billed per request: give every search a token, unless per-request autocomplete with Geocoding is the recommendation."
         case "fields_unspecified":
             "Always send a field mask: a details call without one returns and bills every field, including the Contact and Atmosphere (or Enterprise + Atmosphere) data."
+        case "fields_wildcard":
+            "Replace the `*` field mask with the fields the app reads: `*` asks for every field, so each details call bills as one without a mask, at the highest data SKU."
         case "one_request_sessions":
             "Sessions holding one request usually mean a new token per keystroke: create the token once per search, not per call."
         default:

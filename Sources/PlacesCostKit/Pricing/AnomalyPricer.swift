@@ -7,7 +7,9 @@ struct AnomalyPricer {
         self.calculator = calculator
     }
 
-    /// One entry per anomaly, in `Anomalies.named` order.
+    /// One entry per anomaly, in `Anomalies.named` order, then `fields_wildcard` when a details
+    /// call asked for every field with `*` (not a `report.json` `anomalies` count: that list is
+    /// the contract's).
     func price(_ summary: SearchSummary) -> [AnomalyCost] {
         let searches = summary.searches
         let counts = Dictionary(uniqueKeysWithValues: summary.anomalies.named.map { ($0.name, $0.count) })
@@ -50,24 +52,18 @@ struct AnomalyPricer {
             alternative: "a session per search of each user; calls without a user id stay per request"
         )
 
-        let unmasked = searches.filter {
-            $0.search.outcome.isCompleted && $0.search.selection?.api == .placeDetails && $0.search.selection?.fields == nil
-        }
-        let unmaskedCalls = summary.baseCalls.filter { $0.call.api == .placeDetails && $0.call.fields == nil }
-        let masked = unmasked.map { entry in
-            var entry = entry
-            entry.search.selection?.fields = FieldCatalog.basicMask
-            return entry
-        }
-        let maskedCalls = unmaskedCalls.map { entry in
-            var entry = entry
-            entry.call.fields = FieldCatalog.basicMask
-            return entry
-        }
+        let unmasked = maskCost(summary) { $0 == nil }
         let fields = AnomalyCost(
             name: "fields_unspecified", count: counts["fields_unspecified"] ?? 0,
-            billedListUSD: sum(unmasked, .current) + sum(unmaskedCalls),
-            alternativeListUSD: sum(masked, .current) + sum(maskedCalls),
+            billedListUSD: unmasked.billedListUSD, alternativeListUSD: unmasked.alternativeListUSD,
+            alternative: "the same calls with an address-and-location field mask"
+        )
+        // `*` bills like no mask; its calls are counted here, as `fields_unspecified` counts
+        // only the calls with no mask at all.
+        let wildcards = maskCost(summary) { $0.map(FieldCatalog.isWildcard) ?? false }
+        let wildcard = AnomalyCost(
+            name: "fields_wildcard", count: wildcards.count,
+            billedListUSD: wildcards.billedListUSD, alternativeListUSD: wildcards.alternativeListUSD,
             alternative: "the same calls with an address-and-location field mask"
         )
 
@@ -82,7 +78,32 @@ struct AnomalyPricer {
             alternativeListUSD: perRequestServes ? sum(single, .perRequestGeocoding) : nil,
             alternative: perRequestServes ? "the same requests billed per request, with Geocoding for a selection" : nil
         )
-        return [reused, expired, orphans, noToken, fields, oneRequest].map(explained)
+        let named = [reused, expired, orphans, noToken, fields, oneRequest]
+        return (wildcard.count > 0 ? named + [wildcard] : named).map(explained)
+    }
+
+    /// The details calls whose field mask `matches` (each search's selection and each call
+    /// outside every search, by the calls each stands for), what they were billed at list prices,
+    /// and the same calls with an address-and-location mask.
+    func maskCost(_ summary: SearchSummary, matching matches: ([String]?) -> Bool) -> AnomalyCost {
+        let searches = summary.searches.filter {
+            $0.search.outcome.isCompleted && $0.search.selection?.api == .placeDetails && matches($0.search.selection?.fields)
+        }
+        let calls = summary.baseCalls.filter { $0.call.api == .placeDetails && matches($0.call.fields) }
+        var billed = 0.0
+        var masked = 0.0
+        for var entry in searches {
+            billed += Double(entry.count) * calculator.listCost(of: entry.search, strategy: .current)
+            entry.search.selection?.fields = FieldCatalog.basicMask
+            masked += Double(entry.count) * calculator.listCost(of: entry.search, strategy: .current)
+        }
+        for var entry in calls {
+            billed += Double(entry.count) * calculator.listCost(of: entry.call)
+            entry.call.fields = FieldCatalog.basicMask
+            masked += Double(entry.count) * calculator.listCost(of: entry.call)
+        }
+        let count = searches.reduce(0) { $0 + $1.count } + calls.reduce(0) { $0 + $1.count }
+        return AnomalyCost(name: "", count: count, billedListUSD: billed, alternativeListUSD: masked)
     }
 
     /// `cost` with the reason its right way bills more than the mistake, when it does (to the
@@ -91,7 +112,7 @@ struct AnomalyPricer {
         guard let alternative = cost.alternativeListUSD, (alternative * 100).rounded() > (cost.billedListUSD * 100).rounded() else { return cost }
         var cost = cost
         switch cost.name {
-        case "fields_unspecified":
+        case "fields_unspecified", "fields_wildcard":
             cost.alternativeCostsMoreBecause = "With an address-and-location mask each session ends with Place Details Essentials, which bills the session's autocomplete requests (up to 12), while a details call billed at a higher SKU makes them free: the mask still avoids returning every field, but here it does not lower the bill."
         case "token_reused", "no_token_requests":
             cost.alternativeCostsMoreBecause = "As sessions, runs that end without a selection are billed as abandoned sessions, which costs more than their few requests: the fix is about correctness here, not money."

@@ -116,18 +116,23 @@ enum FieldCatalog {
         return nil
     }
 
+    /// Whether a field mask asks for every field (`*`), which bills like no mask at all.
+    static func isWildcard(_ fields: [String]) -> Bool {
+        fields.contains("*")
+    }
+
     /// The legacy data SKUs a details call bills: all three with no mask or `*`.
     ///
     /// An unknown field is billed as Basic, the category of most legacy fields.
     static func legacyCategories(_ fields: [String]?) -> Set<LegacyCategory> {
-        guard let fields, !fields.contains("*") else { return Set(LegacyCategory.allCases) }
+        guard let fields, !isWildcard(fields) else { return Set(LegacyCategory.allCases) }
         return Set(fields.map { lookup($0)?.0 ?? .basic })
     }
 
     /// The New SKU a details call bills: the highest among its fields; Enterprise + Atmosphere with
     /// no mask or `*`. An unknown field is billed as Pro, the SKU of most unlisted New fields.
     static func newSKU(_ fields: [String]?) -> NewSKU {
-        guard let fields, !fields.contains("*") else { return .enterpriseAtmosphere }
+        guard let fields, !isWildcard(fields) else { return .enterpriseAtmosphere }
         return fields.map { lookup($0)?.1 ?? .pro }.max() ?? .idsOnly
     }
 }

@@ -190,9 +190,57 @@ struct AdvisorTests {
 
     @Test("every anomaly has a fix")
     func fixes() {
-        for (name, _) in Anomalies().named {
+        for name in Anomalies().named.map(\.name) + ["fields_wildcard"] {
             #expect(!PlatformGuide.fix(for: name).isEmpty, "\(name)")
         }
+    }
+
+    @Test("details calls with the `*` mask are priced as `fields_wildcard`, as calls without a mask are as `fields_unspecified`", arguments: ["legacy", "new"])
+    func wildcardMask(version: String) throws {
+        // `*` in every place a details call can stand: a selection, a second details call on
+        // the spent token, a details call on a fresh token, one without a token; the same log
+        // with no mask there instead is the oracle.
+        func log(_ every: [String]?) -> [TestRecord] {
+            let records = search("a", "10 Downing", at: 0, fields: every) + search("b", "Pier 39", at: 400, fields: ["formatted_address"])
+                + search("c", "Ferry Bldg", at: 800, fields: ["name", "rating"])
+                + [details(30, "a", fields: every), details(1200, "fresh", fields: every), details(1300, nil, fields: every)]
+            return records.map { record in var record = record; record.version = version; return record }
+        }
+        let pricing = version == "new" ? "places-new-2025" : "legacy-list"
+        let wildcard = try analyze(log(["*"]), pricing: pricing, scale: 1000)
+        let unmasked = try analyze(log(nil), pricing: pricing, scale: 1000)
+        func cost(_ analysis: Analysis, _ name: String) -> AnomalyCost? {
+            analysis.recommendation.anomalies.first { $0.cost.name == name }?.cost
+        }
+        let starred = try #require(cost(wildcard, "fields_wildcard"))
+        let bare = try #require(cost(unmasked, "fields_unspecified"))
+        #expect(starred.count == 4 && bare.count == 4)
+        #expect(abs(starred.billedListUSD - bare.billedListUSD) < 1e-9 && starred.billedListUSD > 0)
+        #expect(starred.alternativeListUSD.map { abs($0 - bare.alternativeListUSD!) < 1e-9 } == true)
+        #expect(starred.alternativeCostsMoreBecause == bare.alternativeCostsMoreBecause)
+        // `*` is a mask: no `fields_unspecified` call, no `anomalies` count, the same bill.
+        #expect(wildcard.sessions.anomalies.fieldsUnspecified == 0 && cost(wildcard, "fields_unspecified")?.count == 0)
+        #expect(!wildcard.sessions.anomalies.named.contains { $0.name == "fields_wildcard" })
+        #expect(cost(unmasked, "fields_wildcard") == nil)
+        #expect(wildcard.recommendation.current.costUSD == unmasked.recommendation.current.costUSD)
+        #expect(wildcard.recommendation.anomalies.map(\.cost.name) == Anomalies().named.map(\.name) + ["fields_wildcard"])
+        let markdown = MarkdownReportRenderer().render(wildcard)
+        #expect(markdown.contains("| `fields_wildcard` | 4 | 4,000 | \(Money.usd(starred.billedListUSD)) |"))
+        _ = try JSONSchemaTests.expectValid(JSONReportRenderer().render(wildcard), against: "report.schema.json")
+    }
+
+    @Test("the summary's details calls without a mask are the walk's `fields_unspecified` calls")
+    func maskCostCountsEveryDetailsCall() throws {
+        // Generated traffic: details calls in searches, on spent tokens, on fresh tokens and
+        // without tokens, some without a mask.
+        let directory = TemporaryDirectory()
+        let log = directory.path + "/log.jsonl"
+        #expect(runCLI(["generate", "--searches", "3000", "--seed", "11", "--format", "jsonl", "--out", log]).code == .success)
+        let analysis = try Analyzer(options: Analyzer.Options()).analyze(paths: [log]).0
+        let pricer = AnomalyPricer(calculator: CostCalculator(plan: try PricingPlan.load(nil)))
+        let unmasked = pricer.maskCost(analysis.sessions) { $0 == nil }
+        #expect(analysis.sessions.anomalies.fieldsUnspecified > 0)
+        #expect(unmasked.count == analysis.sessions.anomalies.fieldsUnspecified)
     }
 
     @Test("a field mask that bills more than none says why in its row")
