@@ -59,7 +59,7 @@ enum DecisionTree {
         case .assumed:
             return "\(question) Yes, assumed: no selection in the log carried a field mask (pass `--needs-details no` if the app uses only the address and location)."
         case .measured where need.needsDetails:
-            return "\(question) Yes: \(DecisionTree.selections(need)) (\(Money.plain(need.share * 100))%) \(need.selectionsNeedingDetails == 1 ? "asks" : "ask") for other fields."
+            return "\(question) Yes: \(DecisionTree.selections(need)) (\(Money.plain(need.share * 100))%) \(need.selectionsNeedingDetails == 1 ? "asks" : "ask") for other fields." + DecisionTree.wildcardClause(need)
         case .measured:
             return "\(question) No: \(DecisionTree.allSelections(need)) only for address and location fields."
         }
@@ -77,6 +77,16 @@ enum DecisionTree {
             digits += 1
         }
         return Money.plain(value, digits: digits)
+    }
+
+    /// What the `*` masks among the selections say, when there are any: a sentence beginning
+    /// with a space, or nothing.
+    static func wildcardClause(_ need: DetailsNeed) -> String {
+        guard need.selectionsWithWildcard > 0 else { return "" }
+        let which = need.selectionsWithWildcard == need.selectionsWithMask
+            ? (need.selectionsWithMask == 1 ? "It asks" : "All of them ask")
+            : "\(Money.count(need.selectionsWithWildcard)) of them \(need.selectionsWithWildcard == 1 ? "asks" : "ask")"
+        return " \(which) for every field with `*`, which tells nothing of the fields the app reads (pass `--needs-details no` if it uses only the address and location)."
     }
 
     /// `3 of 40 selections with a field mask`, `1 of 1 selection with a field mask`.

@@ -111,7 +111,8 @@ struct TrafficProfile: Sendable {
             maxDelay: raw.assumptions.max_delay,
             detailsNeed: DetailsNeed(
                 needsDetails: raw.needs_details.answer, source: DetailsNeed.Source(rawValue: raw.needs_details.source) ?? .measured,
-                selectionsWithMask: raw.needs_details.selections_with_mask, selectionsNeedingDetails: raw.needs_details.selections_needing_details
+                selectionsWithMask: raw.needs_details.selections_with_mask, selectionsNeedingDetails: raw.needs_details.selections_needing_details,
+                selectionsWithWildcard: raw.needs_details.selections_with_wildcard ?? 0
             ),
             meanRequests: Dictionary(raw.recommendation.evidence.mean_requests_by_delay.compactMap { key, value in Int(key).map { ($0, value) } }) { first, _ in first },
             strategies: strategies,
@@ -194,6 +195,8 @@ struct TrafficProfile: Sendable {
             var source: String
             var selections_with_mask: Int
             var selections_needing_details: Int
+            /// Absent from reports written before `*` masks were told apart.
+            var selections_with_wildcard: Int?
         }
 
         struct Recommendation: Decodable {

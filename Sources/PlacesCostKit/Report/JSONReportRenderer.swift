@@ -58,6 +58,7 @@ struct JSONReportRenderer: Sendable {
                 ("source", .string(analysis.detailsNeed.source.rawValue)),
                 ("selections_with_mask", .int(analysis.detailsNeed.selectionsWithMask)),
                 ("selections_needing_details", .int(analysis.detailsNeed.selectionsNeedingDetails)),
+                ("selections_with_wildcard", .int(analysis.detailsNeed.selectionsWithWildcard)),
                 ("share", .number(analysis.detailsNeed.share)),
             ])),
             ("anomalies", .object(analysis.sessions.anomalies.named.map { ($0.name, .int($0.count)) })),

@@ -298,7 +298,7 @@ struct MarkdownReportRenderer: Sendable {
             let share = Money.plain(need.share * 100)
             if need.needsDetails {
                 let mixed = need.selectionsNeedingDetails < need.selectionsWithMask
-                return "**Yes**: \(DecisionTree.selections(need)) (\(share)%) \(need.selectionsNeedingDetails == 1 ? "asks" : "ask") for more than the address and location." + (mixed ? " The app mixes both kinds: consider splitting the address-only flows (which could use per-request autocomplete and Geocoding) from the ones that need place details." : "")
+                return "**Yes**: \(DecisionTree.selections(need)) (\(share)%) \(need.selectionsNeedingDetails == 1 ? "asks" : "ask") for more than the address and location." + DecisionTree.wildcardClause(need) + (mixed ? " The app mixes both kinds: consider splitting the address-only flows (which could use per-request autocomplete and Geocoding) from the ones that need place details." : "")
             }
             return "**No**: \(DecisionTree.allSelections(need)) only for the address and location, which Geocoding also returns."
         }

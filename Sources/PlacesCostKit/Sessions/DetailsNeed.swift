@@ -17,6 +17,9 @@ struct DetailsNeed: Sendable, Equatable {
     var selectionsWithMask: Int
     /// Of those, the ones asking for more than address and location.
     var selectionsNeedingDetails: Int
+    /// Of those, the ones asking for every field with `*`, which tells nothing of what the app
+    /// reads (`docs/sessions.md`).
+    var selectionsWithWildcard = 0
 
     /// The share of masked selections that need details; 0 when none carried a mask.
     var share: Double {
@@ -43,11 +46,12 @@ struct DetailsNeed: Sendable, Equatable {
     }
 
     /// The answer as a report states it (`needs_details` of report.json).
-    init(needsDetails: Bool, source: Source, selectionsWithMask: Int, selectionsNeedingDetails: Int) {
+    init(needsDetails: Bool, source: Source, selectionsWithMask: Int, selectionsNeedingDetails: Int, selectionsWithWildcard: Int = 0) {
         self.needsDetails = needsDetails
         self.source = source
         self.selectionsWithMask = selectionsWithMask
         self.selectionsNeedingDetails = selectionsNeedingDetails
+        self.selectionsWithWildcard = selectionsWithWildcard
     }
 
     /// The answer for a simulated field mask.
@@ -68,13 +72,16 @@ struct DetailsNeed: Sendable, Equatable {
     init(weighted searches: [SearchSummary.WeightedSearch], override: Bool? = nil) {
         var withMask = 0
         var needing = 0
+        var wildcard = 0
         for entry in searches {
             guard let needs = DetailsNeed.needsDetails(entry.search) else { continue }
             withMask += entry.count
             if needs { needing += entry.count }
+            if let fields = entry.search.selection?.fields, FieldCatalog.isWildcard(fields) { wildcard += entry.count }
         }
         self.selectionsWithMask = withMask
         self.selectionsNeedingDetails = needing
+        self.selectionsWithWildcard = wildcard
         if let override {
             self.needsDetails = override
             self.source = .override

@@ -227,6 +227,12 @@ struct AdvisorTests {
         let markdown = MarkdownReportRenderer().render(wildcard)
         #expect(markdown.contains("| `fields_wildcard` | 4 | 4,000 | \(Money.usd(starred.billedListUSD)) |"))
         _ = try JSONSchemaTests.expectValid(JSONReportRenderer().render(wildcard), against: "report.schema.json")
+        // Both selections of `a` and of `c` carried masks; `a`'s is `*`, which the tree names.
+        #expect(wildcard.detailsNeed.selectionsWithMask == 3 && wildcard.detailsNeed.selectionsWithWildcard == 1)
+        #expect(unmasked.detailsNeed.selectionsWithMask == 2 && unmasked.detailsNeed.selectionsWithWildcard == 0)
+        #expect(wildcard.recommendation.tree.path[0].hasSuffix("ask for other fields. 1 of them asks for every field with `*`, which tells nothing of the fields the app reads (pass `--needs-details no` if it uses only the address and location)."))
+        #expect(markdown.contains("1 of them asks for every field with `*`"))
+        #expect(!MarkdownReportRenderer().render(unmasked).contains("every field with `*`"))
     }
 
     @Test("the summary's details calls without a mask are the walk's `fields_unspecified` calls")
