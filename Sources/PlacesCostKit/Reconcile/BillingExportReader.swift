@@ -203,9 +203,8 @@ struct BillingExportReader: Sendable {
             }
             let credits = columns.credits.reduce(0) { $0 + (BillingExportReader.number(cell($1), mark: mark) ?? 0) }
                 + (columns.creditsCell.map { BillingExportReader.creditsValue(cell($0)) } ?? 0)
-            let amount = BillingExportReader.anyNumber(cell(columns.amount), mark: mark)
-            guard accumulator.check(cost: cost, amount: amount, credits: credits, file: file, line: line) else { return true }
-            row.amount = amount.flatMap { $0.isFinite ? $0 : nil } ?? 0
+            guard let amount = accumulator.check(cost: cost, usage: cell(columns.amount), mark: mark, credits: credits, file: file, line: line) else { return true }
+            row.amount = amount
             row.cost = cost
             row.credits = credits
             row.start = BillingExportReader.isoDate(cell(columns.start))
@@ -282,9 +281,9 @@ struct BillingExportReader: Sendable {
                 throw IngestError.invalidBillingExport(path: file, reason: "line \(lineNumber) has no readable `cost`; expected a number of US dollars.")
             }
             let credits = BillingExportReader.creditsValue(BillingExportReader.lookup(object, "credits"))
-            guard accumulator.check(cost: cost, amount: BillingExportReader.anyNumber(string("usage.amount")), credits: credits, file: file, line: lineNumber) else { continue }
+            guard let amount = accumulator.check(cost: cost, usage: string("usage.amount"), mark: nil, credits: credits, file: file, line: lineNumber) else { continue }
             row.cost = cost
-            row.amount = BillingExportReader.number(string("usage.amount")) ?? 0
+            row.amount = amount
             row.credits = credits
             row.start = BillingExportReader.isoDate(string("usage_start_time"))
             row.end = BillingExportReader.isoDate(string("usage_end_time")) ?? row.start
@@ -414,24 +413,29 @@ struct BillingExportReader: Sendable {
             }
         }
 
-        /// Whether a row's numbers are finite and within the reader's ranges; if not, the row is
-        /// skipped (counted, warned) so that no sum becomes infinite or loses its meaning.
-        mutating func check(cost: Double, amount: Double?, credits: Double, file: String, line: Int) -> Bool {
+        /// A row's usage amount (0 for an empty cell), once its numbers are found finite and
+        /// within the reader's ranges and its usage a number; if not, `nil`, and the row is
+        /// skipped (counted, warned) so that no sum becomes infinite or loses its meaning, and no
+        /// row's cost is kept without its usage.
+        mutating func check(cost: Double, usage: String, mark: DecimalMark?, credits: Double, file: String, line: Int) -> Double? {
             func range(_ range: ClosedRange<Double>) -> String {
                 "from \(JSONValue.format(range.lowerBound)) to \(JSONValue.format(range.upperBound))"
             }
+            let amount = BillingExportReader.anyNumber(usage, mark: mark)
             let problem: String
-            if !BillingExportReader.moneyRange.contains(cost) {
+            if amount == nil, !usage.isEmpty {
+                problem = "the usage amount (\(ValueShape(usage))) is not a number"
+            } else if !BillingExportReader.moneyRange.contains(cost) {
                 problem = "the cost `\(cost)` is outside the range this reader takes (\(range(BillingExportReader.moneyRange)) US dollars a row)"
             } else if let amount, !BillingExportReader.usageRange.contains(amount) {
                 problem = "the usage amount `\(amount)` is outside the range this reader takes (\(range(BillingExportReader.usageRange)) a row)"
             } else if !BillingExportReader.moneyRange.contains(credits) {
                 problem = "the credits `\(credits)` are outside the range this reader takes (\(range(BillingExportReader.moneyRange)) US dollars a row)"
             } else {
-                return true
+                return amount ?? 0
             }
             skip(file: file, line: line, reason: problem + "; the row is left out of the bill.")
-            return false
+            return nil
         }
 
         /// The table's name for each (service, SKU description) met, or nil for another
@@ -531,8 +535,40 @@ struct BillingExportReader: Sendable {
             default: plain.append(byte)
             }
         }
-        guard let value = Double(String(decoding: plain, as: UTF8.self)) else { return nil }
+        guard BillingExportReader.isDecimalNumeral(plain), let value = Double(String(decoding: plain, as: UTF8.self)) else { return nil }
         return negative ? -value : value
+    }
+
+    /// Whether `bytes` are a decimal numeral `Double` may read: a sign, digits with at most one
+    /// point, an exponent (`1.5E-5`, as BigQuery writes small costs); or `nan`, `inf`,
+    /// `infinity` (read, so that the row holding one is reported). Not the hexadecimal `0x10`
+    /// that `Double(_:)` also takes.
+    static func isDecimalNumeral(_ bytes: [UInt8]) -> Bool {
+        var index = 0
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") { index += 1 }
+        let word = String(decoding: bytes[index...], as: UTF8.self).lowercased()
+        if word == "nan" || word == "inf" || word == "infinity" { return true }
+        var digits = 0
+        var point = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte.isDigit {
+                digits += 1
+            } else if byte == UInt8(ascii: "."), !point {
+                point = true
+            } else {
+                break
+            }
+            index += 1
+        }
+        guard digits > 0 else { return false }
+        guard index < bytes.count else { return true }
+        guard bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") else { return false }
+        index += 1
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") { index += 1 }
+        let exponentStart = index
+        while index < bytes.count, bytes[index].isDigit { index += 1 }
+        return index == bytes.count && index > exponentStart
     }
 
     /// An amount's digits, sign and separators, without currency signs, spaces or the

@@ -45,6 +45,40 @@ struct BillingExportNumberTests {
         }
     }
 
+    @Test("Usage amounts that are not numbers (`abc`, `4x5`, `0x10`, `1,2,3`): the row is skipped, counted and warned, its cost not kept without them")
+    func usageNotANumber() throws {
+        for amount in ["abc", "4x5", "12abc", "0x10", "\"1,2,3\"", "1e", "--3", "1.2.3"] {
+            let usage = try BillingExportReader().parse(BillingExportNumberTests.console(usage: amount), file: "bill.csv")
+            #expect(usage.skippedRows == 1, "\(amount)")
+            let warning = try #require(usage.warnings.first, "\(amount)")
+            #expect(warning.location == SourceLocation(file: "bill.csv", line: 4) && warning.reason.hasPrefix("the usage amount ("), "\(amount): \(warning)")
+            #expect(usage.skus.map(\.sku) == ["Places Details"], "\(amount)")
+        }
+        // An empty usage cell is no usage, and a cost in hexadecimal is no cost.
+        let empty = try BillingExportReader().parse(BillingExportNumberTests.console(usage: ""), file: "bill.csv")
+        #expect(empty.skippedRows == 0 && empty.skus.first { $0.sku == "Autocomplete - Per Request" }?.usageAmount == 0)
+        let hexCost = try BillingExportReader().parse(BillingExportNumberTests.console(cost: "0x10"), file: "bill.csv")
+        #expect(hexCost.skippedRows == 1 && hexCost.warnings.first?.reason.hasPrefix("the cost (") == true)
+        let bigQuery = try BillingExportReader().parse("""
+            {"sku":{"description":"Places Details"},"service":{"description":"Places API"},"usage":{"amount":"lots"},"cost":1.0}
+            {"sku":{"description":"Places Details"},"service":{"description":"Places API"},"usage":{"amount":3},"cost":0.05}
+
+            """, file: "bill.jsonl")
+        #expect(bigQuery.skippedRows == 1 && bigQuery.warnings.map(\.location.line) == [1])
+        #expect(bigQuery.skus.first?.usageAmount == 3 && bigQuery.skus.first?.costUSD == 0.05)
+    }
+
+    @Test("--strict stops at a usage amount that is not a number, at its line")
+    func strictUsage() {
+        let directory = TemporaryDirectory()
+        let log = directory.write("log.jsonl", smallLog)
+        let bill = directory.write("bill.csv", BillingExportNumberTests.console(usage: "4x5"))
+        let result = runCLI(["reconcile", log, "--billing", bill, "--strict"])
+        #expect(result.code == .dataError, "\(result.stderr)")
+        #expect(result.stderr.contains("\(bill):4: ") && result.stderr.contains("usage amount"), "\(result.stderr)")
+        #expect(!result.stderr.contains("4x5"))
+    }
+
     @Test("BigQuery JSON Lines: the same checks, at the line of the row")
     func jsonLines() throws {
         let text = """
@@ -105,7 +139,11 @@ struct BillingExportNumberTests {
         let plain = decimalComma
             ? text.replacingOccurrences(of: ".", with: "").replacingOccurrences(of: ",", with: ".")
             : text.replacingOccurrences(of: ",", with: "")
-        guard let value = Double(plain) else { return nil }
+        // A decimal numeral, or the words `Double` reads for NaN and the infinities; never its
+        // hexadecimal form.
+        guard plain.wholeMatch(of: /[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?/) != nil
+            || plain.wholeMatch(of: /[+-]?(nan|inf|infinity)/.ignoresCase()) != nil,
+            let value = Double(plain) else { return nil }
         return negative ? -value : value
     }
 
@@ -113,7 +151,7 @@ struct BillingExportNumberTests {
     func amountsAgreeWithTheTwin() {
         var random = SystemRandomNumberGenerator.Seeded(seed: 31)
         let pieces = ["1", "0", "7", "12", "622", "403", ".", ",", ".5", ",50", "-", "+", "e3", "E-2", "$", "US$", "USD", "EUR", "JPY",
-                      "€", "£", "¥", "￥", " ", "\u{00A0}", "\u{202F}", "'", "(", ")", "x", "N/A", "nan", "inf", "\t"]
+                      "€", "£", "¥", "￥", " ", "\u{00A0}", "\u{202F}", "'", "(", ")", "x", "N/A", "nan", "inf", "\t", "0x1", "p2", "Infinity"]
         var disagreements: [String] = []
         for _ in 0..<20_000 {
             let text = (0..<Int(1 + random.next() % 6)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
