@@ -15,12 +15,17 @@ struct PriceTableLoader: Sendable {
         try BundledPriceTables.files.map { try decode(Data($0.json.utf8), source: "Pricing/\($0.id).json") }
     }
 
-    /// A bundled table by id, or a user's table file by path.
+    /// A bundled table by id, or a user's table file by path. A missing file is `unreadable`
+    /// (an input that is not there) when the argument is plainly a path (it holds a `/` or ends
+    /// in `.json`), else `unknownTable` (a mistyped id).
     func load(_ idOrPath: String) throws -> PriceTable {
         if let file = BundledPriceTables.files.first(where: { $0.id == idOrPath }) {
             return try decode(Data(file.json.utf8), source: "Pricing/\(file.id).json")
         }
         guard FileManager.default.fileExists(atPath: idOrPath) else {
+            if idOrPath.contains("/") || idOrPath.lowercased().hasSuffix(".json") {
+                throw PricingError.unreadable(path: idOrPath, reason: "there is no such file")
+            }
             throw PricingError.unknownTable(id: idOrPath, known: BundledPriceTables.files.map(\.id))
         }
         guard let handle = FileHandle(forReadingAtPath: idOrPath) else {

@@ -74,6 +74,15 @@ struct PriceTableLoaderTests {
         #expect(result.stdout.contains("\"id\": \"negotiated\""))
         #expect(result.stdout.contains("\"list_cost_usd\": 5.66"))  // 4,000 requests at $1.415
         #expect(runCLI(["simulate", "--pricing", "nonesuch"]).code == .usage)
+        // A path that is not there is a missing input (66), in every command that takes a table.
+        for missing in [directory.path + "/gone.json", "gone.json", "tables/gone"] {
+            for command in [["simulate"], ["analyze", "SampleLogs"], ["sql", "--dialect", "duckdb"], ["pricing", "show"]] {
+                let arguments = command == ["pricing", "show"] ? command + [missing] : command + ["--pricing", missing]
+                let result = runCLI(arguments, workingDirectory: packageRoot)
+                #expect(result.code == .noInput, "\(arguments)")
+                #expect(result.stderr == "placescost: error: cannot read the price table \(missing): there is no such file. Check the --pricing path, or pass a bundled table id (`placescost pricing list`).\n", "\(arguments)")
+            }
+        }
         let broken = directory.write("broken.json", "{\"schema_version\": 1}")
         #expect(runCLI(["simulate", "--pricing", broken]).code == .dataError)
     }
