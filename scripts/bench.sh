@@ -5,7 +5,7 @@
 #
 #   scripts/bench.sh [--searches N] [--seed S] [--runs R]     (defaults: 1000000, 1, 3)
 #
-# Generates the log once with `placescost generate` (1 M searches is about 1.4 GB) into
+# Generates the log once with `placescost generate` (1 M searches is about 1.6 GB) into
 # $BENCH_DIR (default /tmp/placescost-bench), makes a Python virtual environment there with
 # DuckDB from pip, then runs the three alternately R times and prints, for each, the median wall
 # time, MB/s, the median peak resident memory (GNU time) and the median CPU time (user +

@@ -55,7 +55,7 @@ public struct CLI {
       placescost generate --searches N [options] a realistic made-up log, for tests and benchmarks
       placescost sql --dialect bigquery|duckdb   the same analysis as SQL for a warehouse
       placescost completion bash|zsh|fish        a completion script for your shell
-      placescost --help | --version | COMMAND --help
+      placescost --help | --version | COMMAND --help | help COMMAND
 
     COMMANDS
       analyze   Read request logs (canonical JSON Lines or CSV, proxy access logs, HAR captures),
@@ -124,7 +124,7 @@ public struct CLI {
             return .success
         case "help":
             // `placescost help analyze` is `placescost analyze --help`.
-            guard let name = rest.first else {
+            guard let name = rest.first, name != "help" else {
                 context.standardOutput.write(CLI.help)
                 return .success
             }

@@ -12,6 +12,8 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
     case sampleLogsNotFound
     /// An output directory or file could not be created or written.
     case cannotCreate(path: String, reason: String)
+    /// The file `generate --out FILE` names could not be created.
+    case cannotCreateFile(path: String, reason: String)
     /// A file was opened but a write to it failed part-way (a full disk, an I/O error).
     case cannotWrite(path: String, reason: String)
     /// A file of an `--out` report failed to write (a full disk, a file size limit): nothing of
@@ -39,6 +41,8 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
             "no input given, and the bundled SampleLogs/ folder was not found in the current directory or beside the executable. Pass a log file, a directory, or - for standard input."
         case .cannotCreate(let path, let reason):
             "cannot write \(path): \(reason). Choose an --out directory you can create and write to."
+        case .cannotCreateFile(let path, let reason):
+            "cannot write \(path): \(reason). Choose an --out file in a folder you can write to."
         case .cannotWrite(let path, let reason):
             "cannot write \(path): \(reason)."
         case .cannotWriteReport(let path, let reason):
@@ -59,7 +63,7 @@ extension ExitCode {
             switch error {
             case .usage: self = .usage
             case .sampleLogsNotFound: self = .noInput
-            case .cannotCreate: self = .cannotCreate
+            case .cannotCreate, .cannotCreateFile: self = .cannotCreate
             case .cannotWrite, .cannotWriteReport, .cannotWriteStandardOutput, .standardOutputClosed: self = .ioError
             }
         case let error as IngestError:

@@ -9,7 +9,7 @@ struct GenerateCommand {
     enum Key {
         static let searches = CommandOption(
             "searches", value: "N", required: true,
-            help: "User actions to generate (required); `analyze` counts about 1.08 N searches (a reused token splits an action in two, a token per keystroke makes a search of every call). 1 M writes about 1.4 GB of JSON Lines."
+            help: "User actions to generate (required); `analyze` counts about 1.08 N searches (a reused token splits an action in two, a token per keystroke makes a search of every call). 1 M writes about 1.6 GB of JSON Lines, 7.6 M calls."
         )
         static let seed = CommandOption("seed", value: "S", help: "Random seed, a whole number (default 1).")
         static let format = CommandOption(
@@ -128,7 +128,7 @@ struct GenerateCommand {
                 }
             }
             guard descriptor >= 0 else {
-                throw CLIError.cannotCreate(path: out, reason: String(cString: strerror(errno)))
+                throw CLIError.cannotCreateFile(path: out, reason: String(cString: strerror(errno)))
             }
             sink = FileDescriptorSink(descriptor: descriptor)
         } else {
@@ -158,7 +158,7 @@ struct GenerateCommand {
         try stopIfFailed()
         if let partial, let out = parsed[Key.out] {
             guard fsync(descriptor) == 0 else { throw CLIError.cannotWrite(path: out, reason: String(cString: strerror(errno))) }
-            guard rename(partial.path, partial.final) == 0 else { throw CLIError.cannotCreate(path: out, reason: String(cString: strerror(errno))) }
+            guard rename(partial.path, partial.final) == 0 else { throw CLIError.cannotCreateFile(path: out, reason: String(cString: strerror(errno))) }
         }
         finished = true
         return .success

@@ -43,7 +43,7 @@ struct SimulateCommand {
             help: "Start from measured traffic: a report.json of `placescost analyze`, or a log (analyzed as analyze would; more logs may follow as arguments). Without --searches, --months, --growth or --start: the log's own months and volume."
         )
         static let growth = CommandOption(
-            "growth", value: "PCT", help: "With --from: each month has PCT percent more searches than the one before (default 0; above -100)."
+            "growth", value: "PCT", help: "With --from: each month has PCT percent more searches than the one before (default 0; from -100 to 1000)."
         )
         static let start = CommandOption(
             "start", value: "YYYY-MM", help: "With --from: the first simulated month (default: the month after the log's last), which decides the table in force."

@@ -3,7 +3,7 @@
 ///
 /// Records are built as bytes into one buffer handed to `flush` in chunks of about 1 MiB: a
 /// `String` per record through `OutputSink.write(_:)` would cost an allocation and a copy for
-/// each of the ~8.7 M records of a 1 M-search log. Text comes from the catalog as UTF-8 and is
+/// each of the ~7.6 M records of a 1 M-search log. Text comes from the catalog as UTF-8 and is
 /// escaped per format (JSON string, RFC 4180 cell, URL query with `+` for spaces).
 struct GeneratedLogWriter {
     enum Format: String, CaseIterable, Sendable {

@@ -89,6 +89,8 @@ import Testing
         #expect(written == runCLI(["generate", "--searches", "50"]).stdout)
         let failed = runCLI(["generate", "--searches", "5", "--out", directory.path + "/missing/dir/x.jsonl"])
         #expect(failed.code == .cannotCreate)
+        // `generate --out` names a file, and its advice says so.
+        #expect(failed.stderr.hasSuffix(": No such file or directory. Choose an --out file in a folder you can write to.\n"), "\(failed.stderr)")
     }
 
     @Test func startAndDaysSetThePeriod() {

@@ -159,6 +159,7 @@ struct OptionTableTests {
         #expect(runCLI([command, "--no-such-option", "--help"]).code == .success)
         #expect(runCLI(["-V"]).stdout == "placescost \(CLI.version)\n")
         #expect(runCLI(["help", command]).stdout == runCLI([command, "--help"]).stdout)
+        #expect(runCLI(["help", "help"]).stdout == CLI.help && runCLI(["help", "help"]).code == .success)
     }
 
     @Test("An unknown option near a known one is named in the error", arguments: [
