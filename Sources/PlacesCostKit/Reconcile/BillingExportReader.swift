@@ -85,11 +85,16 @@ struct BillingExportReader: Sendable {
     func parse(_ text: String, file: String) throws -> BilledUsage {
         var text = text
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        // A file saved with the classic Mac's line ends (Excel's "CSV (Macintosh)") has a `\r`
+        // and never a `\n`: its rows are lines all the same.
+        if !text.utf8.contains(UInt8(ascii: "\n")), text.utf8.contains(UInt8(ascii: "\r")) {
+            text = String(decoding: text.utf8.map { $0 == UInt8(ascii: "\r") ? UInt8(ascii: "\n") : $0 }, as: UTF8.self)
+        }
         let firstCharacter = text.first { !$0.isWhitespace }
         var accumulator = Accumulator(matcher: SKUMatcher(names: skuNames))
         let layout: BilledUsage.Layout
         var byPosition = false
-        if firstCharacter == "{" {
+        if firstCharacter == "{" || BillingExportReader.mostLinesAreObjects(text) {
             layout = .bigQueryJSONLines
             try readJSONLines(text, file: file, into: &accumulator)
         } else if firstCharacter == nil {
@@ -256,14 +261,43 @@ struct BillingExportReader: Sendable {
 
     // MARK: - BigQuery JSON Lines
 
+    /// Whether most of the first lines that hold something start with `{`: JSON Lines whose
+    /// first line is damaged, never a CSV export, whose rows never start so.
+    static func mostLinesAreObjects(_ text: String) -> Bool {
+        var objects = 0
+        var others = 0
+        var atLineStart = true
+        for byte in text.utf8 where objects + others < 10 {
+            switch byte {
+            case UInt8(ascii: "\n"), UInt8(ascii: "\r"): atLineStart = true
+            case UInt8(ascii: " "), UInt8(ascii: "\t"): continue
+            default:
+                if atLineStart { byte == UInt8(ascii: "{") ? (objects += 1) : (others += 1) }
+                atLineStart = false
+            }
+        }
+        return objects > others
+    }
+
+    /// Reads the rows of a BigQuery export as JSON Lines. A line that is no row (not a JSON
+    /// object, cut off, without `sku.description`, with a cost that is not a number) is skipped,
+    /// counted and warned at its line, as a damaged CSV row is; only a file without one readable
+    /// row is an error, the first line's problem named.
     private func readJSONLines(_ text: String, file: String, into accumulator: inout Accumulator) throws {
         var lineNumber = 0
+        var read = 0
+        var firstProblem: (line: Int, reason: String)?
+        func skip(_ reason: String) {
+            if firstProblem == nil { firstProblem = (lineNumber, reason) }
+            accumulator.skip(file: file, line: lineNumber, reason: reason + "; the row is left out of the bill.")
+        }
         for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             lineNumber += 1
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.isEmpty { continue }
             guard let object = (try? JSONSerialization.jsonObject(with: Data(trimmed.utf8))) as? [String: Any] else {
-                throw IngestError.invalidBillingExport(path: file, reason: "line \(lineNumber) is not a JSON object; expected one BigQuery billing export row per line.")
+                skip("the line is not a JSON object (\(ValueShape(trimmed)))")
+                continue
             }
             let string = { (path: String) -> String in
                 switch BillingExportReader.lookup(object, path) {
@@ -273,15 +307,20 @@ struct BillingExportReader: Sendable {
                 }
             }
             guard BillingExportReader.lookup(object, "sku.description") != nil else {
-                throw IngestError.invalidBillingExport(path: file, reason: "line \(lineNumber) has no `sku.description`; expected BigQuery billing export rows with `sku.description`, `usage.amount` and `cost`.")
+                skip("the row has no `sku.description`")
+                continue
             }
             var row = Row(service: string("service.description"), sku: string("sku.description"), firstCell: "", costType: string("cost_type"))
             if BillingExportReader.isSummary(row) { accumulator.ignoredRows += 1; continue }
             guard let cost = BillingExportReader.anyNumber(string("cost")) else {
-                throw IngestError.invalidBillingExport(path: file, reason: "line \(lineNumber) has no readable `cost`; expected a number of US dollars.")
+                skip("the cost (\(ValueShape(string("cost")))) is not a number")
+                continue
             }
             let credits = BillingExportReader.creditsValue(BillingExportReader.lookup(object, "credits"))
-            guard let amount = accumulator.check(cost: cost, usage: string("usage.amount"), mark: nil, credits: credits, file: file, line: lineNumber) else { continue }
+            guard let amount = accumulator.check(cost: cost, usage: string("usage.amount"), mark: nil, credits: credits, file: file, line: lineNumber) else {
+                read += 1  // a row, with numbers out of range: warned by `check`
+                continue
+            }
             row.cost = cost
             row.amount = amount
             row.credits = credits
@@ -290,6 +329,13 @@ struct BillingExportReader: Sendable {
             accumulator.addInvoiceMonth(string("invoice.month"))
             accumulator.noteCurrency(string("currency"))
             accumulator.add(row)
+            read += 1
+        }
+        if read == 0, let firstProblem {
+            throw IngestError.invalidBillingExport(
+                path: file,
+                reason: "no line is a BigQuery billing export row (line \(firstProblem.line): \(firstProblem.reason)); expected one JSON object per line with `sku.description`, `usage.amount` and `cost`."
+            )
         }
     }
 

@@ -144,6 +144,41 @@ struct BillingExportReaderTests {
         #expect(usage.otherServiceRows == 1)
     }
 
+    @Test("BigQuery JSON Lines: a damaged line (cut off, not an object, no SKU, a cost that is no number) is skipped and warned at its line; the rows after it are read")
+    func bigQueryJSONLinesDamaged() throws {
+        let good = #"{"service":{"description":"Places API"},"sku":{"description":"Places Details"},"usage":{"amount":2},"cost":0.034}"#
+        let damaged = [
+            #"{"service":{"description":"Places API"},"sku":{"description":"Places Det"#,
+            "garbage from a download page",
+            #"{"service":{"description":"Places API"},"usage":{"amount":2},"cost":0.034}"#,
+            #"{"service":{"description":"Places API"},"sku":{"description":"Places Details"},"usage":{"amount":2},"cost":null}"#,
+            #"{"service":{"description":"Places API"},"sku":{"description":"Places Details"},"usage":{"amount":2},"cost":"abc"}"#,
+        ]
+        for bad in damaged {
+            for position in 0...2 {
+                var lines = [good, good]
+                lines.insert(bad, at: position)
+                let usage = try read(lines.joined(separator: "\n") + (position == 2 ? "" : "\n"), file: "bill.jsonl")
+                #expect(usage.layout == .bigQueryJSONLines, "\(bad) at \(position)")
+                #expect(usage.skippedRows == 1 && usage.warnings.map(\.location.line) == [position + 1], "\(bad) at \(position)")
+                #expect(sku(usage, "Places Details")?.usageAmount == 4, "\(bad) at \(position)")
+                #expect(usage.warnings.allSatisfy { !$0.reason.contains("Det") && !$0.reason.contains("garbage") && !$0.reason.contains("abc") })
+            }
+        }
+        // A file without one readable row is no export: the error names the first line's problem.
+        #expect(throws: IngestError.invalidBillingExport(path: "bill.jsonl", reason: "no line is a BigQuery billing export row (line 1: the line is not a JSON object (a 1-character text of punctuation)); expected one JSON object per line with `sku.description`, `usage.amount` and `cost`.")) {
+            try read("{\n" + damaged[1] + "\n", file: "bill.jsonl")
+        }
+    }
+
+    @Test("An export saved with the classic Mac's line ends (a carriage return alone) reads as the same export with line feeds")
+    func carriageReturnsAlone() throws {
+        let lineFeeds = try read(BillingExportReaderTests.console)
+        #expect(!lineFeeds.skus.isEmpty)
+        let returns = try read(BillingExportReaderTests.console.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r"))
+        #expect(returns.skus == lineFeeds.skus && returns.period == lineFeeds.period && returns.skippedRows == lineFeeds.skippedRows)
+    }
+
     @Test("A bill in another currency is told from the preamble, BigQuery's currency or the cost column's sign; US dollars are none")
     func currency() throws {
         #expect(try read(BillingExportReaderTests.console).currency == nil)
