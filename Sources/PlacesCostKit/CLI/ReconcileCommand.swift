@@ -86,6 +86,9 @@ struct ReconcileCommand {
         shared.noteTypedText(records: read.typedTextRecords, files: read.typedTextFiles, parsed: parsed, context: context)
 
         let reconciliation = BillReconciler().reconcile(analysis.pricing, bill: bill)
+        if reconciliation.periodsOverlap == false, !parsed.has(AnalysisOptionsParser.Key.quiet) {
+            context.note(BillReconciler.disjointPeriods(bill: bill.period, months: reconciliation.estimateMonths))
+        }
         let renderer = ReconciliationRenderer()
         if let out {
             let files = renderer.files(reconciliation)

@@ -57,8 +57,28 @@ struct BillReconciler: Sendable {
             estimateMonths: (estimate?.months ?? []).map(\.month),
             bill: bill,
             suggestedScale: suggestedScale,
-            causes: flagged ? BillReconciler.causes(suggestedScale: suggestedScale) : []
+            causes: flagged ? BillReconciler.causes(suggestedScale: suggestedScale) : [],
+            periodsOverlap: BillReconciler.periodsOverlap(bill: bill.period, months: (estimate?.months ?? []).map(\.month))
         )
+    }
+
+    /// Whether the bill's usage dates (else its invoice months) share a day with the estimate's
+    /// months (`YYYY-MM`); `nil` when either side names none. Dates compare as text, as
+    /// `YYYY-MM-DD` sorts.
+    static func periodsOverlap(bill: BilledUsage.Period, months: [String]) -> Bool? {
+        guard !months.isEmpty else { return nil }
+        if let first = bill.firstUsageDate, let last = bill.lastUsageDate {
+            return months.contains { "\($0)-01" <= last && "\($0)-31" >= first }
+        }
+        guard !bill.invoiceMonths.isEmpty else { return nil }
+        return months.contains(where: bill.invoiceMonths.contains)
+    }
+
+    /// The sentence for a bill and a log that share no day.
+    static func disjointPeriods(bill: BilledUsage.Period, months: [String]) -> String {
+        let billed = bill.firstUsageDate.flatMap { first in bill.lastUsageDate.map { "usage from \(first) to \($0)" } }
+            ?? "invoice months \(bill.invoiceMonths.joined(separator: ", "))"
+        return "The bill and the log share no day: the bill has \(billed), the estimate covers \(months.joined(separator: ", ")), so their counts are of different periods. Export the bill of the log's months, or analyze the log of the bill's (`--since`, `--until`)."
     }
 
     /// Whether two counts differ by more than the tolerance, relative to the billed count.

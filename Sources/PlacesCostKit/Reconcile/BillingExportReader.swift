@@ -642,12 +642,15 @@ struct BillingExportReader: Sendable {
     /// What an amount may hold besides its digits: currency signs, spaces and group marks.
     private static let amountMarks: Set<Unicode.Scalar> = ["$", "€", "£", "¥", "￥", "\u{00A0}", "\u{202F}", " ", "'"]
 
-    /// The `YYYY-MM-DD` a date or time starts with, or nil.
+    /// The `YYYY-MM-DD` a date or time starts with, or nil; a day no calendar has
+    /// (`2026-11-31`) is none.
     static func isoDate(_ text: String) -> String? {
         let prefix = text.prefix(10)
         let parts = prefix.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              parts.allSatisfy({ $0.allSatisfy(\.isNumber) }) else { return nil }
+              parts.allSatisfy({ $0.utf8.allSatisfy(\.isDigit) }),
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+              (1...12).contains(month), (1...CivilDate.daysInMonth(year: year, month: month)).contains(day) else { return nil }
         return String(prefix)
     }
 

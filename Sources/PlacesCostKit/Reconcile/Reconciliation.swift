@@ -37,6 +37,9 @@ struct Reconciliation: Sendable, Equatable {
     var suggestedScale: Double?
     /// The usual causes of a gap, shown when a row is flagged; empty otherwise.
     var causes: [String]
+    /// Whether the bill's period shares a day with the estimate's months; `nil` when either
+    /// side names none (`BillReconciler.periodsOverlap`).
+    var periodsOverlap: Bool?
 
     var flaggedCount: Int { rows.filter(\.flagged).count }
 }

@@ -56,6 +56,7 @@ struct ReconciliationRenderer: Sendable {
                 ("invoice_months", .array(period.invoiceMonths.map(JSONValue.string))),
             ])),
             ("estimate_months", .array(reconciliation.estimateMonths.map(JSONValue.string))),
+            ("periods_overlap", reconciliation.periodsOverlap.map(JSONValue.bool) ?? .null),
             ("billing_file", .object([
                 ("path", .string(bill.file)),
                 ("layout", .string(bill.layout.rawValue)),
@@ -78,6 +79,10 @@ struct ReconciliationRenderer: Sendable {
         lines.append("Billing export: \(MarkdownText.name(bill.file)) (\(bill.layout.rawValue)\(bill.matchedByPosition ? ", columns matched by position" : "")), \(periodText(bill.period)).")
         let months = reconciliation.estimateMonths
         lines.append("The estimate is the app's current billing at delay 0 over \(months.isEmpty ? "no month" : months.joined(separator: ", ")).")
+        if reconciliation.periodsOverlap == false {
+            lines.append("")
+            lines.append("**" + BillReconciler.disjointPeriods(bill: bill.period, months: months) + "**")
+        }
         // Text from the file: escaped, so it cannot add a cell, a tag or a line.
         let currency = bill.currency.map(MarkdownText.escaped)
         /// A billed amount as the bill states it: dollars, or the number and the bill's currency.

@@ -66,6 +66,31 @@ struct ReconcileCommandTests {
         #expect((json["causes"] as? [String])?.contains { $0.contains("Pacific time") && $0.contains("--timezone America/Los_Angeles") } == true)
     }
 
+    @Test("A bill of months the log does not cover is said to share no day with it, on the screen, in the Markdown and in the JSON")
+    func disjointPeriods() throws {
+        let directory = TemporaryDirectory()
+        let log = ReconcileCommandTests.log(directory)
+        #expect(try object(runCLI(["reconcile", log, "--billing", directory.write("bill.csv", ReconcileCommandTests.bill), "--json", "--quiet"]).stdout)["periods_overlap"] as? Bool == true)
+        let march = directory.write("march.csv", ReconcileCommandTests.bill.replacingOccurrences(of: "2026-10-0", with: "2025-03-0"))
+        let sentence = "The bill and the log share no day: the bill has usage from 2025-03-01 to 2025-03-02, the estimate covers 2026-10, so their counts are of different periods."
+        let markdown = runCLI(["reconcile", log, "--billing", march])
+        #expect(markdown.code == .success)
+        #expect(markdown.stderr.contains("placescost: note: " + sentence) && markdown.stdout.contains("**" + sentence))
+        let json = runCLI(["reconcile", log, "--billing", march, "--json", "--quiet"])
+        #expect(try object(json.stdout)["periods_overlap"] as? Bool == false && json.stderr.isEmpty)
+        _ = try JSONSchemaTests.expectValid(json.stdout, against: "reconciliation.schema.json")
+        // The test itself, on the edges: a month shares a day with a range that touches it.
+        let october = ["2026-10"]
+        #expect(BillReconciler.periodsOverlap(bill: .init(firstUsageDate: "2026-09-01", lastUsageDate: "2026-10-01", invoiceMonths: []), months: october) == true)
+        #expect(BillReconciler.periodsOverlap(bill: .init(firstUsageDate: "2026-10-31", lastUsageDate: "2026-11-30", invoiceMonths: []), months: october) == true)
+        #expect(BillReconciler.periodsOverlap(bill: .init(firstUsageDate: "2026-09-01", lastUsageDate: "2026-09-30", invoiceMonths: ["2026-10"]), months: october) == false)
+        #expect(BillReconciler.periodsOverlap(bill: .init(firstUsageDate: nil, lastUsageDate: nil, invoiceMonths: ["2026-10"]), months: october) == true)
+        #expect(BillReconciler.periodsOverlap(bill: .init(firstUsageDate: nil, lastUsageDate: nil, invoiceMonths: []), months: october) == nil)
+        // A day no calendar has is no usage date.
+        #expect(BillingExportReader.isoDate("2026-11-31") == nil && BillingExportReader.isoDate("2028-02-29T00:00:00Z") == "2028-02-29")
+        #expect(BillingExportReader.isoDate("2026-02-29") == nil && BillingExportReader.isoDate("2026-13-01") == nil)
+    }
+
     @Test("The Markdown marks flagged rows and lists the causes; --out writes both files")
     func markdownAndOut() throws {
         let directory = TemporaryDirectory()
