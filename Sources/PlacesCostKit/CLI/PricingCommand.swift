@@ -64,7 +64,9 @@ struct PricingCommand {
             for (index, tier) in sku.tiers.enumerated() {
                 let range = tier.upTo.map { "\(Money.count(lower))-\(Money.count($0))" } ?? "\(Money.count(lower))+"
                 let free = index == 0 ? (sku.freeMonthly.map(Money.count) ?? "all") : ""
-                lines.append("| \(index == 0 ? sku.name : "") | \(free) | \(range) | \(Money.plain(tier.usdPer1000)) | \(tier.confirmed ? "yes" : "**no**") | \(tier.source)\(tier.note.map { "; \($0)" } ?? "") |")
+                let cells = [index == 0 ? sku.name : "", free, range, Money.plain(tier.usdPer1000, digits: 6), tier.confirmed ? "yes" : "**no**", tier.source + (tier.note.map { "; \($0)" } ?? "")]
+                // A `|` in a table's own words would open a cell.
+                lines.append("| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |")
                 lower = tier.upTo ?? lower
             }
         }

@@ -131,6 +131,23 @@ struct PriceTableLoader: Sendable {
             let value = key == "effective_from" ? table.effectiveFrom : table.effectiveTo!
             guard PriceTableLoader.parseDay(value) != nil else { throw invalid(key, "expected a date YYYY-MM-DD, found `\(value)`") }
         }
+        if let to = table.effectiveTo, to < table.effectiveFrom {
+            throw invalid("effective_to", "the table's last day, \(to), comes before its first, \(table.effectiveFrom)")
+        }
+        // Its words are shown as they are (`pricing show`, the reports' notes): no line break,
+        // control or bidirectional character may rearrange what is around them.
+        var texts = [("title", table.title)] + table.notes.enumerated().map { ("notes[\($0.offset)]", $0.element) }
+        for (index, sku) in table.skus.enumerated() {
+            texts.append(("skus[\(index)].name", sku.name))
+            for (tierIndex, tier) in sku.tiers.enumerated() {
+                texts.append(("skus[\(index)].tiers[\(tierIndex)].source", tier.source))
+                if let note = tier.note { texts.append(("skus[\(index)].tiers[\(tierIndex)].note", note)) }
+            }
+        }
+        if let rules = table.sessionRules { texts.append(("session_rules.terminating_details.source", rules.terminatingDetails.source)) }
+        for (path, text) in texts where !PriceTableLoader.isShowable(text) {
+            throw invalid(path, "holds a line break, a control or a bidirectional formatting character; write the text on one line")
+        }
         // Every number is checked against its range here, so that pricing at any `--scale` stays
         // finite and every integer conversion further on is in range.
         guard PriceTable.creditRange.contains(table.monthlyCreditUSD) else {
@@ -184,6 +201,16 @@ struct PriceTableLoader: Sendable {
                 throw invalid("session_rules.terminating_details.effective_from", "expected a date YYYY-MM-DD")
             }
         case (.legacy, nil): break
+        }
+    }
+
+    /// Whether `text` has no character that could break or rearrange a line it is shown on.
+    static func isShowable(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { scalar in
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse: false
+            default: true
+            }
         }
     }
 

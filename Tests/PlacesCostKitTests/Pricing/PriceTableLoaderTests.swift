@@ -43,6 +43,20 @@ struct PriceTableLoaderTests {
         #expect(try rejection { $0["discount"] = 0.1 } .hasPrefix("mine.json: at `discount`: unknown key"))
         #expect(try rejection { $0["schema_version"] = 2 } == "mine.json: at `schema_version`: version 2 is not supported; this placescost reads version 1.")
         #expect(try rejection { $0["currency"] = "EUR" } .hasPrefix("mine.json: at `currency`: must be USD"))
+        #expect(try rejection { $0["effective_to"] = "2017-01-01" } .hasPrefix("mine.json: at `effective_to`: the table's last day, 2017-01-01, comes before its first, 2018-07-16."))
+        // Words shown as they are may not break or rearrange their line.
+        for text in ["Mine\n# Injected heading", "tab\there", "\u{202E}gnp.exe", "bell\u{07}", "nel\u{85}"] {
+            #expect(try rejection { $0["title"] = text } .hasPrefix("mine.json: at `title`: holds a line break"), "\(text.debugDescription)")
+            #expect(try rejection { $0["notes"] = ["fine", text] } .hasPrefix("mine.json: at `notes[1]`: holds a line break"))
+            #expect(try rejection { object in
+                var skus = object["skus"] as! [[String: Any]]
+                var tiers = skus[2]["tiers"] as! [[String: Any]]
+                tiers[0]["source"] = text
+                skus[2]["tiers"] = tiers
+                object["skus"] = skus
+            } .hasPrefix("mine.json: at `skus[2].tiers[0].source`: holds a line break"))
+        }
+        #expect(try rejection { $0["title"] = "Négocié <b>prix</b> | 東京 🚀" } == "accepted")
         #expect(try rejection { object in
             var skus = object["skus"] as! [[String: Any]]
             var tiers = skus[3]["tiers"] as! [[String: Any]]
@@ -83,6 +97,10 @@ struct PriceTableLoaderTests {
                 #expect(result.stderr == "placescost: error: cannot read the price table \(missing): there is no such file. Check the --pricing path, or pass a bundled table id (`placescost pricing list`).\n", "\(arguments)")
             }
         }
+        // A `|` in the table's words stays in its cell of `pricing show`.
+        let piped = directory.write("piped.json", text.replacingOccurrences(of: "[seed] Places SDK for iOS guide, cost optimization example", with: "ours | negotiated"))
+        let shown = runCLI(["pricing", "show", piped]).stdout
+        #expect(shown.contains("| 1.415 | yes | ours \\| negotiated |") && !shown.contains("ours | negotiated"))
         let broken = directory.write("broken.json", "{\"schema_version\": 1}")
         #expect(runCLI(["simulate", "--pricing", broken]).code == .dataError)
     }
