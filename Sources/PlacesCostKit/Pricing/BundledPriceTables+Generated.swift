@@ -839,7 +839,7 @@ enum BundledPriceTables {
           "up_to": null,
           "usd_per_1000": 0,
           "source": "[G] Places API (New) pricing, from March 1, 2025",
-          "confirmed": false
+          "confirmed": true
         }
       ]
     },
