@@ -70,8 +70,14 @@ struct TerminalSummaryRenderer: Sendable {
         for (index, option) in valid.enumerated() {
             options.append(optionLine(option, rank: String(index + 1), advice: advice, layout: layout))
         }
+        // On a screen too narrow for the words, a mark and its legend: the rank's `-` alone does
+        // not say why an option is out.
+        let spelled = notValid.allSatisfy { optionName($0, advice: advice).unicodeScalars.count + " (not valid)".count <= layout.name }
         for option in notValid {
-            options.append(optionLine(option, rank: "-", advice: advice, layout: layout, note: " (not valid)"))
+            options.append(optionLine(option, rank: "-", advice: advice, layout: layout, note: spelled ? " (not valid)" : " *"))
+        }
+        if !spelled, !notValid.isEmpty {
+            options.append("      * not valid: does not serve the app")
         }
 
         let seen = advice.anomalies.filter { $0.cost.count > 0 }
@@ -85,16 +91,17 @@ struct TerminalSummaryRenderer: Sendable {
             // its 28 columns), so a count in the millions or a cost of $10,000 stays under its header.
             let countWidth = shown.reduce(9) { max($0, $1.count.unicodeScalars.count + 2) }
             let costWidth = shown.reduce(9) { max($0, $1.cost.unicodeScalars.count) }
+            // The fix is cut to the screen; on one too narrow for a useful part, left out, with
+            // its header.
+            let room = text.width - (2 + 28 + countWidth + 2 + costWidth + 2)
             anomalies.append(text.styled(
                 TerminalSummaryRenderer.padded("Anomalies", 30) + TerminalSummaryRenderer.leftPadded(countLabel, countWidth)
-                    + "  " + TerminalSummaryRenderer.leftPadded("cost", costWidth) + "  fix", .bold
+                    + "  " + TerminalSummaryRenderer.leftPadded("cost", costWidth) + (room >= 12 ? "  fix" : ""), .bold
             ))
             for anomaly in shown {
                 let start = "  " + TerminalSummaryRenderer.padded(anomaly.name, 28) + TerminalSummaryRenderer.leftPadded(anomaly.count, countWidth)
-                    + "  " + text.styled(TerminalSummaryRenderer.leftPadded(anomaly.cost, costWidth), .yellow) + "  "
-                // The fix is cut to the screen; on one too narrow for a useful part, left out.
-                let room = text.width - TerminalText.visibleWidth(start)
-                anomalies.append(room >= 12 ? start + TerminalText.truncated(anomaly.fix, to: room) : String(start.dropLast(2)))
+                    + "  " + text.styled(TerminalSummaryRenderer.leftPadded(anomaly.cost, costWidth), .yellow)
+                anomalies.append(room >= 12 ? start + "  " + TerminalText.truncated(anomaly.fix, to: room) : start)
             }
         }
 
@@ -136,12 +143,18 @@ struct TerminalSummaryRenderer: Sendable {
             .enumerated().map { $0.offset == 0 ? label + " " + $0.element.dropFirst(width + 1) : $0.element }
     }
 
-    private func optionLine(_ option: Recommendation.Option, rank: String, advice: Recommendation, layout: OptionLayout, note: String = "") -> String {
+    /// The option's name with what it is to the advice: `current (keep)`, `session_details (tree)`.
+    private func optionName(_ option: Recommendation.Option, advice: Recommendation) -> String {
         var name = option.strategy.rawValue
         if option.sameChoice(as: advice.recommended) { name += advice.keepsCurrent ? " (keep)" : " (recommended)" }
         if option.sameChoice(as: advice.treeOption), !option.sameChoice(as: advice.recommended) { name += " (tree)" }
-        name += note
-        let line = "  " + TerminalSummaryRenderer.leftPadded(rank, 2) + "  " + TerminalSummaryRenderer.padded(TerminalText.truncated(name, to: layout.name), layout.name)
+        return name
+    }
+
+    private func optionLine(_ option: Recommendation.Option, rank: String, advice: Recommendation, layout: OptionLayout, note: String = "") -> String {
+        // The name is cut, never the note after it.
+        let name = TerminalText.truncated(optionName(option, advice: advice), to: layout.name - note.unicodeScalars.count) + note
+        let line = "  " + TerminalSummaryRenderer.leftPadded(rank, 2) + "  " + TerminalSummaryRenderer.padded(name, layout.name)
             + TerminalSummaryRenderer.leftPadded(String(option.delay), TerminalSummaryRenderer.optionColumns.delay)
             + TerminalSummaryRenderer.leftPadded(Money.usd(option.costUSD), layout.bill)
             + TerminalSummaryRenderer.leftPadded(Money.usd(option.savingsUSDPerMonth), layout.saving)

@@ -147,6 +147,24 @@ struct TerminalSummaryTests {
         #expect(!sink.text.contains("\u{1B}"))
     }
 
+    @Test("On a narrow screen an option that does not serve the app keeps a mark and its legend; the anomalies lose their fix and its header", arguments: [50, 60, 100])
+    func narrowSummaryMarks(columns: Int) throws {
+        let sink = TerminalSink(columns: columns)
+        let context = CommandContext(standardOutput: sink, standardError: StringSink(), workingDirectory: packageRoot,
+                                     environment: Self.environment(["NO_COLOR": "1"]))
+        #expect(CLI(arguments: ["analyze", "SampleLogs/ios-app.jsonl"], context: context).run() == .success)
+        let invalid = sink.text.split(separator: "\n").filter { $0.hasPrefix("   -  ") }
+        #expect(!invalid.isEmpty)
+        if columns == 100 {
+            #expect(invalid.allSatisfy { $0.contains(" (not valid)") } && !sink.text.contains("* not valid"))
+            #expect(sink.text.contains("  fix\n"))
+        } else {
+            #expect(invalid.allSatisfy { $0.contains(" *  ") }, "\(invalid)")
+            #expect(sink.text.contains("\n      * not valid: does not serve the app\n"))
+            #expect(!sink.text.contains("  fix\n") && sink.text.contains("Anomalies"))
+        }
+    }
+
     @Test("A table cut to fit keeps its cells apart: names that the cut would make alike are cut in the middle, others at the end")
     func cutKeepsCellsApart() {
         let figures = ["$115,012.70", "$104,512.70"]
