@@ -206,6 +206,9 @@ struct BillingExportReader: Sendable {
                 accumulator.skip(file: file, line: line, reason: "the cost (\(ValueShape(value))) is not a number; the row is left out of the bill.")
                 return true
             }
+            // A cost written with another currency's sign makes the bill that currency's, whatever
+            // the preamble says: its amounts are never read as dollars.
+            for index in columns.cost { if let sign = BillingExportReader.currencySign(in: cell(index)) { accumulator.noteCurrency(sign) } }
             let credits = columns.credits.reduce(0) { $0 + (BillingExportReader.number(cell($1), mark: mark) ?? 0) }
                 + (columns.creditsCell.map { BillingExportReader.creditsValue(cell($0)) } ?? 0)
             guard let amount = accumulator.check(cost: cost, usage: cell(columns.amount), mark: mark, credits: credits, file: file, line: line) else { return true }
@@ -637,6 +640,14 @@ struct BillingExportReader: Sendable {
         var kept = String.UnicodeScalarView()
         kept.append(contentsOf: text.unicodeScalars.filter { !amountMarks.contains($0) })
         return (String(kept), negative)
+    }
+
+    /// The currency other than US dollars an amount is written in (`€12.50`, `12,50 EUR`), or nil.
+    static func currencySign(in text: String) -> String? {
+        // Most amounts are ASCII digits and marks: nothing to look for.
+        guard text.utf8.contains(where: { $0 >= 0x80 || ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }) else { return nil }
+        if text.contains("US$") || text.contains("USD") { return nil }
+        return ["€", "£", "¥", "￥", "EUR", "JPY"].first { text.contains($0) }
     }
 
     /// What an amount may hold besides its digits: currency signs, spaces and group marks.

@@ -195,6 +195,11 @@ struct BillingExportReaderTests {
         let csv = "service.description,sku.description,usage.amount,cost,currency\nPlaces API,Places Details,100,1.7,USD\nPlaces API,Places Details,50,0.85,USD\n"
         #expect(try read(csv).currency == nil)
         #expect(try read(csv.replacingOccurrences(of: ",USD\n", with: ",GBP\n")).currency == "GBP")
+        // A cost written in euros in a file whose preamble says USD is never read as dollars;
+        // dollar signs and codes are dollars.
+        #expect(try read(BillingExportReaderTests.console.replacingOccurrences(of: "17.00,17.00", with: "17.00,€17.00")).currency == "€")
+        #expect(try read(BillingExportReaderTests.console.replacingOccurrences(of: "17.00,17.00", with: "17.00,\"17,00 EUR\"")).currency == "EUR")
+        #expect(try read(BillingExportReaderTests.console.replacingOccurrences(of: "17.00,17.00", with: "17.00,US$17.00")).currency == nil)
     }
 
     @Test("A German console export is read by column position")
