@@ -85,6 +85,61 @@ struct InstrumentationRecipeTests {
         }
     }
 
+    /// A page's searches through the web recipe, on a stand-in for the Maps JavaScript API that
+    /// records what the API was asked; prints the logged lines, then the queries asked, as JSON.
+    static let webPage = #"""
+    import { loggedPlaces } from "./recipe.mjs";
+    const asked = [];
+    globalThis.google = { maps: { places: {
+      AutocompleteSessionToken: class {},
+      AutocompleteService: class { getPlacePredictions(request) { asked.push(request.input); return Promise.resolve({ predictions: [] }); } },
+      AutocompleteSuggestion: { fetchAutocompleteSuggestions(request) { asked.push(request.input); return Promise.resolve({ suggestions: [] }); } },
+    } } };
+    const lines = [];
+    const places = loggedPlaces((line) => lines.push(line));
+    const placesService = { getDetails(request, callback) { callback({ place_id: request.placeId }, "OK"); } };
+    // Legacy: a search ended by a place, with non-ASCII text; a search given up.
+    const chosen = places.newSearch();
+    for (const input of ["Zü", "Züri", "Zürich"]) await places.predictions(input, chosen);
+    places.details(placesService, "ChIJ-place", ["formatted_address", "geometry"], chosen, () => {});
+    const abandoned = places.newSearch();
+    for (const input of ["ca", "café"]) await places.predictions(input, abandoned);
+    // Places API (New): suggestions, then the chosen place's fields.
+    const fresh = places.newSearch();
+    for (const input of ["Ber", "Berl"]) await places.suggestions(input, fresh);
+    await places.fetchFields({ fetchFields: async () => ({}) }, ["formattedAddress", "location"], fresh);
+    console.log(JSON.stringify({ lines, asked }));
+    """#
+
+    @Test("The web recipe, run in node on a stand-in for the Maps JavaScript API, logs lines without the typed text that analyze reads as the searches made")
+    func webRecipeRuns() throws {
+        let document = try String(contentsOfFile: InstrumentationRecipeTests.document, encoding: .utf8)
+        let recipe = try #require(document.components(separatedBy: "```js\n").dropFirst().first?.components(separatedBy: "```\n").first)
+        guard let node = CompletionScriptTests.installed("node") else { return }
+        let directory = TemporaryDirectory()
+        directory.write("recipe.mjs", recipe)
+        directory.write("page.mjs", InstrumentationRecipeTests.webPage)
+        let result = try CompletionScriptTests.run(node, ["page.mjs"], in: directory.path)
+        #expect(result.status == 0, "\(result.output)")
+        let output = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: [String]])
+        let lines = try #require(output["lines"])
+        #expect(output["asked"] == ["Zü", "Züri", "Zürich", "ca", "café", "Ber", "Berl"], "the API still gets what was typed")
+        #expect(lines.count == 9)
+        for line in lines {
+            #expect(!line.contains("Zü") && !line.contains("caf\u{E9}") && !line.contains("\"ca\"") && !line.contains("Ber"), "no typed text in \(line)")
+        }
+        let log = directory.write("web.jsonl", lines.joined(separator: "\n") + "\n")
+        let analyzed = runCLI(["analyze", log, "--json", "--quiet"])
+        #expect(analyzed.code == .success, "\(analyzed.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(analyzed.stdout.utf8)) as? [String: Any])
+        let searches = try #require(report["searches"] as? [String: Any])
+        #expect(searches["total"] as? Int == 3 && searches["completed"] as? Int == 2)
+        #expect(searches["avg_chars_at_selection"] as? Double == 5, "Zürich is 6 code points, Berl 4")
+        #expect((report["anomalies"] as? [String: Int])?.values.allSatisfy { $0 == 0 } == true, "\(String(describing: report["anomalies"]))")
+        let byAPI = try #require((report["input"] as? [String: Any])?["by_api"] as? [String: Int])
+        #expect(byAPI == ["autocomplete": 7, "place_details": 2])
+    }
+
     @Test("The web recipe is JavaScript node accepts, where node is installed")
     func webRecipeParses() throws {
         let document = try String(contentsOfFile: InstrumentationRecipeTests.document, encoding: .utf8)
