@@ -65,11 +65,18 @@ struct ReportDocument: Decodable, Sendable {
     /// file is taken for a log without being read whole.
     static let maxReportBytes = 64 << 20
 
-    /// The document in `data`; `file` names it in errors.
+    /// The document in `data`, checked to hold only what `analyze` writes; `file` names it in
+    /// errors.
     ///
     /// - Throws: `CompareError.notAReport` for another `schema`, `.invalidReport` for a missing
-    ///   key or a wrong type, naming the key's path.
+    ///   key, a wrong type or a value no `analyze` writes, naming the key's path.
     static func decode(_ data: Data, file: String) throws -> ReportDocument {
+        let document = try decodeMembers(data, file: file)
+        try document.check(file: file)
+        return document
+    }
+
+    private static func decodeMembers(_ data: Data, file: String) throws -> ReportDocument {
         if let schema = try? JSONDecoder().decode(SchemaProbe.self, from: data).schema, schema != JSONReportRenderer.schema {
             throw CompareError.notAReport(file: file, schema: schema)
         }
@@ -106,6 +113,35 @@ struct ReportDocument: Decodable, Sendable {
         }
         if name != JSONReportRenderer.schema { throw CompareError.notAReport(file: file, schema: name) }
         return try decode(data, file: file)
+    }
+
+    /// Refuses a value no `analyze` writes, so that what a reader shows of the report (a
+    /// strategy's name, a date or a month in a Markdown table) is what `analyze` could have said:
+    /// a strategy of this placescost, times and months as `analyze` spells them. Text that could
+    /// add a line or a cell to a table never gets through.
+    private func check(file: String) throws {
+        func invalid(_ reason: String) -> CompareError { .invalidReport(file: file, reason: reason) }
+        guard StrategyID(rawValue: headline.recommended_strategy) != nil else {
+            throw invalid("`headline.recommended_strategy` holds no strategy of this placescost")
+        }
+        guard let period else { return }
+        for (member, time) in [("period.first_call", period.first_call), ("period.last_call", period.last_call)] {
+            guard case .success = TimestampParser.parse(time) else { throw invalid("`\(member)` is not an RFC 3339 time") }
+        }
+        for (index, month) in period.months.enumerated() where !ReportDocument.isMonth(month) {
+            throw invalid("`period.months[\(index)]` is not a month as YYYY-MM")
+        }
+    }
+
+    /// Whether `text` is a month as `analyze` names it: `YYYY-MM`, the year of four digits, or
+    /// five for `10000-01` (a call at the end of 9999 east of UTC), and `0000` for the month
+    /// before year 1.
+    static func isMonth(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, (4...5).contains(parts[0].count), parts[1].count == 2,
+              parts.allSatisfy({ $0.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }),
+              let month = Int(parts[1]) else { return false }
+        return (1...12).contains(month)
     }
 
     private struct SchemaProbe: Decodable {

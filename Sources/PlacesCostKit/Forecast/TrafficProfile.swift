@@ -86,6 +86,10 @@ struct TrafficProfile: Sendable {
             }
             var months: [Month] = []
             for month in entry.months {
+                // Shown in the month table as it is written: a month, or refused.
+                guard ReportDocument.isMonth(month.month) else {
+                    throw CompareError.invalidReport(file: file, reason: "`strategies[].months[].month` is not a month as YYYY-MM")
+                }
                 guard let tables = month.tables, let lines = month.lines else { throw ForecastError.noMonthLines(file: file) }
                 guard lines.allSatisfy({ $0.count >= 0 }) else {
                     throw CompareError.invalidReport(file: file, reason: "`strategies[].months[].lines[].count` is negative")

@@ -143,7 +143,7 @@ struct ComparisonRenderer: Sendable {
         lines.append("| " + Self.anomalyColumns.joined(separator: " | ") + " |")
         lines.append("|---|---:|---:|---:|---:|")
         for row in anomalyRows(comparison) {
-            lines.append("| " + row.joined(separator: " | ") + " |")
+            lines.append("| " + row.map(\.markdown).joined(separator: " | ") + " |")
         }
         lines.append("")
         lines += ["## How the saving is computed", ""] + methodParagraphs(comparison).flatMap { [$0, ""] }
@@ -161,7 +161,7 @@ struct ComparisonRenderer: Sendable {
         lines += page.table(columns, rows(comparison).map { row in page.tableRow(row.cells.map(\.html), columns, headerFirst: true) })
         let anomalyColumns = [HTMLReportRenderer.Column.text(Self.anomalyColumns[0])] + Self.anomalyColumns.dropFirst().map(HTMLReportRenderer.Column.number)
         lines += ["<section id=\"anomalies\">", "<h2>Anomalies</h2>", "<p>\(HTMLText.inline(Self.anomalyIntro))</p>"]
-        lines += page.table(anomalyColumns, anomalyRows(comparison).map { page.tableRow($0.map(HTMLText.inline), anomalyColumns) })
+        lines += page.table(anomalyColumns, anomalyRows(comparison).map { page.tableRow($0.map(\.html), anomalyColumns) })
         lines.append("</section>")
         lines += ["<section id=\"method\">", "<h2>How the saving is computed</h2>"] + methodParagraphs(comparison).map { "<p>\(HTMLText.inline($0))</p>" } + ["</section>"]
         return HTMLReportRenderer.page(title: "What changed: Places Autocomplete cost", body: lines)
@@ -224,10 +224,13 @@ struct ComparisonRenderer: Sendable {
     static let anomalyIntro = "Each mistake's count in the log and what those calls cost in the period at list prices."
     static let anomalyColumns = ["anomaly", "before", "after", "cost before", "cost after"]
 
-    /// One row an anomaly, under `anomalyColumns`.
-    private func anomalyRows(_ comparison: Comparison) -> [[String]] {
+    /// One row an anomaly, under `anomalyColumns`. The name is the report's key, which a report
+    /// of another placescost may spell as it likes: a name, escaped as one.
+    private func anomalyRows(_ comparison: Comparison) -> [[Text]] {
         comparison.anomalies.map { change in
-            ["`\(change.name)`", Money.count(change.before.count), Money.count(change.after.count), Money.usd(change.before.listCostUSD), Money.usd(change.after.listCostUSD)]
+            [.names([change.name])] + [
+                Money.count(change.before.count), Money.count(change.after.count), Money.usd(change.before.listCostUSD), Money.usd(change.after.listCostUSD),
+            ].map(Text.text)
         }
     }
 

@@ -331,6 +331,75 @@ struct CompareCommandTests {
         #expect(json.code == .success && !json.stdout.contains("inf"))
     }
 
+    /// `analyze --json` of `log`, edited by `edit` and written to `name` in `directory`.
+    static func editedReport(
+        _ log: String, _ directory: TemporaryDirectory, _ name: String, _ edit: (inout [String: Any]) -> Void
+    ) throws -> String {
+        var object = try CompareCommandTests.json(runCLI(["analyze", log, "--json", "--quiet"]).stdout)
+        edit(&object)
+        return directory.write(name, String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self))
+    }
+
+    /// `object[section][key] = value`.
+    static func set(_ section: String, _ key: String, _ value: Any) -> (inout [String: Any]) -> Void {
+        { object in
+            var part = object[section] as! [String: Any]
+            part[key] = value
+            object[section] = part
+        }
+    }
+
+    @Test("a report's text reaches comparison.md only as analyze writes it: a strategy, time or month that is none is refused naming the key")
+    func textNoAnalyzeWrites() throws {
+        let directory = TemporaryDirectory()
+        let (before, after) = CompareCommandTests.periods(directory)
+        let injected = "evil\n| x | y |\n# heading"
+        let refused: [(String, (inout [String: Any]) -> Void)] = [
+            ("`headline.recommended_strategy` holds no strategy of this placescost", CompareCommandTests.set("headline", "recommended_strategy", injected)),
+            ("`period.first_call` is not an RFC 3339 time", CompareCommandTests.set("period", "first_call", injected)),
+            ("`period.last_call` is not an RFC 3339 time", CompareCommandTests.set("period", "last_call", "2026-10-01")),
+            ("`period.months[0]` is not a month as YYYY-MM", CompareCommandTests.set("period", "months", [injected])),
+        ]
+        for (reason, edit) in refused {
+            let path = try CompareCommandTests.editedReport(after, directory, "edited.json", edit)
+            for sides in [[before, path], [path, before]] {
+                for format in ["md", "json"] {
+                    let run = runCLI(["compare"] + sides + ["--report", format, "--quiet"])
+                    #expect(run.code == .dataError, "\(reason)")
+                    #expect(run.stderr == "placescost: error: \(path) is not a whole report.json (`placescost.report/1`): \(reason). Write it again with `placescost analyze --json`.\n")
+                    #expect(run.stdout.isEmpty)
+                }
+            }
+        }
+        // What analyze writes at the ends of the years it reads is taken: the month before year 1.
+        let earliest = try CompareCommandTests.editedReport(after, directory, "earliest.json") { object in
+            CompareCommandTests.set("period", "months", ["0000-12", "10000-01"])(&object)
+            CompareCommandTests.set("period", "first_call", "0001-01-01T00:00:00.000Z")(&object)
+        }
+        #expect(runCLI(["compare", before, earliest, "--quiet"]).code == .success)
+    }
+
+    @Test("an anomaly a report names that this placescost does not know is shown escaped, never as Markdown")
+    func unknownAnomalyEscaped() throws {
+        let directory = TemporaryDirectory()
+        let (before, after) = CompareCommandTests.periods(directory)
+        let name = "new`one | x |\n# heading <b>"
+        let path = try CompareCommandTests.editedReport(after, directory, "report.json") { object in
+            var anomalies = object["anomalies"] as! [String: Any]
+            anomalies[name] = 3
+            object["anomalies"] = anomalies
+        }
+        let run = runCLI(["compare", before, path, "--quiet"])
+        #expect(run.code == .success, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.contains("| \(MarkdownText.name(name)) | 0 | 3 | $0.00 | $0.00 |"), "\(run.stdout)")
+        #expect(!lines.contains { $0.hasPrefix("# heading") } && !run.stdout.contains("<b>"))
+        // Every row of the anomaly table has its five cells.
+        let table = lines.drop { !$0.hasPrefix("| anomaly") }.prefix { $0.hasPrefix("|") }
+        #expect(table.count == 2 + CompareCommandTests.anomalyNames.count + 1)
+        for row in table { #expect(row.replacingOccurrences(of: "\\|", with: "").split(separator: "|", omittingEmptySubsequences: false).count == 7, "\(row)") }
+    }
+
     @Test("comparison.html holds comparison.md's figures, loads nothing and escapes the input names")
     func page() throws {
         let directory = TemporaryDirectory()

@@ -387,6 +387,41 @@ struct SimulateFromTests {
         #expect(!result.stderr.contains("Fatal") && result.stdout.isEmpty)
     }
 
+    @Test("A report's strategy or month that analyze never writes is refused naming the key, never put into the month table")
+    func textNoAnalyzeWrites() throws {
+        let directory = TemporaryDirectory()
+        let log = SimulateFromTests.log(directory, start: "2026-10-01", days: 5, searches: 200)
+        let (_, report) = try SimulateFromTests.report(log, directory)
+        let injected = "2026-10\n| x | y |\n# heading"
+        var month = report
+        month["strategies"] = (report["strategies"] as! [Object]).map { strategy in
+            var strategy = strategy
+            strategy["months"] = (strategy["months"] as! [Object]).map { month in
+                var month = month
+                month["month"] = injected
+                return month
+            }
+            return strategy
+        }
+        var strategy = report
+        var headline = report["headline"] as! Object
+        headline["recommended_strategy"] = injected
+        strategy["headline"] = headline
+        for (edited, member, reason) in [
+            (month, "strategies[].months[].month", "is not a month as YYYY-MM"),
+            (strategy, "headline.recommended_strategy", "holds no strategy of this placescost"),
+        ] {
+            let path = directory.path + "/edited.json"
+            try JSONSerialization.data(withJSONObject: edited).write(to: URL(fileURLWithPath: path))
+            for options in [[String](), ["--report", "md"], ["--months", "2"], ["--pricing", "legacy-2025"]] {
+                let result = runCLI(["simulate", "--from", path] + options)
+                #expect(result.code == .dataError, "\(options): \(result.stderr)")
+                #expect(result.stderr == "placescost: error: \(path) is not a whole report.json (`placescost.report/1`): `\(member)` \(reason). Write it again with `placescost analyze --json`.\n")
+                #expect(result.stdout.isEmpty)
+            }
+        }
+    }
+
     @Test("A report of a call at the last second of 9999 east of UTC (its month 10000-01) is read back, as a report and as a log")
     func yearTenThousand() throws {
         let directory = TemporaryDirectory()
