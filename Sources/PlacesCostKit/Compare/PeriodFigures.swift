@@ -91,7 +91,6 @@ struct PeriodFigures: Sendable, Equatable {
     init(_ document: ReportDocument, file: String) throws {
         guard let period = document.period else { throw CompareError.noSearches(file: file) }
         let headline = document.headline
-        guard headline.months >= 1 else { throw CompareError.invalidReport(file: file, reason: "`headline.months` is not a whole number of months from 1") }
         guard CostCalculator.Options.scaleRange.contains(document.assumptions.scale) else {
             throw CompareError.invalidReport(file: file, reason: "`assumptions.scale` is not a factor `--scale` takes (0.000001 to 1,000,000)")
         }

@@ -65,6 +65,12 @@ struct ReportDocument: Decodable, Sendable {
     /// file is taken for a log without being read whole.
     static let maxReportBytes = 64 << 20
 
+    /// The most calendar months a report can bill (`headline.months`): `analyze` reads calls of
+    /// the years 1 to 9999 and names their months in the report's time zone, so a call at either
+    /// end may fall in the month before (`0000-12`, west of UTC) or after (`10000-01`, east):
+    /// the months from index 11 to 120,000 (year × 12 + month − 1), both counted.
+    static let maxMonths = 10_000 * 12 - 11 + 1
+
     /// The document in `data`, checked to hold only what `analyze` writes; `file` names it in
     /// errors.
     ///
@@ -115,12 +121,24 @@ struct ReportDocument: Decodable, Sendable {
         return try decode(data, file: file)
     }
 
-    /// Refuses a value no `analyze` writes, so that what a reader shows of the report (a
-    /// strategy's name, a date or a month in a Markdown table) is what `analyze` could have said:
+    /// Refuses a value no `analyze` writes, so that what a reader shows of the report (a count,
+    /// a rate, a strategy's name, a date or a month in a Markdown table) is what `analyze` could
+    /// have said: counts from 0 (selections at most the searches), the months `maxMonths` allows,
     /// a strategy of this placescost, times and months as `analyze` spells them. Text that could
     /// add a line or a cell to a table never gets through.
     private func check(file: String) throws {
         func invalid(_ reason: String) -> CompareError { .invalidReport(file: file, reason: reason) }
+        try ReportDocument.count(input.records, "input.records", file: file)
+        try ReportDocument.count(searches.total, "searches.total", file: file)
+        try ReportDocument.count(searches.completed, "searches.completed", file: file)
+        guard searches.completed <= searches.total else { throw invalid("`searches.completed` is more than `searches.total`") }
+        for (name, count) in anomalies.sorted(by: { $0.key < $1.key }) {
+            try ReportDocument.count(count, "anomalies.\(name)", file: file)
+        }
+        guard (1...ReportDocument.maxMonths).contains(headline.months) else {
+            throw invalid("`headline.months` is not a whole number from 1 to \(Money.count(ReportDocument.maxMonths)), the calendar months a report of calls in the years 1 to 9999 can bill")
+        }
+        try ReportDocument.count(headline.recommended_delay, "headline.recommended_delay", file: file)
         guard StrategyID(rawValue: headline.recommended_strategy) != nil else {
             throw invalid("`headline.recommended_strategy` holds no strategy of this placescost")
         }
@@ -128,8 +146,18 @@ struct ReportDocument: Decodable, Sendable {
         for (member, time) in [("period.first_call", period.first_call), ("period.last_call", period.last_call)] {
             guard case .success = TimestampParser.parse(time) else { throw invalid("`\(member)` is not an RFC 3339 time") }
         }
+        try ReportDocument.count(period.days, "period.days", file: file, from: 1)
         for (index, month) in period.months.enumerated() where !ReportDocument.isMonth(month) {
             throw invalid("`period.months[\(index)]` is not a month as YYYY-MM")
+        }
+    }
+
+    /// Refuses `value` of `member` unless it is a count `analyze` could write: a whole number from
+    /// `lowest` (0: it counts something). `TrafficProfile` checks the counts it reads beyond
+    /// these here too, so both readers of a report say the same.
+    static func count(_ value: Int, _ member: String, file: String, from lowest: Int = 0) throws {
+        guard value >= lowest else {
+            throw CompareError.invalidReport(file: file, reason: "`\(member)` is not a whole number of \(lowest) or more")
         }
     }
 

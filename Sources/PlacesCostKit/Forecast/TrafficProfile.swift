@@ -91,9 +91,7 @@ struct TrafficProfile: Sendable {
                     throw CompareError.invalidReport(file: file, reason: "`strategies[].months[].month` is not a month as YYYY-MM")
                 }
                 guard let tables = month.tables, let lines = month.lines else { throw ForecastError.noMonthLines(file: file) }
-                guard lines.allSatisfy({ $0.count >= 0 }) else {
-                    throw CompareError.invalidReport(file: file, reason: "`strategies[].months[].lines[].count` is negative")
-                }
+                for line in lines { try ReportDocument.count(line.count, "strategies[].months[].lines[].count", file: file) }
                 months.append(Month(label: month.month, tables: tables, lines: lines.map { Line(table: $0.table, sku: $0.sku, count: $0.count) }))
             }
             strategies.append(Strategy(id: id, delay: entry.delay, valid: entry.valid, costUSD: entry.cost_usd, months: months))
@@ -107,6 +105,18 @@ struct TrafficProfile: Sendable {
         }
         guard let recommended = StrategyID(rawValue: document.headline.recommended_strategy) else {
             throw CompareError.invalidReport(file: file, reason: "`headline.recommended_strategy` holds no strategy of this placescost")
+        }
+        // The counts read here beyond `ReportDocument`'s, checked as it checks its own.
+        try ReportDocument.count(raw.assumptions.max_delay, "assumptions.max_delay", file: file)
+        for (member, count) in [
+            ("needs_details.selections_with_mask", raw.needs_details.selections_with_mask),
+            ("needs_details.selections_needing_details", raw.needs_details.selections_needing_details),
+            ("needs_details.selections_with_wildcard", raw.needs_details.selections_with_wildcard ?? 0),
+        ] {
+            try ReportDocument.count(count, member, file: file)
+        }
+        for (month, count) in (raw.period?.searches_by_month ?? [:]).sorted(by: { $0.key < $1.key }) {
+            try ReportDocument.count(count, "period.searches_by_month.\(month)", file: file)
         }
         return TrafficProfile(
             searches: document.searches.total, completed: document.searches.completed, averageRequests: document.searches.avg_requests,

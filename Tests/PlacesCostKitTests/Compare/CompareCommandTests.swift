@@ -379,6 +379,55 @@ struct CompareCommandTests {
         #expect(runCLI(["compare", before, earliest, "--quiet"]).code == .success)
     }
 
+    @Test("a report with a count below 0, more selections than searches or more months than analyze bills is refused naming the key, on either side")
+    func countsNoAnalyzeWrites() throws {
+        let directory = TemporaryDirectory()
+        let (before, after) = CompareCommandTests.periods(directory)
+        let set = CompareCommandTests.set
+        let whole = { (member: String, lowest: Int) in "`\(member)` is not a whole number of \(lowest) or more" }
+        let months = "`headline.months` is not a whole number from 1 to 119,990, the calendar months a report of calls in the years 1 to 9999 can bill"
+        let refused: [(String, (inout [String: Any]) -> Void)] = [
+            (whole("searches.completed", 0), set("searches", "completed", -10)),
+            (whole("searches.total", 0), set("searches", "total", -1)),
+            (whole("input.records", 0), set("input", "records", -1)),
+            (whole("anomalies.token_reused", 0), set("anomalies", "token_reused", -5)),
+            (whole("headline.recommended_delay", 0), set("headline", "recommended_delay", -1)),
+            (whole("period.days", 1), set("period", "days", 0)),
+            ("`searches.completed` is more than `searches.total`", set("searches", "completed", 7)),
+            (months, set("headline", "months", 1_000_000_000_000_000_000)),
+            (months, set("headline", "months", ReportDocument.maxMonths + 1)),
+            (months, set("headline", "months", 0)),
+        ]
+        for (reason, edit) in refused {
+            let path = try CompareCommandTests.editedReport(after, directory, "edited.json", edit)
+            for sides in [[before, path], [path, before]] {
+                let run = runCLI(["compare"] + sides + ["--json", "--quiet", "--fail-if-cost-per-selection-rises", "0"])
+                #expect(run.code == .dataError, "\(reason)")
+                #expect(run.stderr == "placescost: error: \(path) is not a whole report.json (`placescost.report/1`): \(reason). Write it again with `placescost analyze --json`.\n")
+                #expect(run.stdout.isEmpty)
+            }
+        }
+        // The most months a report can bill is taken.
+        let longest = try CompareCommandTests.editedReport(after, directory, "longest.json", set("headline", "months", ReportDocument.maxMonths))
+        #expect(runCLI(["compare", before, longest, "--quiet"]).code == .success)
+    }
+
+    @Test("the most months a report can bill are those from the month of analyze's earliest call west of UTC to that of its latest east of it")
+    func monthBound() throws {
+        let directory = TemporaryDirectory()
+        func month(_ timestamp: String, _ zone: String) throws -> Int {
+            let log = directory.write("call.jsonl", #"{"timestamp":""# + timestamp + #"","api":"autocomplete","session_token":"t","input_length":3}"# + "\n")
+            let report = try CompareCommandTests.json(runCLI(["analyze", log, "--timezone", zone, "--json", "--quiet"]).stdout)
+            let label = try #require((report["period"] as? [String: Any])?["months"] as? [String]).first ?? ""
+            let parts = label.split(separator: "-").compactMap { Int($0) }
+            return parts[0] * 12 + parts[1] - 1
+        }
+        let earliest = try month("0001-01-01T00:00:00Z", "America/Los_Angeles")
+        let latest = try month("9999-12-31T23:59:59.999Z", "Pacific/Kiritimati")
+        #expect(earliest == 11 && latest == 120_000, "0000-12 and 10000-01")
+        #expect(ReportDocument.maxMonths == latest - earliest + 1)
+    }
+
     @Test("an anomaly a report names that this placescost does not know is shown escaped, never as Markdown")
     func unknownAnomalyEscaped() throws {
         let directory = TemporaryDirectory()

@@ -422,6 +422,43 @@ struct SimulateFromTests {
         }
     }
 
+    @Test("A report with a count below 0 or more months than analyze bills is refused naming the key, as compare refuses it")
+    func countsNoAnalyzeWrites() throws {
+        let directory = TemporaryDirectory()
+        let log = SimulateFromTests.log(directory, start: "2026-10-01", days: 5, searches: 200)
+        let (_, report) = try SimulateFromTests.report(log, directory)
+        func set(_ section: String, _ key: String, _ value: Int) -> Object {
+            var edited = report
+            var part = report[section] as! Object
+            part[key] = value
+            edited[section] = part
+            return edited
+        }
+        let whole = { (member: String) in "`\(member)` is not a whole number of 0 or more" }
+        var byMonth = report
+        var period = report["period"] as! Object
+        period["searches_by_month"] = ["2026-10": -3]
+        byMonth["period"] = period
+        for (edited, reason) in [
+            (set("searches", "completed", -10), whole("searches.completed")),
+            (set("anomalies", "token_reused", -5), whole("anomalies.token_reused")),
+            (set("input", "records", -1), whole("input.records")),
+            (set("assumptions", "max_delay", -1), whole("assumptions.max_delay")),
+            (set("needs_details", "selections_with_mask", -1), whole("needs_details.selections_with_mask")),
+            (byMonth, whole("period.searches_by_month.2026-10")),
+            (set("headline", "months", 1_000_000_000_000_000_000), "`headline.months` is not a whole number from 1 to 119,990, the calendar months a report of calls in the years 1 to 9999 can bill"),
+        ] {
+            let path = directory.path + "/edited.json"
+            try JSONSerialization.data(withJSONObject: edited).write(to: URL(fileURLWithPath: path))
+            for options in [[String](), ["--months", "2"]] {
+                let result = runCLI(["simulate", "--from", path, "--json"] + options)
+                #expect(result.code == .dataError, "\(reason): \(result.stderr)")
+                #expect(result.stderr == "placescost: error: \(path) is not a whole report.json (`placescost.report/1`): \(reason). Write it again with `placescost analyze --json`.\n")
+                #expect(result.stdout.isEmpty)
+            }
+        }
+    }
+
     @Test("A report of a call at the last second of 9999 east of UTC (its month 10000-01) is read back, as a report and as a log")
     func yearTenThousand() throws {
         let directory = TemporaryDirectory()
