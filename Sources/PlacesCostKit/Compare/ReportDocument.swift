@@ -102,8 +102,14 @@ struct ReportDocument: Decodable, Sendable {
     /// The report in the file at `path`, or nil when the file is no JSON object with a `schema`
     /// key (a log, read as one: a JSON Lines log or a HAR capture also starts with `{`).
     ///
+    /// A UTF-8 byte order mark before the `{` is skipped, as price tables and scenario files
+    /// skip it. A file that names itself a document of this tool in its first lines
+    /// (`{ "schema": "placescost.…`, `InputFormat.ownOutput`) but is no valid JSON (cut short,
+    /// `NaN`, `1e400`) is a damaged report, not a log: it is refused with where Foundation
+    /// stopped reading it.
+    ///
     /// - Throws: `CompareError` for a JSON object with a `schema` key that is no whole
-    ///   `report.json`.
+    ///   `report.json`, or a damaged document of this tool.
     static func read(path: String, shownAs file: String) throws -> ReportDocument? {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
@@ -112,14 +118,26 @@ struct ReportDocument: Decodable, Sendable {
               let size = attributes[.size] as? Int, size <= maxReportBytes,
               let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
-        guard let data = try? handle.readToEnd(), data.first(where: { !isSpace($0) }) == UInt8(ascii: "{"),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let schema = object["schema"] else { return nil }
+        guard var data = try? handle.readToEnd() else { return nil }
+        if data.starts(with: byteOrderMark) { data.removeFirst(byteOrderMark.count) }
+        guard data.first(where: { !isSpace($0) }) == UInt8(ascii: "{") else { return nil }
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            // `ownOutput` reads the first 256 bytes, as the log reader hands it a file's first ones.
+            guard InputFormat.ownOutput(Array(data.prefix(256)))?.hasSuffix(".json") == true else { return nil }
+            throw CompareError.invalidReport(file: file, reason: "it is not valid JSON" + (JSONSerialization.failureReason(error).map { " (\($0))" } ?? ""))
+        }
+        guard let schema = (object as? [String: Any])?["schema"] else { return nil }
         guard let name = schema as? String else {
             throw CompareError.notAReport(file: file, schema: "\(schema)")
         }
         if name != JSONReportRenderer.schema { throw CompareError.notAReport(file: file, schema: name) }
         return try decode(data, file: file)
     }
+
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// Refuses a value no `analyze` writes, so that what a reader shows of the report (a count,
     /// a rate, a strategy's name, a date or a month in a Markdown table) is what `analyze` could

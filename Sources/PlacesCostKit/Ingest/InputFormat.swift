@@ -53,13 +53,18 @@ package enum InputFormat: String, Sendable, CaseIterable {
     }
 
     /// Which of this tool's own files `head` begins: a JSON document whose `schema` is one of
-    /// `placescost.*` (`report.json`, `comparison.json`...), or `costs.csv` or `searches.csv` by
-    /// their header row; `nil` for anything else.
+    /// `placescost.*` (`report.json`, `comparison.json`...), spaced as `analyze` writes it or
+    /// as `jq -c` does, or `costs.csv` or `searches.csv` by their header row; `nil` for anything
+    /// else.
     static func ownOutput(_ head: [UInt8]) -> String? {
         let start = String(decoding: head.prefix(256), as: UTF8.self)
         let trimmed = start.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
-        if trimmed.hasPrefix("{"), let range = trimmed.range(of: #""schema": "placescost."#) {
-            let name = trimmed[range.upperBound...].prefix { $0.isLetter }
+        if trimmed.hasPrefix("{"), let key = trimmed.range(of: #""schema""#) {
+            let colon = trimmed[key.upperBound...].drop(while: \.isWhitespace)
+            let value = colon.dropFirst().drop(while: \.isWhitespace)
+            let prefix = #""placescost."#
+            guard colon.first == ":", value.hasPrefix(prefix) else { return nil }
+            let name = value.dropFirst(prefix.count).prefix { $0.isLetter }
             return name.isEmpty ? nil : "\(name).json"
         }
         let firstLine = trimmed.prefix { $0 != "\n" && $0 != "\r" }

@@ -58,8 +58,7 @@ struct PriceTableLoader: Sendable {
             object = try JSONSerialization.jsonObject(with: data)
         } catch {
             // Foundation says where the text stops being JSON, or which number no Double holds.
-            let detail = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String).map { " (\($0.hasSuffix(".") ? String($0.dropLast()) : $0))" } ?? ""
-            throw invalid("", "not valid JSON\(detail)")
+            throw invalid("", "not valid JSON" + (JSONSerialization.failureReason(error).map { " (\($0))" } ?? ""))
         }
         guard let root = object as? [String: Any] else {
             throw invalid("", "not a JSON object")

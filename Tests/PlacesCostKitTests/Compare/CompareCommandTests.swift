@@ -428,6 +428,49 @@ struct CompareCommandTests {
         #expect(ReportDocument.maxMonths == latest - earliest + 1)
     }
 
+    @Test("a report.json after a byte order mark is read; one that is no valid JSON is refused naming the file and where it stops, by compare and simulate --from")
+    func damagedReportFile() throws {
+        let directory = TemporaryDirectory()
+        let (before, after) = CompareCommandTests.periods(directory)
+        let text = runCLI(["analyze", after, "--json", "--quiet"]).stdout
+        let report = directory.write("report.json", text)
+        let expected = runCLI(["compare", before, report, "--json", "--quiet"])
+        #expect(expected.code == .success, "\(expected.stderr)")
+        let marked = directory.path + "/bom.json"
+        try (Data([0xEF, 0xBB, 0xBF]) + Data(text.utf8)).write(to: URL(fileURLWithPath: marked))
+        #expect(runCLI(["compare", before, marked, "--json", "--quiet"]).stdout == expected.stdout)
+        #expect(runCLI(["compare", marked, before, "--json", "--quiet"]).code == .success)
+        let simulated = runCLI(["simulate", "--from", marked, "--json", "--quiet"])
+        #expect(simulated.code == .success, "\(simulated.stderr)")
+        #expect(simulated.stdout.replacingOccurrences(of: marked, with: report) == runCLI(["simulate", "--from", report, "--json", "--quiet"]).stdout)
+
+        // Written by analyze, or by `jq -c`, then damaged.
+        let minified = String(decoding: try JSONSerialization.data(withJSONObject: CompareCommandTests.json(text), options: [.sortedKeys]), as: UTF8.self)
+            .replacingOccurrences(of: #"{"anomalies""#, with: #"{"schema":"placescost.report/1","anomalies""#)
+        let damaged = [
+            ("cut.json", String(text.dropLast(2))),
+            ("bom-cut.json", "\u{FEFF}" + String(text.dropLast(40))),
+            ("nan.json", text.replacingOccurrences(of: #""current_list_cost_usd": "#, with: #""current_list_cost_usd": NaN, "was": "#)),
+            ("huge.json", text.replacingOccurrences(of: #""current_list_cost_usd": "#, with: #""current_list_cost_usd": 1e400, "was": "#)),
+            ("minified-cut.json", String(minified.dropLast(3))),
+        ]
+        for (name, contents) in damaged {
+            let path = directory.write(name, contents)
+            for arguments in [["compare", before, path], ["compare", path, before], ["simulate", "--from", path]] {
+                let run = runCLI(arguments + ["--quiet"])
+                #expect(run.code == .dataError, "\(name): \(run.stderr)")
+                #expect(run.stderr.hasPrefix("placescost: error: \(path) is not a whole report.json (`placescost.report/1`): it is not valid JSON ("), "\(name): \(run.stderr)")
+                #expect(run.stderr.hasSuffix("). Write it again with `placescost analyze --json`.\n") && !run.stderr.contains("not a log"), "\(run.stderr)")
+                #expect(run.stdout.isEmpty)
+            }
+        }
+        // Foundation's reason says where: around which character, or at the end of the file.
+        let nan = runCLI(["compare", before, directory.path + "/nan.json", "--quiet"]).stderr
+        #expect(nan.contains("character") || nan.contains("line"), "\(nan)")
+        // JSON Lines starting with `{` that names no placescost schema is still a log.
+        #expect(runCLI(["compare", before, after, "--quiet"]).code == .success)
+    }
+
     @Test("an anomaly a report names that this placescost does not know is shown escaped, never as Markdown")
     func unknownAnomalyEscaped() throws {
         let directory = TemporaryDirectory()
