@@ -78,7 +78,10 @@ extension ExitCode {
             case .costRose: self = .checkFailed
             }
         case let error as ForecastError:
-            if case .scenarioUnreadable = error { self = .noInput } else { self = .dataError }
+            switch error {
+            case .scenarioUnreadable, .scenarioPricing(_, _, .unreadable): self = .noInput
+            default: self = .dataError
+            }
         case let error as PseudonymKeyError:
             switch error {
             case .unreadable: self = .noInput

@@ -48,7 +48,7 @@ struct ForecastCommand {
             let defaults = ScenarioComparison.Defaults(
                 searches: searches, growthPercent: growth, months: months, start: start, pricing: parsed[Key.pricing]
             )
-            let priced = try ScenarioComparison(profile: profile, bundled: bundled, defaults: defaults).run(file) { try PriceTableLoader().load($0) }
+            let priced = try ScenarioComparison(profile: profile, bundled: bundled, defaults: defaults).run(file, shownAs: scenarioFile) { try PriceTableLoader().load($0) }
             for entry in priced {
                 guard case .projected(let first, let count, let rate, _) = entry.forecast.volume else { continue }
                 if first * pow(1 + rate / 100, Double(count - 1)) > Forecast.maxSearches {

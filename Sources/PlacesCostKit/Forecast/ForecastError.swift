@@ -18,6 +18,10 @@ enum ForecastError: Error, Equatable, CustomStringConvertible {
     case scenarioUnreadable(file: String)
     /// A `--scenario` file that is not a scenario file, or holds a value out of range.
     case invalidScenarios(file: String, reason: String)
+    /// A scenario's or a cohort's `pricing` (`member`: `scenarios[0].pricing`,
+    /// `scenarios[0].cohorts[1].pricing`) that names no bundled table, a table file that is not
+    /// there or cannot be read, or an invalid one.
+    case scenarioPricing(file: String, member: String, error: PricingError)
     /// A scenario's delay that the report did not price.
     case delayNotPriced(scenario: String, delay: Int, priced: [Int])
     /// A measured SKU that the table in force has no line for.
@@ -42,6 +46,15 @@ enum ForecastError: Error, Equatable, CustomStringConvertible {
             "cannot read the scenario file \(file). Give --scenario a JSON file as docs/cli.md (simulate --scenario) describes."
         case .invalidScenarios(let file, let reason):
             "\(file) is not a scenario file of `\(ScenarioFile.schema)`: \(reason) (docs/schema/scenarios.schema.json)."
+        case .scenarioPricing(let file, let member, let error):
+            switch error {
+            case .unknownTable(let id, let known):
+                "`\(member)` of \(file) names no price table `\(id)`: give one of \(known.joined(separator: ", ")) (see `placescost pricing list`) or the path of a JSON price table."
+            case .unreadable(let path, let reason):
+                "cannot read the price table \(path) that `\(member)` of \(file) names: \(reason). Check the path, or name a bundled table (`placescost pricing list`)."
+            case .invalidTable:
+                "`\(member)` of \(file) names an invalid price table: \(error)"
+            }
         case .delayNotPriced(let scenario, let delay, let priced):
             "the scenario \"\(scenario)\" asks for delay \(delay), which the report did not price (it priced \(priced.map(String.init).joined(separator: ", "))); write the report again with `analyze --delays`."
         case .skuNotInTable(let sku, let table):

@@ -38,13 +38,25 @@ struct ScenarioComparison: Sendable {
     var bundled: [String: PriceTable]
     var defaults: Defaults
 
-    /// Prices every scenario. `load` reads a `pricing` member (bundled id or file).
-    func run(_ file: ScenarioFile, load: (String) throws -> PriceTable) throws -> [Priced] {
+    /// Prices every scenario. `load` reads a `pricing` member (bundled id or file); `source`
+    /// names the scenario file in errors.
+    ///
+    /// - Throws: `ForecastError.scenarioPricing` naming the member whose table cannot be loaded.
+    func run(_ file: ScenarioFile, shownAs source: String, load: (String) throws -> PriceTable) throws -> [Priced] {
         let priced = Set(profile.strategies.map(\.delay)).sorted()
         let after = profile.months.last.flatMap(Forecast.monthIndex).map { $0 + 1 } ?? PricingPlan.march2025
-        return try file.scenarios.map { scenario in
+        /// The table `pricing` names, or the command line's (already read) when it names none.
+        func pinnedTable(_ pricing: String?, member: String) throws -> PriceTable? {
+            guard let pricing else { return try defaults.pricing.map(load) }
+            do {
+                return try load(pricing)
+            } catch let error as PricingError {
+                throw ForecastError.scenarioPricing(file: source, member: member, error: error)
+            }
+        }
+        return try file.scenarios.enumerated().map { index, scenario in
             guard priced.contains(scenario.delay) else { throw ForecastError.delayNotPriced(scenario: scenario.name, delay: scenario.delay, priced: priced) }
-            let pinned = try (scenario.pricing ?? defaults.pricing).map(load)
+            let pinned = try pinnedTable(scenario.pricing, member: "scenarios[\(index)].pricing")
             let start = scenario.start ?? defaults.start ?? after
             let volume = Forecast.Volume.projected(
                 searches: scenario.searches ?? defaults.searches ?? profile.searchesPerMonth,
@@ -70,9 +82,10 @@ struct ScenarioComparison: Sendable {
             var cohorts: [PricedCohort] = []
             if !scenario.cohorts.isEmpty {
                 var parts: [CohortMix.Part] = []
-                for cohort in scenario.cohorts {
+                for (position, cohort) in scenario.cohorts.enumerated() {
                     guard priced.contains(cohort.delay) else { throw ForecastError.delayNotPriced(scenario: scenario.name, delay: cohort.delay, priced: priced) }
-                    let own = try (cohort.pricing ?? scenario.pricing ?? defaults.pricing).map(load)
+                    // The scenario's table unless the cohort names its own.
+                    let own = cohort.pricing == nil ? pinned : try pinnedTable(cohort.pricing, member: "scenarios[\(index)].cohorts[\(position)].pricing")
                     let key = Forecast.Key(strategy: cohort.pricedStrategy, delay: cohort.delay)
                     parts.append(CohortMix.Part(
                         forecast: try Forecast(profile: profile, pinned: own, bundled: bundled, volume: volume).prepared(), key: key,

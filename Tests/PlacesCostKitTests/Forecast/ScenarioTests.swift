@@ -90,6 +90,26 @@ struct ScenarioTests {
         #expect(result.stdout.isEmpty)
     }
 
+    @Test("A scenario's or a cohort's pricing naming no table is a data error naming the member, a missing table file exit 66; never the usage line", arguments: [
+        (#"{"name": "a", "pricing": "legacy-1999"}"#, ExitCode.dataError, "`scenarios[1].pricing` of FILE names no price table `legacy-1999`: give one of legacy-2018, legacy-2025, legacy-list, places-new-2025"),
+        (#"{"name": "a", "pricing": "/nonexistent/p.json"}"#, .noInput, "cannot read the price table /nonexistent/p.json that `scenarios[1].pricing` of FILE names: there is no such file."),
+        (#"{"name": "a", "pricing": "BAD"}"#, .dataError, "`scenarios[1].pricing` of FILE names an invalid price table: BAD: not valid JSON"),
+        (#"{"name": "a", "cohorts": [{"share": 0.5, "months": 1}, {"share": 0.5, "months": 1, "pricing": "legacy-1999"}]}"#, .dataError, "`scenarios[1].cohorts[1].pricing` of FILE names no price table `legacy-1999`"),
+        (#"{"name": "a", "pricing": "legacy-2025", "cohorts": [{"share": 0.5, "months": 1, "pricing": "missing/p.json"}]}"#, .noInput, "cannot read the price table missing/p.json that `scenarios[1].cohorts[0].pricing` of FILE names"),
+    ])
+    func badPricing(scenario: String, code: ExitCode, message: String) throws {
+        let directory = TemporaryDirectory()
+        let report = try ScenarioTests.reportPath(directory)
+        let bad = directory.write("bad.json", #"{"schema_version": 1, "#)
+        let file = directory.write("scenarios.json", #"{"schema": "placescost.scenarios/1", "scenarios": [{"name": "first"}, "# + scenario.replacingOccurrences(of: "BAD", with: bad) + "]}")
+        let result = runCLI(["simulate", "--from", report, "--scenario", file])
+        #expect(result.code == code, "\(result.stderr)")
+        let expected = message.replacingOccurrences(of: "FILE", with: file).replacingOccurrences(of: "BAD", with: bad)
+        #expect(result.stderr.hasPrefix("placescost: error: " + expected), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1 && !result.stderr.contains("usage:") && !result.stderr.contains("--pricing path"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
     @Test("--scenario needs --from; --out writes scenarios.md, scenarios.json and the chart")
     func optionsAndOut() throws {
         #expect(runCLI(["simulate", "--scenario", ScenarioTests.example]).code == .usage)
