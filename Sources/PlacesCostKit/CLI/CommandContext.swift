@@ -46,6 +46,14 @@ public struct CommandContext {
         return max(columns, 40)
     }
 
+    /// The input an argument names: `-` (standard input) and absolute paths as given, others
+    /// from `workingDirectory`. An empty argument (an unset shell variable) stays empty: it names no
+    /// file and is refused as a missing one (66, as `analyze ""`), never read as the working
+    /// directory, which appending it to `workingDirectory + "/"` would name.
+    func path(of argument: String) -> String {
+        argument.isEmpty || argument == "-" || argument.hasPrefix("/") ? argument : workingDirectory + "/" + argument
+    }
+
     /// Writes `placescost: note: ...` to standard error.
     func note(_ message: String) {
         writeError("placescost: note: \(message)")

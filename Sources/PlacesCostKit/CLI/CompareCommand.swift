@@ -133,7 +133,7 @@ struct CompareCommand {
         _ input: String, options: Analyzer.Options, shared: AnalysisOptionsParser, parsed: ArgumentScanner.Parsed,
         typedText: inout (records: Int, files: [String])
     ) throws -> PeriodFigures {
-        let path = input == "-" || input.hasPrefix("/") ? input : context.workingDirectory + "/" + input
+        let path = context.path(of: input)
         if input != "-", let document = try ReportDocument.read(path: path, shownAs: input) {
             return try PeriodFigures(document, file: input)
         }

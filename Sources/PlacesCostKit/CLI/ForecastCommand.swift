@@ -113,7 +113,7 @@ struct ForecastCommand {
     /// (`SimulateCommand.logOptions`, `--delays`, `--max-delay`), and read back through the
     /// report `analyze --json` prints for it.
     private func profile() throws -> TrafficProfile {
-        let path = input == "-" || input.hasPrefix("/") ? input : context.workingDirectory + "/" + input
+        let path = context.path(of: input)
         let isReport: Bool
         do {
             isReport = try input != "-" && ReportDocument.read(path: path, shownAs: input) != nil
@@ -147,7 +147,7 @@ struct ForecastCommand {
         options.sessions = try AnalyzeCommand.sessionOptions(parsed, values)
         options.maxDelay = try values.wholeNumber(parsed[Key.maxDelay], option: "--max-delay", range: 0...100) ?? 4
         options.costs.delays = try values.delays(parsed[Key.delays]) ?? Array(1...6)
-        let paths = [path] + more.map { $0 == "-" || $0.hasPrefix("/") ? $0 : context.workingDirectory + "/" + $0 }
+        let paths = [path] + more.map(context.path(of:))
         let progress = shared.progressReporter(parsed, paths: paths, writingOut: false, context: context)
         if let progress {
             options.progress = { @Sendable bytes in progress.update(bytes) }

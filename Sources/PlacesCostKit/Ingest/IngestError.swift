@@ -74,7 +74,9 @@ package enum IngestError: Error, Equatable, CustomStringConvertible {
     package var description: String {
         switch self {
         case .unreadable(let path, let reason):
-            "cannot read \(path): \(reason). Check the path, or pass - to read standard input."
+            path.isEmpty
+                ? "cannot read an input given as an empty argument (\"\"), as an unset shell variable gives: it names no file. Check the arguments, or pass - to read standard input."
+                : "cannot read \(path): \(reason). Check the path, or pass - to read standard input."
         case .notPermitted(let path):
             "cannot read \(path): permission denied. \(IngestError.permissionAdvice)"
         case .readFailed(let path, let reason):

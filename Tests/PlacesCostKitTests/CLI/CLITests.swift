@@ -57,6 +57,42 @@ struct CLITests {
         #expect(result.stderr == "placescost: error: cannot read /no/such/file.jsonl: no such file or directory. Check the path, or pass - to read standard input.\n")
     }
 
+    @Test("An empty argument (an unset shell variable) names no input: every command refuses it as a missing one, never reading the working directory", arguments: [
+        ["analyze", ""],
+        ["analyze", "LOG", ""],
+        ["compare", "", "LOG"],
+        ["compare", "LOG", ""],
+        ["compare", "", ""],
+        ["reconcile", "", "--billing", "BILL"],
+        ["simulate", "--from", "LOG", ""],
+    ])
+    func emptyArgument(arguments: [String]) {
+        // A folder holding a log: read as `.`, an empty argument would give a report.
+        let directory = TemporaryDirectory()
+        let log = directory.write("calls.jsonl", CompareCommandTests.searches(3, start: 0, tokens: true).map(\.jsonLine).joined(separator: "\n") + "\n")
+        let bill = packageRoot + "/SampleLogs/billing/cost-table-2026-10.csv"
+        let result = runCLI(arguments.map { $0 == "LOG" ? log : $0 == "BILL" ? bill : $0 } + ["--quiet"], workingDirectory: directory.path)
+        #expect(result.code == .noInput, "\(result.stderr)")
+        #expect(result.stderr == "placescost: error: cannot read an input given as an empty argument (\"\"), as an unset shell variable gives: it names no file. Check the arguments, or pass - to read standard input.\n")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test("An empty option value naming a file is a usage error that says what the option takes", arguments: [
+        (["simulate", "--from", ""], "--from takes a report.json or a log."),
+        (["simulate", "--from", "REPORT", "--scenario", ""], "--scenario takes a JSON file of scenarios."),
+        (["reconcile", "LOG", "--billing", ""], "reconcile needs the billing export: --billing FILE."),
+        (["compare", "LOG", "LOG", "--out", ""], "--out takes a directory."),
+    ])
+    func emptyOptionValue(arguments: [String], message: String) throws {
+        let directory = TemporaryDirectory()
+        let log = directory.write("calls.jsonl", CompareCommandTests.searches(3, start: 0, tokens: true).map(\.jsonLine).joined(separator: "\n") + "\n")
+        let report = directory.write("report.json", runCLI(["analyze", log, "--json", "--quiet"]).stdout)
+        let result = runCLI(arguments.map { $0 == "LOG" ? log : $0 == "REPORT" ? report : $0 }, workingDirectory: directory.path)
+        #expect(result.code == .usage, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("placescost: error: \(message)\nusage: "), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
     @Test("--strict exits 65 at the first malformed record, naming FILE:LINE")
     func strict() {
         let directory = TemporaryDirectory()
