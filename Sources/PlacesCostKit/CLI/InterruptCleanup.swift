@@ -35,13 +35,30 @@ package final class InterruptCleanup: @unchecked Sendable {
 
     /// Recursive: a body held off from interruption registers what it makes.
     private let lock = NSRecursiveLock()
+    /// How deep the lock is held, by the thread that holds it.
+    private var depth = 0
     private var cleanups: [Int: @Sendable () -> Void] = [:]
     private var nextID = 0
     private var sources: [DispatchSourceSignal] = []
 
+    /// What ends the process once the cleanups ran; it returns only in tests.
+    private let end: @Sendable (Int32) -> Void
+    /// Called each time the lock is let go of: the moments at which a signal that came meanwhile
+    /// is acted on. Tests interrupt there, one moment after another.
+    private let interruptible: (@Sendable () -> Void)?
+
+    /// - Parameters:
+    ///   - end: ends the process as the signal; tests pass one that returns, to look at what an
+    ///     interrupted run leaves behind at the moment it would end.
+    ///   - interruptible: called each time interruptions are no longer held off.
+    init(end: @escaping @Sendable (Int32) -> Void = InterruptCleanup.endBySignal, interruptible: (@Sendable () -> Void)? = nil) {
+        self.end = end
+        self.interruptible = interruptible
+    }
+
     /// Catches `signals`; call once, before any command runs.
     package func install() {
-        lock.withLock {
+        holding {
             for number in InterruptCleanup.signals {
                 // `signal` returns the disposition it replaces: one that was ignored stays so.
                 guard !InterruptCleanup.isIgnoring(signal(number, SIG_IGN)) else { continue }
@@ -62,7 +79,7 @@ package final class InterruptCleanup: @unchecked Sendable {
 
     /// Registers `cleanup` to run if the process is interrupted; returns the id `unregister` takes.
     func register(_ cleanup: @escaping @Sendable () -> Void) -> Int {
-        lock.withLock {
+        holding {
             nextID += 1
             cleanups[nextID] = cleanup
             return nextID
@@ -70,20 +87,38 @@ package final class InterruptCleanup: @unchecked Sendable {
     }
 
     func unregister(_ id: Int) {
-        lock.withLock { cleanups[id] = nil }
+        holding { cleanups[id] = nil }
     }
 
     /// Runs `body` with interruptions held off until it returns.
     func withoutInterruption<Result>(_ body: () throws -> Result) rethrows -> Result {
+        try holding(body)
+    }
+
+    private func holding<Result>(_ body: () throws -> Result) rethrows -> Result {
         lock.lock()
-        defer { lock.unlock() }
+        depth += 1
+        defer {
+            depth -= 1
+            let released = depth == 0
+            lock.unlock()
+            if released { interruptible?() }
+        }
         return try body()
     }
 
-    private func interrupted(by number: Int32) {
+    /// Runs every cleanup registered, then ends the process as `number` would have.
+    func interrupted(by number: Int32) {
         // The lock is kept to the end: no cleanup is added or dropped, and no held-off body starts.
         lock.lock()
+        // Reached only when `end` returns, in tests.
+        defer { lock.unlock() }
         for cleanup in cleanups.values { cleanup() }
+        end(number)
+    }
+
+    /// Ends the process by `number`'s default action, as if it had not been caught.
+    static func endBySignal(_ number: Int32) {
         // Dispatch keeps the signal blocked to read it: unblocked, with its default action, it
         // ends the process as the signal itself.
         signal(number, SIG_DFL)

@@ -25,6 +25,9 @@ import Darwin
 ///   lock is held is a live run's and is left alone.
 struct ReportDirectoryWriter {
     let directory: String
+    /// Where a staging registers its removal for an interruption; tests pass one of their own to
+    /// interrupt a write at each moment a signal could be acted on.
+    var interruptCleanup = InterruptCleanup.shared
 
     /// Names of staging folders: the prefix and `mkdtemp`'s six characters.
     static let stagingPrefix = ".placescost-"
@@ -52,7 +55,7 @@ struct ReportDirectoryWriter {
     /// the rest of the set is known (`Staging.start`); `Staging.commit` finishes the write.
     func begin() throws -> Staging {
         // Made and registered for removal at once: an interruption between the two would leave them.
-        try InterruptCleanup.shared.withoutInterruption {
+        try interruptCleanup.withoutInterruption {
             let created = try makeDirectory(directory)
             do {
                 let stage = try makeStaging()
@@ -74,7 +77,7 @@ struct ReportDirectoryWriter {
         private let writer: ReportDirectoryWriter
         private let path: String
         private let lock: Int32
-        private var created: [String]
+        private let leftovers: Leftovers
         private let group = DispatchGroup()
         private let failures = StreamFailures()
         /// Files started, by path, in order: they are swapped in with the rest.
@@ -88,16 +91,10 @@ struct ReportDirectoryWriter {
             self.writer = writer
             self.path = path
             self.lock = lock
-            self.created = created
-            interruptCleanup = InterruptCleanup.shared.register { [weak self] in self?.removeAfterInterrupt() }
-        }
-
-        /// What an interrupted run removes: the staging folder, whatever is still being written
-        /// into it, and the folders made for it (a folder holding a file of the report by then is
-        /// not empty, and stays).
-        private func removeAfterInterrupt() {
-            writer.removeTree(path)
-            for folder in created.reversed() { rmdir(folder) }
+            leftovers = Leftovers(writer: writer, path: path, created: created)
+            // The leftovers, not `self`: a staging being released (an analysis that failed) is
+            // no longer reachable weakly, and its folder is there until `abandon` removes it.
+            interruptCleanup = writer.interruptCleanup.register { [leftovers] in leftovers.remove() }
         }
 
         /// Starts writing `file` into the staging folder on a thread of its own; it is handed to
@@ -167,13 +164,13 @@ struct ReportDirectoryWriter {
                 try writer.sync(self.path + "/new/" + path, shownAs: writer.directory + "/" + path)
             }
             // An interruption waits for the swap: it moves the earlier files into the staging folder.
-            try InterruptCleanup.shared.withoutInterruption {
+            try writer.interruptCleanup.withoutInterruption {
                 // Every folder first, so that nothing is replaced unless everything can be.
                 for path in paths {
-                    created += try writer.makeParents(of: path, under: writer.directory)
+                    leftovers.created += try writer.makeParents(of: path, under: writer.directory)
                 }
                 try writer.swap(paths, staging: path)
-                created = []
+                leftovers.created = []
             }
         }
 
@@ -189,14 +186,41 @@ struct ReportDirectoryWriter {
         func abandon() {
             guard !isClosed else { return }
             isClosed = true
-            if let interruptCleanup { InterruptCleanup.shared.unregister(interruptCleanup) }
             group.wait()
-            writer.removeTree(path)
-            close(lock)
-            for folder in created.reversed() { rmdir(folder) }
+            // Removed before the interruption's cleanup is dropped, and with interruptions held
+            // off: a signal in between would find nothing to remove and end the run with the
+            // folder (after a swap, the earlier report in `old/`) still there.
+            writer.interruptCleanup.withoutInterruption {
+                leftovers.remove()
+                close(lock)
+                if let interruptCleanup { writer.interruptCleanup.unregister(interruptCleanup) }
+            }
         }
 
         deinit { abandon() }
+    }
+
+    /// What a staging leaves until it is removed, by `abandon` or by an interruption's cleanup:
+    /// the staging folder and the folders the run made. Changed and read only with
+    /// interruptions held off.
+    private final class Leftovers: @unchecked Sendable {
+        let writer: ReportDirectoryWriter
+        let path: String
+        /// The folders this run made, outermost first; none once the set is swapped in.
+        var created: [String]
+
+        init(writer: ReportDirectoryWriter, path: String, created: [String]) {
+            self.writer = writer
+            self.path = path
+            self.created = created
+        }
+
+        /// Removes the staging folder, whatever is still being written into it, and the folders
+        /// made for it (a folder holding a file of the report by then is not empty, and stays).
+        func remove() {
+            writer.removeTree(path)
+            for folder in created.reversed() { rmdir(folder) }
+        }
     }
 
     // MARK: The swap
