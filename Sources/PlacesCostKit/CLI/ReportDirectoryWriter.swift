@@ -23,6 +23,11 @@ import Darwin
 ///   drops the lock when the process dies, so a staging folder that a later run can lock
 ///   without waiting belongs to a dead run (killed while writing) and is removed; one whose
 ///   lock is held is a live run's and is left alone.
+/// - Interrupted (`InterruptCleanup`), a run removes its staging folder whatever its threads
+///   still do until the signal ends it: they make files and folders only inside `new/` and
+///   `old/`, never the staging folder again, and the removal goes on until the folder is gone.
+///   The cleanup stays registered until the folder is removed, so a signal just after the swap
+///   removes the earlier files moved aside.
 struct ReportDirectoryWriter {
     let directory: String
     /// Where a staging registers its removal for an interruption; tests pass one of their own to
@@ -91,7 +96,7 @@ struct ReportDirectoryWriter {
             self.writer = writer
             self.path = path
             self.lock = lock
-            leftovers = Leftovers(writer: writer, path: path, created: created)
+            leftovers = Leftovers(path: path, created: created)
             // The leftovers, not `self`: a staging being released (an analysis that failed) is
             // no longer reachable weakly, and its folder is there until `abandon` removes it.
             interruptCleanup = writer.interruptCleanup.register { [leftovers] in leftovers.remove() }
@@ -177,8 +182,8 @@ struct ReportDirectoryWriter {
         /// The folders of `relative` under the staging's `new/` (where it is written) and `old/`
         /// (where the file it replaces goes during the swap).
         private func makeStagedParents(of relative: String) throws {
-            try writer.makeParents(of: relative, under: path + "/new")
-            try writer.makeParents(of: relative, under: path + "/old")
+            try writer.makeFolders(of: relative, inside: path + "/new")
+            try writer.makeFolders(of: relative, inside: path + "/old")
         }
 
         /// Undoes what was not committed (waiting for the files still being written) and removes
@@ -204,13 +209,11 @@ struct ReportDirectoryWriter {
     /// the staging folder and the folders the run made. Changed and read only with
     /// interruptions held off.
     private final class Leftovers: @unchecked Sendable {
-        let writer: ReportDirectoryWriter
         let path: String
         /// The folders this run made, outermost first; none once the set is swapped in.
         var created: [String]
 
-        init(writer: ReportDirectoryWriter, path: String, created: [String]) {
-            self.writer = writer
+        init(path: String, created: [String]) {
             self.path = path
             self.created = created
         }
@@ -218,7 +221,7 @@ struct ReportDirectoryWriter {
         /// Removes the staging folder, whatever is still being written into it, and the folders
         /// made for it (a folder holding a file of the report by then is not empty, and stays).
         func remove() {
-            writer.removeTree(path)
+            ReportDirectoryWriter.removeTree(path)
             for folder in created.reversed() { rmdir(folder) }
         }
     }
@@ -320,6 +323,22 @@ struct ReportDirectoryWriter {
         return try makeDirectory(root + "/" + folder)
     }
 
+    /// Makes the folders of `relative` inside `root`, which must exist: never `root` itself or a
+    /// folder above it. A writer still going on after an interruption's cleanup removed the
+    /// staging folder so makes nothing (`ENOENT`), where making the missing parents would make
+    /// the staging folder again, after every cleanup.
+    fileprivate func makeFolders(of relative: String, inside root: String) throws {
+        var folder = root
+        for name in (relative as NSString).deletingLastPathComponent.split(separator: "/") {
+            folder += "/" + name
+            guard mkdir(folder, 0o755) != 0 else { continue }
+            let code = errno
+            guard code == EEXIST, isDirectory(folder) else {
+                throw CLIError.cannotCreate(path: folder, reason: String(cString: strerror(code)))
+            }
+        }
+    }
+
     private func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
@@ -343,7 +362,7 @@ struct ReportDirectoryWriter {
             if flock(lock, LOCK_EX | LOCK_NB) == 0, isStill(lock, at: path) {
                 guard mkdir(path + "/new", 0o700) == 0, mkdir(path + "/old", 0o700) == 0 else {
                     let reason = String(cString: strerror(errno))
-                    removeTree(path)
+                    Self.removeTree(path)
                     close(lock)
                     throw CLIError.cannotCreate(path: directory, reason: reason)
                 }
@@ -366,7 +385,7 @@ struct ReportDirectoryWriter {
             defer { close(lock) }
             // A held lock is a live run's; a folder renamed or replaced since `open` is not ours to judge.
             guard flock(lock, LOCK_EX | LOCK_NB) == 0, isStill(lock, at: path) else { continue }
-            removeTree(path)
+            Self.removeTree(path)
         }
     }
 
@@ -451,9 +470,50 @@ struct ReportDirectoryWriter {
         guard fsync(descriptor) == 0 else { throw CLIError.cannotWriteReport(path: shownAs, reason: String(cString: strerror(errno))) }
     }
 
-    /// Removes a staging folder and what is left in it.
-    fileprivate func removeTree(_ path: String) {
-        try? FileManager.default.removeItem(atPath: path)
+    /// Removes a staging folder and all in it, while writers on other threads may still be making
+    /// files in it.
+    ///
+    /// Writers make files and folders only inside `new/` and `old/`, never the staging folder
+    /// itself (`makeFolders`), so once it is gone nothing is made in it again. A pass fails with
+    /// `ENOTEMPTY` only where a writer made something after the pass listed that folder; each
+    /// makes a few files, once, so passes are made until one removes the folder. Any other failure
+    /// (a permission taken away) ends the removal.
+    ///
+    /// - Parameter listed: called with each folder's path once its entries are read, before they
+    ///   are removed; tests make a file there, as a writer would.
+    static func removeTree(_ path: String, listed: (String) -> Void = { _ in }) {
+        while path.withCString({ removeEntry(named: $0, in: AT_FDCWD, shownAs: path, listed: listed) }) == ENOTEMPTY {}
+    }
+
+    /// Removes the entry `name` of the folder open as `parent` (a folder with all in it, never
+    /// following a link); returns 0, or the `errno` of the first failure. Gone already is done.
+    private static func removeEntry(named name: UnsafePointer<CChar>, in parent: Int32, shownAs path: String, listed: (String) -> Void) -> Int32 {
+        var info = stat()
+        guard fstatat(parent, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return errno == ENOENT ? 0 : errno }
+        guard info.st_mode & S_IFMT == S_IFDIR else { return unlinkat(parent, name, 0) == 0 || errno == ENOENT ? 0 : errno }
+        let descriptor = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return errno == ENOENT ? 0 : errno }
+        guard let folder = fdopendir(descriptor) else {
+            let code = errno
+            close(descriptor)
+            return code
+        }
+        defer { closedir(folder) }
+        // Every name first, as bytes (a name need not be UTF-8), then the removals: a folder
+        // changed while it is read may be read with an entry missed or twice.
+        var names: [[CChar]] = []
+        while let entry = readdir(folder) {
+            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }.map { CChar(bitPattern: $0) }) }
+            if entryName != [46], entryName != [46, 46] { names.append(entryName + [0]) }
+        }
+        listed(path)
+        for entryName in names {
+            let code = entryName.withUnsafeBufferPointer { entryName in
+                removeEntry(named: entryName.baseAddress!, in: dirfd(folder), shownAs: path + "/" + String(cString: entryName.baseAddress!), listed: listed)
+            }
+            guard code == 0 else { return code }
+        }
+        return unlinkat(parent, name, AT_REMOVEDIR) == 0 || errno == ENOENT ? 0 : errno
     }
 }
 

@@ -133,4 +133,52 @@ struct ReportDirectoryWriterInterruptTests {
         staging = nil
         #expect(left.withLock { $0 } == [:])
     }
+
+    @Test("Writers still going on after an interruption's cleanup, until the signal ends the run, make nothing in --out")
+    func writersAfterCleanup() throws {
+        let directory = TemporaryDirectory()
+        let out = directory.path + "/report"
+        let cleanup = InterruptCleanup(end: { _ in })
+        let staging = try ReportDirectoryWriter(directory: out, interruptCleanup: cleanup).begin()
+        let early = try staging.stagedPath(of: "searches.csv")
+        staging.start(Self.streamed("rows\n"))
+        cleanup.interrupted(by: SIGHUP)
+        #expect(Self.contents(directory.path) == [:])
+
+        // What the run's threads may still do before the process ends: open the file begun
+        // during the walk, begin or start other files.
+        let descriptor = open(early, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if descriptor >= 0 { close(descriptor) }
+        _ = try? staging.stagedPath(of: "charts/late.svg")
+        staging.start(ReportFile(path: "charts/a.svg", text: "<svg/>"))
+        staging.start(ReportFile(path: "report.md", text: "# report\n"))
+        #expect(Self.contents(directory.path) == [:])
+    }
+
+    @Test("The removal of a staging folder goes on until it is gone, while writers still make files in it")
+    func removalOutlastsWriters() throws {
+        let directory = TemporaryDirectory()
+        let staging = directory.path + "/" + ReportDirectoryWriter.stagingPrefix + "abcdef"
+        for folder in ["new/charts", "old/charts"] {
+            try FileManager.default.createDirectory(atPath: staging + "/" + folder, withIntermediateDirectories: true)
+        }
+        for file in ["new/report.md", "new/charts/a.svg", "old/charts/a.svg", "old/report.md"] {
+            directory.write(String(staging.dropFirst(directory.path.count + 1)) + "/" + file, file)
+        }
+        // A name that is not UTF-8 is removed as well.
+        let raw = Array((staging + "/new/").utf8CString.dropLast()) + [CChar(bitPattern: 0xFF), 0]
+        let descriptor = open(raw, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        try #require(descriptor >= 0)
+        close(descriptor)
+
+        var made = 0
+        ReportDirectoryWriter.removeTree(staging) { folder in
+            // As a writer thread does: a file made in a folder after it was read.
+            guard made < 6, folder.hasSuffix("/new") || folder.hasSuffix("/charts") else { return }
+            made += 1
+            #expect(FileManager.default.createFile(atPath: folder + "/late-\(made).svg", contents: Data("late".utf8)))
+        }
+        #expect(made == 6)
+        #expect(Self.contents(directory.path) == [:])
+    }
 }
