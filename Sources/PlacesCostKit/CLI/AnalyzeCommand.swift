@@ -123,7 +123,7 @@ struct AnalyzeCommand {
         defer { progress?.finish() }
         // With --out, searches.csv is written into the staging folder from the moment the walks
         // are done, while the searches are priced; the staging is undone if the analysis fails.
-        let staging = try out.map { try ReportDirectoryWriter(directory: $0.path).begin() }
+        let staging = try out.map { try ReportDirectoryWriter(directory: $0.path, replaces: ReportBundle.anyPaths).begin() }
         if let staging {
             // The rows are written into it while the log is read, and checked once it is.
             options.speculatedSearchesPath = try staging.stagedPath(of: ReportBundle.searchesPath)

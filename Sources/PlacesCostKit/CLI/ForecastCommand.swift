@@ -93,7 +93,9 @@ struct ForecastCommand {
     ) throws {
         if let out {
             let files = files()
-            try ReportDirectoryWriter(directory: out.path).write(files)
+            // One simulate report replaces the other: `simulation.*` and `scenarios.*` side by
+            // side would be of two runs.
+            try ReportDirectoryWriter(directory: out.path, replaces: ForecastRenderer.paths + ScenarioRenderer.paths).write(files)
             if !parsed.has(Key.quiet) { context.note("wrote \(files.map(\.path).joined(separator: ", ")) to \(out.shown).") }
         }
         let terminal = TerminalOutput(context: context, color: parsed[TerminalOutput.option])

@@ -16,6 +16,9 @@ import Darwin
 ///   way of one file, a permission), the steps done are undone in reverse, so every earlier
 ///   file is back (the same bytes, the same inode) and no new file remains; a directory the run
 ///   had to create is removed again.
+/// - The set replaces the earlier report of the same command whole: a file of `replaces` the new
+///   set does not write (a chart of an earlier `--by day`) is moved aside in the same swap, and
+///   put back if the swap is undone. Every other file in the directory stays.
 /// - Concurrent runs: creating a folder that exists by then is success, each run stages in a
 ///   folder of its own, and an exclusive `flock` on `DIR` for the length of a swap keeps two
 ///   swaps from interleaving, so the set in `DIR` is always one run's.
@@ -30,6 +33,9 @@ import Darwin
 ///   removes the earlier files moved aside.
 struct ReportDirectoryWriter {
     let directory: String
+    /// Every file the command writes into `--out` in any of its forms: those the new set leaves
+    /// out are the earlier report's, and go with the swap.
+    var replaces: [String] = []
     /// Where a staging registers its removal for an interruption; tests pass one of their own to
     /// interrupt a write at each moment a signal could be acted on.
     var interruptCleanup = InterruptCleanup.shared
@@ -168,13 +174,16 @@ struct ReportDirectoryWriter {
             for path in paths {
                 try writer.sync(self.path + "/new/" + path, shownAs: writer.directory + "/" + path)
             }
+            let written = Set(paths)
+            let dropped = writer.replaces.filter { !written.contains($0) }
+            for path in dropped { try writer.makeFolders(of: path, inside: self.path + "/old") }
             // An interruption waits for the swap: it moves the earlier files into the staging folder.
             try writer.interruptCleanup.withoutInterruption {
                 // Every folder first, so that nothing is replaced unless everything can be.
                 for path in paths {
                     leftovers.created += try writer.makeParents(of: path, under: writer.directory)
                 }
-                try writer.swap(paths, staging: path)
+                try writer.swap(paths, dropping: dropped, staging: path)
                 leftovers.created = []
             }
         }
@@ -228,36 +237,51 @@ struct ReportDirectoryWriter {
 
     // MARK: The swap
 
-    /// Moves the staged files over their final names, or, if one cannot be, none of them.
+    /// Moves the earlier report's files the set leaves out (`dropped`) aside and the staged files
+    /// over their final names, or, if one cannot be, none of them.
     ///
     /// `staging/old/` already holds the folders of every path, so a step fails only at a rename.
-    fileprivate func swap(_ paths: [String], staging: String) throws {
+    fileprivate func swap(_ paths: [String], dropping dropped: [String], staging: String) throws {
         let lock = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard lock >= 0 else { throw CLIError.cannotCreate(path: directory, reason: String(cString: strerror(errno))) }
         defer { close(lock) }
         while flock(lock, LOCK_EX) != 0, errno == EINTR {}
         var done: [Step] = []
         var failure: (path: String, reason: String)?
-        for path in paths {
-            let target = directory + "/" + path
-            var info = stat()
-            if lstat(target, &info) == 0 {
-                guard info.st_mode & S_IFMT != S_IFDIR else {
-                    failure = (target, "a directory is in the way")
-                    break
-                }
+        steps: do {
+            for path in dropped {
+                let target = directory + "/" + path
+                var info = stat()
+                // None there, or a folder: no file of the earlier report.
+                guard lstat(target, &info) == 0, info.st_mode & S_IFMT != S_IFDIR else { continue }
                 if rename(target, staging + "/old/" + path) == 0 {
                     done.append(.movedAside(path))
                 } else if errno != ENOENT {
                     failure = (target, String(cString: strerror(errno)))
-                    break
+                    break steps
                 }
             }
-            guard rename(staging + "/new/" + path, target) == 0 else {
-                failure = (target, String(cString: strerror(errno)))
-                break
+            for path in paths {
+                let target = directory + "/" + path
+                var info = stat()
+                if lstat(target, &info) == 0 {
+                    guard info.st_mode & S_IFMT != S_IFDIR else {
+                        failure = (target, "a directory is in the way")
+                        break steps
+                    }
+                    if rename(target, staging + "/old/" + path) == 0 {
+                        done.append(.movedAside(path))
+                    } else if errno != ENOENT {
+                        failure = (target, String(cString: strerror(errno)))
+                        break steps
+                    }
+                }
+                guard rename(staging + "/new/" + path, target) == 0 else {
+                    failure = (target, String(cString: strerror(errno)))
+                    break steps
+                }
+                done.append(.movedIn(path))
             }
-            done.append(.movedIn(path))
         }
         guard let failure else {
             // The renames are durable once the directory is synced; a failure here changes nothing.

@@ -175,6 +175,9 @@ struct ForecastRenderer: Sendable {
         }
     }
 
+    /// Every file `files` writes, whatever the result.
+    static let paths = ["simulation.md", "simulation.json"] + StrategyID.allCases.map(chartPath)
+
     /// `simulation.md`, `simulation.json` and the charts, for `--out`.
     func files(_ result: Forecast.Result, source: String) -> [(path: String, contents: String)] {
         var markdown = markdown(result, source: source)

@@ -44,6 +44,10 @@ struct ReportBundle: Sendable {
 
     static let searchesPath = "searches.csv"
 
+    /// Every file any `analyze --out` writes: those a new report does not write are an earlier
+    /// report's, and are removed as it is swapped in (`ReportDirectoryWriter.replaces`).
+    static let anyPaths = ["report.md", "report.html", "report.json", searchesPath, "costs.csv"] + ReportCharts.anyFiles
+
     /// Every file but `searches.csv`: what is rendered from the priced analysis.
     func reportFiles(_ analysis: Analysis) -> [ReportFile] {
         var files = [

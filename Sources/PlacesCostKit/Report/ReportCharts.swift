@@ -7,6 +7,8 @@ enum ReportCharts {
     static let dailyCostPerSearch = "charts/daily-cost-per-search.svg"
     /// The chart files of every report, in the order `report.json` lists them.
     static let files = [requestsPerSearch, charactersAtSelection, strategyCosts]
+    /// The chart files any report may have: a new report removes an earlier one's it does not draw.
+    static let anyFiles = files + [dailyCalls, dailyCostPerSearch]
 
     /// The chart files of this report: with `--by day` over two days or more, the daily charts too.
     static func files(_ analysis: Analysis) -> [String] {

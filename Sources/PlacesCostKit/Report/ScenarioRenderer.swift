@@ -150,6 +150,9 @@ struct ScenarioRenderer: Sendable {
         ))
     }
 
+    /// Every file `files` writes.
+    static let paths = ["scenarios.md", "scenarios.json", chartPath]
+
     /// `scenarios.md`, `scenarios.json` and the chart, for `--out`.
     func files(_ scenarios: [ScenarioComparison.Priced], source: String) -> [(path: String, contents: String)] {
         [

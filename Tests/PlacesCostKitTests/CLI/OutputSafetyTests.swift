@@ -77,6 +77,38 @@ struct OutputSafetyTests {
         #expect(!listing(out).contains { $0.contains(".placescost-") })
     }
 
+    @Test("A new --out report replaces the earlier report of the same command whole; the user's files and other commands' reports stay")
+    func replacesEarlierReport() throws {
+        let directory = TemporaryDirectory()
+        let sample = packageRoot + "/SampleLogs/ios-app.jsonl"
+        let file = directory.write("log.jsonl", log)
+        let out = directory.path + "/out"
+        let daily = [ReportCharts.dailyCalls, ReportCharts.dailyCostPerSearch]
+        #expect(runCLI(["analyze", sample, "--by", "day", "--out", out, "--quiet"]).code == .success)
+        #expect(daily.allSatisfy { FileManager.default.fileExists(atPath: out + "/" + $0) })
+        #expect(Set(listing(out).filter { $0.contains(".") }).isSubset(of: ReportBundle.anyPaths))
+        directory.write("out/notes.md", "the user's")
+        directory.write("out/charts/logo.svg", "the user's")
+        #expect(runCLI(["analyze", file, "--out", out, "--quiet"]).code == .success)
+        var kept = ["charts", "charts/logo.svg", "notes.md"] + ReportBundle.anyPaths.filter { !daily.contains($0) }
+        #expect(listing(out) == kept.sorted())
+
+        // Other commands' reports stay beside it, the analysis compare reads among them;
+        // simulate's two reports replace each other.
+        let report = directory.path + "/report.json"
+        try FileManager.default.copyItem(atPath: out + "/report.json", toPath: report)
+        #expect(runCLI(["compare", report, out + "/report.json", "--out", out, "--quiet"]).code == .success)
+        kept += ["comparison.md", "comparison.json", "comparison.html"]
+        #expect(listing(out) == kept.sorted())
+        #expect(runCLI(["simulate", "--from", report, "--out", out, "--quiet"]).code == .success)
+        #expect(listing(out) == (kept + ForecastRenderer.paths).sorted())
+        let scenarios = packageRoot + "/docs/examples/scenarios/scenarios.json"
+        #expect(runCLI(["simulate", "--from", report, "--scenario", scenarios, "--out", out, "--quiet"]).code == .success)
+        #expect(listing(out) == (kept + ScenarioRenderer.paths).sorted())
+        #expect(runCLI(["simulate", "--from", report, "--out", out, "--quiet"]).code == .success)
+        #expect(listing(out) == (kept + ForecastRenderer.paths).sorted())
+    }
+
     @Test("Two runs on the same input write byte-identical report files, on any thread count")
     func deterministic() throws {
         let directory = TemporaryDirectory()

@@ -68,6 +68,7 @@ struct ReportDirectoryWriterInterruptTests {
     }
 
     static let rendered = ["report.md": "new report\n", "charts/a.svg": "<svg>new</svg>\n"]
+    static let replaces = ["report.md", "charts/a.svg", "searches.csv", "charts/daily.svg"]
 
     @Test("Interrupted at any moment a signal is acted on, a write leaves no staging folder and one whole set",
           arguments: [false, true], [false, true])
@@ -77,14 +78,16 @@ struct ReportDirectoryWriterInterruptTests {
             let directory = TemporaryDirectory()
             let out = directory.path + "/out"
             if overEarlierReport {
+                // With a file the new set does not write, which goes with the swap.
                 try ReportDirectoryWriter(directory: out).write([
                     (path: "report.md", contents: "earlier report\n"), (path: "charts/a.svg", contents: "<svg>earlier</svg>\n"),
-                    (path: "searches.csv", contents: "earlier rows\n"),
+                    (path: "searches.csv", contents: "earlier rows\n"), (path: "charts/daily.svg", contents: "<svg>daily</svg>\n"),
                 ])
                 directory.write("out/notes.txt", "the user's")
             }
             let before = Self.contents(directory.path)
             var new = before
+            new["out/charts/daily.svg"] = nil
             new["out"] = "/"
             new["out/charts"] = "/"
             new["out/searches.csv"] = "new rows\n"
@@ -92,7 +95,8 @@ struct ReportDirectoryWriterInterruptTests {
 
             let interrupter = Interrupter(moment: moment, root: directory.path)
             do {
-                var staging: ReportDirectoryWriter.Staging? = try ReportDirectoryWriter(directory: out, interruptCleanup: interrupter.cleanup).begin()
+                let writer = ReportDirectoryWriter(directory: out, replaces: Self.replaces, interruptCleanup: interrupter.cleanup)
+                var staging: ReportDirectoryWriter.Staging? = try writer.begin()
                 staging?.start(Self.streamed("new rows\n"))
                 // Not committed: the analysis failed, and the staging is let go of.
                 if commits { try staging?.commit(Self.rendered.map { ReportFile(path: $0.key, text: $0.value) }) }

@@ -111,6 +111,36 @@ struct ReportDirectoryWriterTests {
         #expect(!FileManager.default.fileExists(atPath: directory.path + "/other"))
     }
 
+    @Test("A new set replaces the earlier one whole: its files the new set leaves out go, other files stay; a failed swap keeps every one")
+    func replacesEarlierSet() throws {
+        let directory = TemporaryDirectory()
+        let out = directory.path + "/out"
+        let writer = ReportDirectoryWriter(directory: out, replaces: ["report.md", "charts/a.svg", "charts/daily.svg", "extra.md", "fresh.md"])
+        try writer.write([(path: "report.md", contents: "earlier\n"), (path: "charts/a.svg", contents: "a\n"), (path: "charts/daily.svg", contents: "daily\n")])
+        directory.write("out/notes.md", "the user's")
+        directory.write("out/charts/mine.svg", "the user's")
+        // A folder by the name of a file of the report is not one.
+        try FileManager.default.createDirectory(atPath: out + "/extra.md", withIntermediateDirectories: false)
+        directory.write("out/extra.md/keep", "the user's")
+
+        // A folder in the way of a new file: nothing is swapped, and what was moved aside is back.
+        try FileManager.default.createDirectory(atPath: out + "/fresh.md", withIntermediateDirectories: false)
+        let before = Self.snapshot(out)
+        let listing = Self.listing(out)
+        let new = [(path: "report.md", contents: "new\n"), (path: "charts/a.svg", contents: "new a\n")]
+        #expect(throws: CLIError.self) { try writer.write(new + [(path: "fresh.md", contents: "fresh\n")]) }
+        #expect(Self.listing(out) == listing)
+        for (name, file) in before {
+            #expect(Self.snapshot(out)[name]?.bytes == file.bytes && Self.snapshot(out)[name]?.inode == file.inode, "\(name) changed")
+        }
+
+        try FileManager.default.removeItem(atPath: out + "/fresh.md")
+        try writer.write(new)
+        #expect(Self.listing(out) == ["charts", "charts/a.svg", "charts/mine.svg", "extra.md", "extra.md/keep", "notes.md", "report.md"])
+        #expect(FileManager.default.contents(atPath: out + "/report.md") == Data("new\n".utf8))
+        #expect(FileManager.default.contents(atPath: out + "/notes.md") == Data("the user's".utf8))
+    }
+
     @Test("Files rendered side by side all land whole; one that cannot be written is named, and nothing is swapped in")
     func renderedSideBySide() throws {
         let directory = TemporaryDirectory()
