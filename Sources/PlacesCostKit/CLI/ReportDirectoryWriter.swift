@@ -499,14 +499,17 @@ struct ReportDirectoryWriter {
     ///
     /// Writers make files and folders only inside `new/` and `old/`, never the staging folder
     /// itself (`makeFolders`), so once it is gone nothing is made in it again. A pass fails with
-    /// `ENOTEMPTY` only where a writer made something after the pass listed that folder; each
-    /// makes a few files, once, so passes are made until one removes the folder. Any other failure
-    /// (a permission taken away) ends the removal.
+    /// `ENOTEMPTY` (or POSIX's other spelling, `EEXIST`) only where a writer made something after
+    /// the pass listed that folder; each makes a few files, once, so passes are made until one
+    /// removes the folder. Any other failure (a permission taken away) ends the removal.
     ///
     /// - Parameter listed: called with each folder's path once its entries are read, before they
     ///   are removed; tests make a file there, as a writer would.
     static func removeTree(_ path: String, listed: (String) -> Void = { _ in }) {
-        while path.withCString({ removeEntry(named: $0, in: AT_FDCWD, shownAs: path, listed: listed) }) == ENOTEMPTY {}
+        while true {
+            let code = path.withCString { removeEntry(named: $0, in: AT_FDCWD, shownAs: path, listed: listed) }
+            guard code == ENOTEMPTY || code == EEXIST else { return }
+        }
     }
 
     /// Removes the entry `name` of the folder open as `parent` (a folder with all in it, never
