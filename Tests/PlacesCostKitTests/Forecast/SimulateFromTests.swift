@@ -325,6 +325,21 @@ struct SimulateFromTests {
         }
     }
 
+    /// `report` with `edit` made to every month of every strategy.
+    static func editingMonths(_ report: Object, _ edit: (inout Object) -> Void) -> Object {
+        var edited = report
+        edited["strategies"] = (report["strategies"] as! [Object]).map { strategy in
+            var strategy = strategy
+            strategy["months"] = (strategy["months"] as! [Object]).map { month in
+                var month = month
+                edit(&month)
+                return month
+            }
+            return strategy
+        }
+        return edited
+    }
+
     @Test("Bad input is a usage or data error with a sentence, never a crash", arguments: [
         (["--from", "REPORT", "--growth", "-101"], ExitCode.usage, "--growth takes a percentage a month from -100 to 1000"),
         (["--from", "REPORT", "--growth", "nan"], .usage, "--growth takes"),
@@ -346,16 +361,9 @@ struct SimulateFromTests {
         let notReport = directory.path + "/other.json"
         try #"{"schema": "placescost.simulation/1"}"#.write(toFile: notReport, atomically: true, encoding: .utf8)
         // A report.json of an earlier placescost: no month lines.
-        var old = report
-        old["strategies"] = (report["strategies"] as! [Object]).map { strategy in
-            var strategy = strategy
-            strategy["months"] = (strategy["months"] as! [Object]).map { month in
-                var month = month
-                month["lines"] = nil
-                month["tables"] = nil
-                return month
-            }
-            return strategy
+        let old = SimulateFromTests.editingMonths(report) { month in
+            month["lines"] = nil
+            month["tables"] = nil
         }
         let oldPath = directory.path + "/old.json"
         try JSONSerialization.data(withJSONObject: old).write(to: URL(fileURLWithPath: oldPath))
@@ -393,16 +401,7 @@ struct SimulateFromTests {
         let log = SimulateFromTests.log(directory, start: "2026-10-01", days: 5, searches: 200)
         let (_, report) = try SimulateFromTests.report(log, directory)
         let injected = "2026-10\n| x | y |\n# heading"
-        var month = report
-        month["strategies"] = (report["strategies"] as! [Object]).map { strategy in
-            var strategy = strategy
-            strategy["months"] = (strategy["months"] as! [Object]).map { month in
-                var month = month
-                month["month"] = injected
-                return month
-            }
-            return strategy
-        }
+        let month = SimulateFromTests.editingMonths(report) { $0["month"] = injected }
         var strategy = report
         var headline = report["headline"] as! Object
         headline["recommended_strategy"] = injected
