@@ -528,10 +528,12 @@ struct ReportDirectoryWriter {
         defer { closedir(folder) }
         // Every name first, as bytes (a name need not be UTF-8), then the removals: a folder
         // changed while it is read may be read with an entry missed or twice.
+        let dot = CChar(UInt8(ascii: "."))
         var names: [[CChar]] = []
         while let entry = readdir(folder) {
             let entryName = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }.map { CChar(bitPattern: $0) }) }
-            if entryName != [46], entryName != [46, 46] { names.append(entryName + [0]) }
+            // Not the folder itself (`.`) nor its parent (`..`); each name as a C string.
+            if entryName != [dot], entryName != [dot, dot] { names.append(entryName + [0]) }
         }
         listed(path)
         for entryName in names {
