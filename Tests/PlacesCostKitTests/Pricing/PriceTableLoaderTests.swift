@@ -17,8 +17,15 @@ struct PriceTableLoaderTests {
             #expect(table.id + ".json" == name)
             let embedded = BundledPriceTables.files.first { $0.id == table.id }?.json
             #expect(embedded.map { $0 + "\n" } == text, "Pricing/\(name) changed: run python3 scripts/embed-pricing.py")
+            // A price is confirmed exactly when it comes from the seeds or Google's own page
+            // (docs/billing.md): `[seed]` and `[G]` are; `[T]`, a third party's copy, and
+            // `[inferred]`, a band Google does not publish, are not.
             for sku in table.skus {
-                for tier in sku.tiers { #expect(!tier.source.isEmpty) }
+                for tier in sku.tiers {
+                    let tag = tier.source.prefix { $0 != "]" } + "]"
+                    #expect(["[seed]", "[G]", "[T]", "[inferred]"].contains(tag), "\(name) \(sku.name): \(tier.source)")
+                    #expect(tier.confirmed == (tag == "[seed]" || tag == "[G]"), "\(name) \(sku.name): \(tag) but confirmed \(tier.confirmed)")
+                }
             }
         }
     }
