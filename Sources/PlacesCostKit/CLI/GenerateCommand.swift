@@ -54,6 +54,9 @@ struct GenerateCommand {
 
     let arguments: [String]
     let context: CommandContext
+    /// Where the hidden file of `--out FILE` registers its removal for an interruption; tests
+    /// pass one of their own to interrupt at each moment a signal could be acted on.
+    var interruptCleanup = InterruptCleanup.shared
 
     func run() throws -> ExitCode {
         let parsed = try ArgumentScanner(GenerateCommand.table).scan(arguments)
@@ -106,8 +109,8 @@ struct GenerateCommand {
         let sink: OutputSink
         var descriptor: Int32 = -1
         var partial: (path: String, final: String)?
-        /// The hidden file's entry in `InterruptCleanup`, while it exists.
-        var interruptCleanup: Int?
+        /// The hidden file's entry in `interruptCleanup`, while it exists.
+        var cleanupID: Int?
         if let out = parsed[Key.out] {
             let path = out.hasPrefix("/") ? out : context.workingDirectory + "/" + out
             var status = stat()
@@ -118,13 +121,13 @@ struct GenerateCommand {
                 let hidden = String(path[...slash]) + "." + String(path[path.index(after: slash)...]) + ".placescost-XXXXXX"
                 var template = Array(hidden.utf8CString)
                 // Made and registered for removal at once: an interruption between the two would leave it.
-                InterruptCleanup.shared.withoutInterruption {
+                interruptCleanup.withoutInterruption {
                     descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
                     guard descriptor >= 0 else { return }
                     _ = fchmod(descriptor, 0o644)
                     let made = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
                     partial = (made, path)
-                    interruptCleanup = InterruptCleanup.shared.register { unlink(made) }
+                    cleanupID = interruptCleanup.register { unlink(made) }
                 }
             }
             guard descriptor >= 0 else {
@@ -136,9 +139,13 @@ struct GenerateCommand {
         }
         var finished = false
         defer {
-            if let interruptCleanup { InterruptCleanup.shared.unregister(interruptCleanup) }
-            if descriptor >= 0 { close(descriptor) }
-            if !finished, let partial { unlink(partial.path) }
+            // Unlinked before its cleanup is dropped, with interruptions held off: a signal in
+            // between would find nothing to remove and end the run with the hidden file there.
+            interruptCleanup.withoutInterruption {
+                if descriptor >= 0 { close(descriptor) }
+                if !finished, let partial { unlink(partial.path) }
+                if let cleanupID { interruptCleanup.unregister(cleanupID) }
+            }
         }
 
         // A failed write stops generating at once: what follows would be lost too, and a full

@@ -93,6 +93,52 @@ import Testing
         #expect(failed.stderr.hasSuffix(": No such file or directory. Choose an --out file in a folder you can write to.\n"), "\(failed.stderr)")
     }
 
+    /// Makes `generate --out FILE` fail once its hidden file exists (a folder with a file in it
+    /// takes FILE's name, so the last rename fails), and interrupts the run at its `moment`-th
+    /// chance: what the folder held right then is what a run the signal ended would leave.
+    final class FailingInterrupter: @unchecked Sendable {
+        let moment: Int
+        let folder: String
+        private(set) var cleanup: InterruptCleanup!
+        private var moments = 0
+        private(set) var left: [String]?
+
+        init(moment: Int, folder: String) {
+            self.moment = moment
+            self.folder = folder
+            cleanup = InterruptCleanup(end: { _ in }, interruptible: { [unowned self] in reached() })
+        }
+
+        private func reached() {
+            moments += 1
+            if moments == 1 {
+                try! FileManager.default.createDirectory(atPath: folder + "/gen.jsonl", withIntermediateDirectories: false)
+                _ = FileManager.default.createFile(atPath: folder + "/gen.jsonl/kept", contents: Data())
+            }
+            guard moments == moment else { return }
+            cleanup.interrupted(by: SIGINT)
+            left = try! FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        }
+    }
+
+    @Test("generate --out interrupted at any moment of a failing run leaves no hidden file")
+    func interruptedFailureLeavesNothing() throws {
+        var interrupted = 0
+        for moment in 1... {
+            let directory = TemporaryDirectory()
+            let interrupter = FailingInterrupter(moment: moment, folder: directory.path)
+            let context = CommandContext(standardOutput: StringSink(), standardError: StringSink(), workingDirectory: directory.path, environment: testEnvironment)
+            var command = GenerateCommand(arguments: ["--searches", "20", "--out", "gen.jsonl"], context: context)
+            command.interruptCleanup = interrupter.cleanup
+            #expect(throws: CLIError.self) { try command.run() }
+            guard let left = interrupter.left else { break }
+            interrupted += 1
+            #expect(left == ["gen.jsonl"], "interrupted at moment \(moment): \(left)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["gen.jsonl"], "after the run, moment \(moment)")
+        }
+        #expect(interrupted >= 2)
+    }
+
     @Test func startAndDaysSetThePeriod() {
         let text = runCLI(["generate", "--searches", "200", "--start", "2027-01-15", "--days", "2"]).stdout
         for line in text.split(separator: "\n") {
