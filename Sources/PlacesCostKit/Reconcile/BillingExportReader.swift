@@ -595,8 +595,11 @@ struct BillingExportReader: Sendable {
     static func isDecimalNumeral(_ bytes: [UInt8]) -> Bool {
         var index = 0
         if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") { index += 1 }
-        let word = String(decoding: bytes[index...], as: UTF8.self).lowercased()
-        if word == "nan" || word == "inf" || word == "infinity" { return true }
+        // The words only where a letter starts: every other amount is read without a `String`.
+        if index < bytes.count, !bytes[index].isDigit, bytes[index] != UInt8(ascii: ".") {
+            let word = String(decoding: bytes[index...], as: UTF8.self).lowercased()
+            return word == "nan" || word == "inf" || word == "infinity"
+        }
         var digits = 0
         var point = false
         while index < bytes.count {
