@@ -52,20 +52,13 @@ struct AnomalyPricer {
             alternative: "a session per search of each user; calls without a user id stay per request"
         )
 
-        let unmasked = maskCost(summary) { $0 == nil }
-        let fields = AnomalyCost(
-            name: "fields_unspecified", count: counts["fields_unspecified"] ?? 0,
-            billedListUSD: unmasked.billedListUSD, alternativeListUSD: unmasked.alternativeListUSD,
-            alternative: "the same calls with an address-and-location field mask"
-        )
+        // The count of `fields_unspecified` is the walk's, the figure the contract names (the
+        // summary's is the same: `AdvisorTests` holds them to each other).
+        var fields = maskCost(summary, name: "fields_unspecified") { $0 == nil }
+        fields.count = counts["fields_unspecified"] ?? 0
         // `*` bills like no mask; its calls are counted here, as `fields_unspecified` counts
         // only the calls with no mask at all.
-        let wildcards = maskCost(summary) { $0.map(FieldCatalog.isWildcard) ?? false }
-        let wildcard = AnomalyCost(
-            name: "fields_wildcard", count: wildcards.count,
-            billedListUSD: wildcards.billedListUSD, alternativeListUSD: wildcards.alternativeListUSD,
-            alternative: "the same calls with an address-and-location field mask"
-        )
+        let wildcard = maskCost(summary, name: "fields_wildcard") { $0.map(FieldCatalog.isWildcard) ?? false }
 
         // Billed per request with Geocoding is their right way only for an app that needs no
         // Place Details: one that does would need the searches the tokens split, which the log
@@ -83,9 +76,9 @@ struct AnomalyPricer {
     }
 
     /// The details calls whose field mask `matches` (each search's selection and each call
-    /// outside every search, by the calls each stands for), what they were billed at list prices,
-    /// and the same calls with an address-and-location mask.
-    func maskCost(_ summary: SearchSummary, matching matches: ([String]?) -> Bool) -> AnomalyCost {
+    /// outside every search, by the calls each stands for) as the anomaly `name`: how many, what
+    /// they were billed at list prices, and the same calls with an address-and-location mask.
+    func maskCost(_ summary: SearchSummary, name: String, matching matches: ([String]?) -> Bool) -> AnomalyCost {
         let searches = summary.searches.filter {
             $0.search.outcome.isCompleted && $0.search.selection?.api == .placeDetails && matches($0.search.selection?.fields)
         }
@@ -103,7 +96,10 @@ struct AnomalyPricer {
             masked += Double(entry.count) * calculator.listCost(of: entry.call)
         }
         let count = searches.reduce(0) { $0 + $1.count } + calls.reduce(0) { $0 + $1.count }
-        return AnomalyCost(name: "", count: count, billedListUSD: billed, alternativeListUSD: masked)
+        return AnomalyCost(
+            name: name, count: count, billedListUSD: billed, alternativeListUSD: masked,
+            alternative: "the same calls with an address-and-location field mask"
+        )
     }
 
     /// `cost` with the reason its right way bills more than the mistake, when it does (to the

@@ -244,7 +244,7 @@ struct AdvisorTests {
         #expect(runCLI(["generate", "--searches", "3000", "--seed", "11", "--format", "jsonl", "--out", log]).code == .success)
         let analysis = try Analyzer(options: Analyzer.Options()).analyze(paths: [log]).0
         let pricer = AnomalyPricer(calculator: CostCalculator(plan: try PricingPlan.load(nil)))
-        let unmasked = pricer.maskCost(analysis.sessions) { $0 == nil }
+        let unmasked = pricer.maskCost(analysis.sessions, name: "fields_unspecified") { $0 == nil }
         #expect(analysis.sessions.anomalies.fieldsUnspecified > 0)
         #expect(unmasked.count == analysis.sessions.anomalies.fieldsUnspecified)
     }
