@@ -76,9 +76,9 @@ struct TerminalSummaryRenderer: Sendable {
         for option in notValid {
             options.append(optionLine(option, rank: "-", advice: advice, layout: layout, note: spelled ? " (not valid)" : " *"))
         }
-        if !spelled, !notValid.isEmpty {
-            options.append("      * not valid: does not serve the app")
-        }
+        // Shown below the options for as long as a marked one is: the marked ones are the last.
+        var markedOptions = spelled ? 0 : notValid.count
+        var legend = markedOptions > 0 ? ["      * not valid: does not serve the app"] : []
 
         let seen = advice.anomalies.filter { $0.cost.count > 0 }
         var anomalies: [String] = []
@@ -115,20 +115,25 @@ struct TerminalSummaryRenderer: Sendable {
         // Within the budget: anomalies and options first lose their last rows, then the
         // headline its last explanations.
         func total() -> Int {
-            header.count + 1 + headline.reduce(0) { $0 + $1.count } + 1 + options.count + (anomalies.isEmpty ? 0 : 1 + anomalies.count) + 1 + footer.count
+            header.count + 1 + headline.reduce(0) { $0 + $1.count } + 1 + options.count + legend.count
+                + (anomalies.isEmpty ? 0 : 1 + anomalies.count) + 1 + footer.count
         }
         while total() > TerminalSummaryRenderer.maxLines {
             if anomalies.count > 3 {
                 anomalies.removeLast()
             } else if options.count > 3 {
                 options.removeLast()
+                if markedOptions > 0 {
+                    markedOptions -= 1
+                    if markedOptions == 0 { legend = [] }
+                }
             } else if headline.count > 3 {
                 headline.removeLast()
             } else {
                 break
             }
         }
-        var lines = header + [""] + headline.joined() + [""] + options
+        var lines = header + [""] + headline.joined() + [""] + options + legend
         if !anomalies.isEmpty { lines += [""] + anomalies }
         lines += [""] + footer
         return lines.joined(separator: "\n") + "\n"

@@ -165,6 +165,21 @@ struct TerminalSummaryTests {
         }
     }
 
+    @Test("Cut to fit, the summary shows the legend of the `*` mark exactly when it shows a marked option", arguments: [[String](), ["--scale", "40"], ["--scale", "60"], ["--needs-details", "no"]])
+    func legendFollowsTheMarks(extra: [String]) throws {
+        for columns in [40, 50, 60, 70, 80] {
+            let sink = TerminalSink(columns: columns)
+            let context = CommandContext(standardOutput: sink, standardError: StringSink(), workingDirectory: packageRoot,
+                                         environment: Self.environment(["NO_COLOR": "1"]))
+            #expect(CLI(arguments: ["analyze", "SampleLogs/ios-app.jsonl"] + extra, context: context).run() == .success)
+            let lines = sink.text.split(separator: "\n", omittingEmptySubsequences: false)
+            let marked = lines.contains { $0.hasPrefix("   -  ") && $0.contains(" *  ") }
+            let legend = lines.contains { $0 == "      * not valid: does not serve the app" }
+            #expect(marked == legend, "\(columns) columns, \(extra): \(sink.text)")
+            #expect(lines.count <= TerminalSummaryRenderer.maxLines + 1, "\(columns) columns, \(extra)")
+        }
+    }
+
     @Test("A table cut to fit keeps its cells apart: names that the cut would make alike are cut in the middle, others at the end")
     func cutKeepsCellsApart() {
         let figures = ["$115,012.70", "$104,512.70"]
