@@ -26,7 +26,9 @@ enum PlatformGuide {
     static func keepSteps(searches: Int, fixes: [AnomalyAdvice], delay: Int?, platforms: [PlatformUse], change: Recommendation.ScaleChange?) -> [String] {
         var steps = [searches == 0
             ? "Keep the integration as it is: the log holds no autocomplete search to bill another way."
-            : "Keep the integration as it is: at this volume no strategy that serves the app bills less than the calls as made."]
+            : fixes.isEmpty
+            ? "Keep the integration as it is: at this volume no strategy that serves the app bills less than the calls as made."
+            : "Keep the billing strategy: at this volume no strategy that serves the app bills less than the calls as made. Fix the mistakes below: each bills more than the same calls made right."]
         steps += fixes.map { "Fix `\($0.cost.name)` (\(Money.count($0.cost.count)) seen): \($0.fix)" }
         if let delay {
             steps += delaySteps(delay, platforms: platforms)

@@ -3,7 +3,8 @@
 /// (`docs/recommendation.md`).
 ///
 /// The headline never recommends paying more: when no valid option bills less than the calls as
-/// made, the recommendation is `current` at delay 0, "keep the integration as it is".
+/// made, the recommendation is `current` at delay 0: keep the billing strategy ("keep the
+/// integration as it is", or, when some anomaly's fix bills less, "fix the mistakes in the calls").
 struct Recommendation: Sendable, Equatable {
     /// The recommended strategy; `.current` (at delay 0) keeps the integration as it is.
     var strategy: StrategyID
@@ -49,6 +50,9 @@ struct Recommendation: Sendable, Equatable {
     var path: [String] { tree.path }
     /// Whether no valid option bills less than the calls as made.
     var keepsCurrent: Bool { strategy == .current }
+    /// The anomalies whose fix bills less than the mistake did: with `keepsCurrent`, the billing
+    /// strategy stays but these still cost money.
+    var fixesThatSaveMoney: [AnomalyAdvice] { anomalies.filter(\.fixSavesMoney) }
     /// Whether the recommendation makes users wait for characters before predictions appear.
     var latencyWarning: Bool { delay > 0 }
     /// Whether every valid option up to `--max-delay` bills $0 at this volume.

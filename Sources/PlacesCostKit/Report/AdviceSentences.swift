@@ -29,10 +29,7 @@ enum AdviceSentences {
         var rows: [(String, String)] = []
         let perMonth = { (usd: Double) in Money.usd(usd / Double(advice.months)) }
         if advice.keepsCurrent {
-            let why = advice.evidence.searches == 0
-                ? "the log holds no autocomplete search, so there is no search to bill another way"
-                : "at this volume no option that serves the app bills less than the calls as made"
-            rows.append(("Recommended", "**Keep the integration as it is** (`current`, delay 0): \(why)"))
+            rows.append(("Recommended", keep(advice)))
             if let cheapest = advice.cheapestAtListPrices {
                 let pastCaps = Advisor.micros(cheapest.listCostUSD) < Advisor.micros(advice.current.listCostUSD)
                     ? "once past them, \(Advisor.name(cheapest)) is cheapest at list prices (\(perMonth(cheapest.listCostUSD)) against \(perMonth(advice.current.listCostUSD)) a month for the calls as made)"
@@ -73,6 +70,23 @@ enum AdviceSentences {
             rows.append(("Why not the tree's answer", reason))
         }
         return rows
+    }
+
+    /// The "Recommended" row when keeping: the billing strategy stays, and the mistakes of the
+    /// calls (`AnomalyAdvice.fixSavesMoney`) are named, so that a reader who stops at the headline
+    /// does not read "as it is" while fixing them bills less.
+    static func keep(_ advice: Recommendation) -> String {
+        guard advice.evidence.searches > 0 else {
+            return "**Keep the integration as it is** (`current`, delay 0): the log holds no autocomplete search, so there is no search to bill another way"
+        }
+        let fixes = advice.fixesThatSaveMoney
+        guard !fixes.isEmpty else {
+            return "**Keep the integration as it is** (`current`, delay 0): at this volume no option that serves the app bills less than the calls as made"
+        }
+        let named = fixes.count <= 2
+            ? fixes.map { "`\($0.cost.name)`" }.joined(separator: " and ") + (fixes.count == 1 ? " costs" : " cost")
+            : "\(fixes.count) mistakes cost"
+        return "**Keep the billing strategy, fix the mistakes** (`current`, delay 0): no valid option bills less; \(named) more than done right"
     }
 
     /// The strategy at a delay, for people.

@@ -96,6 +96,32 @@ struct AdvisorTests {
         #expect(advice.nextSteps.first?.hasPrefix("Keep the integration as it is") == true)
     }
 
+    @Test("keeping the billing strategy while a mistake of the calls costs money: the headline and the first step say to fix it")
+    func keepButFix() throws {
+        // `freeCapsKeep`'s log with one selection's field mask left out: the strategy stays,
+        // but that call bills every field.
+        func log(maskless: Int?) -> [TestRecord] {
+            var records: [TestRecord] = []
+            for index in 0..<10 {
+                records += (0..<4).map { ac(Double(index) * 100 + Double($0), "c\(index)") }
+                records.append(details(Double(index) * 100 + 5, "c\(index)", fields: index == maskless ? nil : ["formatted_address", "geometry"]))
+            }
+            return records
+        }
+        let analysis = try analyze(log(maskless: 0), pricing: "legacy-2025", scale: 400)
+        let advice = analysis.recommendation
+        #expect(advice.keepsCurrent)
+        #expect(advice.fixesThatSaveMoney.map(\.cost.name) == ["fields_unspecified"])
+        #expect(advice.nextSteps.first?.hasPrefix("Keep the billing strategy: ") == true)
+        #expect(advice.nextSteps.dropFirst().first?.hasPrefix("Fix `fields_unspecified` (1 seen): ") == true)
+        let headline = AdviceSentences.rows(advice, pricing: analysis.pricing).first { $0.0 == "Recommended" }?.1
+        #expect(headline == "**Keep the billing strategy, fix the mistakes** (`current`, delay 0): no valid option bills less; `fields_unspecified` costs more than done right")
+        // Without the mistake, the integration is kept as it is (`freeCapsKeep`).
+        let clean = try analyze(log(maskless: nil), pricing: "legacy-2025", scale: 400).recommendation
+        #expect(clean.keepsCurrent && clean.fixesThatSaveMoney.isEmpty)
+        #expect(AdviceSentences.keep(clean).hasPrefix("**Keep the integration as it is** (`current`, delay 0): "))
+    }
+
     @Test("a recommendation dearer than the tree's answer at list prices says that the free caps and tiers change the order")
     func volumeChangesTheOrder() {
         // 100,000 searches a month of 10 requests, a tenth completed, address only, legacy-2025.
