@@ -46,9 +46,11 @@ struct ForecastCommand {
             let path = scenarioFile.hasPrefix("/") ? scenarioFile : context.workingDirectory + "/" + scenarioFile
             let file = try ScenarioFile.read(path: path, shownAs: scenarioFile)
             let defaults = ScenarioComparison.Defaults(
-                searches: searches, growthPercent: growth, months: months, start: start, pricing: parsed[Key.pricing]
+                searches: searches, growthPercent: growth, months: months, start: start, pricing: pinned
             )
-            let priced = try ScenarioComparison(profile: profile, bundled: bundled, defaults: defaults).run(file, shownAs: scenarioFile) { try PriceTableLoader().load($0) }
+            let priced = try ScenarioComparison(profile: profile, bundled: bundled, defaults: defaults).run(file, shownAs: scenarioFile) {
+                try PriceTableLoader().load(ScenarioFile.tableArgument($0, scenarioFile: path))
+            }
             for entry in priced {
                 guard case .projected(let first, let count, let rate, _) = entry.forecast.volume else { continue }
                 if first * pow(1 + rate / 100, Double(count - 1)) > Forecast.maxSearches {

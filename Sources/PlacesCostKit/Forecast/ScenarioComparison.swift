@@ -31,15 +31,16 @@ struct ScenarioComparison: Sendable {
         var growthPercent: Double?
         var months: Int?
         var start: Int?
-        var pricing: String?
+        /// `--pricing`'s table, read from the working directory as the option says.
+        var pricing: PriceTable?
     }
 
     var profile: TrafficProfile
     var bundled: [String: PriceTable]
     var defaults: Defaults
 
-    /// Prices every scenario. `load` reads a `pricing` member (bundled id or file); `source`
-    /// names the scenario file in errors.
+    /// Prices every scenario. `load` reads a `pricing` member (bundled id or file, as
+    /// `ScenarioFile.tableArgument` resolves it); `source` names the scenario file in errors.
     ///
     /// - Throws: `ForecastError.scenarioPricing` naming the member whose table cannot be loaded.
     func run(_ file: ScenarioFile, shownAs source: String, load: (String) throws -> PriceTable) throws -> [Priced] {
@@ -47,7 +48,7 @@ struct ScenarioComparison: Sendable {
         let after = profile.months.last.flatMap(Forecast.monthIndex).map { $0 + 1 } ?? PricingPlan.march2025
         /// The table `pricing` names, or the command line's (already read) when it names none.
         func pinnedTable(_ pricing: String?, member: String) throws -> PriceTable? {
-            guard let pricing else { return try defaults.pricing.map(load) }
+            guard let pricing else { return defaults.pricing }
             do {
                 return try load(pricing)
             } catch let error as PricingError {

@@ -10,6 +10,20 @@ struct ScenarioFile: Sendable, Equatable {
     /// Largest scenario file read: a few scenarios take a kilobyte.
     static let maxBytes = 1 << 20
 
+    /// The table a `pricing` member names, as `PriceTableLoader.load` takes it: a bundled table's
+    /// id or an absolute path as written, a relative path from the folder of the scenario file at
+    /// `path` (so a file and the tables beside it work from any directory), never from the
+    /// working directory. A name that is no bundled id and does not look like a path (no `/`, no
+    /// `.json`) stays as written unless such a file is there, so that it is reported as an
+    /// unknown table, as `--pricing` reports it.
+    static func tableArgument(_ pricing: String, scenarioFile path: String) -> String {
+        guard !pricing.hasPrefix("/"), !BundledPriceTables.files.contains(where: { $0.id == pricing }) else { return pricing }
+        let folder = (path as NSString).deletingLastPathComponent
+        let resolved = folder.isEmpty ? pricing : folder + "/" + pricing
+        let looksLikePath = pricing.contains("/") || pricing.lowercased().hasSuffix(".json")
+        return looksLikePath || FileManager.default.fileExists(atPath: resolved) ? resolved : pricing
+    }
+
     /// Which of the app's field masks a scenario prices.
     enum Fields: String, Sendable, Equatable, CaseIterable {
         /// The field masks of the log.

@@ -95,7 +95,7 @@ struct ScenarioTests {
         (#"{"name": "a", "pricing": "/nonexistent/p.json"}"#, .noInput, "cannot read the price table /nonexistent/p.json that `scenarios[1].pricing` of FILE names: there is no such file."),
         (#"{"name": "a", "pricing": "BAD"}"#, .dataError, "`scenarios[1].pricing` of FILE names an invalid price table: BAD: not valid JSON"),
         (#"{"name": "a", "cohorts": [{"share": 0.5, "months": 1}, {"share": 0.5, "months": 1, "pricing": "legacy-1999"}]}"#, .dataError, "`scenarios[1].cohorts[1].pricing` of FILE names no price table `legacy-1999`"),
-        (#"{"name": "a", "pricing": "legacy-2025", "cohorts": [{"share": 0.5, "months": 1, "pricing": "missing/p.json"}]}"#, .noInput, "cannot read the price table missing/p.json that `scenarios[1].cohorts[0].pricing` of FILE names"),
+        (#"{"name": "a", "pricing": "legacy-2025", "cohorts": [{"share": 0.5, "months": 1, "pricing": "missing/p.json"}]}"#, .noInput, "cannot read the price table DIR/missing/p.json that `scenarios[1].cohorts[0].pricing` of FILE names"),
     ])
     func badPricing(scenario: String, code: ExitCode, message: String) throws {
         let directory = TemporaryDirectory()
@@ -105,9 +105,37 @@ struct ScenarioTests {
         let result = runCLI(["simulate", "--from", report, "--scenario", file])
         #expect(result.code == code, "\(result.stderr)")
         let expected = message.replacingOccurrences(of: "FILE", with: file).replacingOccurrences(of: "BAD", with: bad)
+            .replacingOccurrences(of: "DIR", with: directory.path)
         #expect(result.stderr.hasPrefix("placescost: error: " + expected), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1 && !result.stderr.contains("usage:") && !result.stderr.contains("--pricing path"), "\(result.stderr)")
         #expect(result.stdout.isEmpty)
+    }
+
+    @Test("A relative `pricing` file is found beside the scenario file, not in the working directory; `--pricing` still fills the members left out")
+    func tablesBesideTheScenarioFile() throws {
+        let directory = TemporaryDirectory()
+        let report = try ScenarioTests.reportPath(directory)
+        try FileManager.default.createDirectory(atPath: directory.path + "/plans/tables", withIntermediateDirectories: true)
+        // Copies of a bundled table under ids of their own, so the output shows which file was read.
+        let bundled = try #require(BundledPriceTables.files.first { $0.id == "legacy-list" })
+        var table = try #require(try JSONSerialization.jsonObject(with: Data(bundled.json.utf8)) as? [String: Any])
+        func writeTable(id: String, at path: String) throws {
+            table["id"] = id
+            try JSONSerialization.data(withJSONObject: table).write(to: URL(fileURLWithPath: directory.path + "/" + path))
+        }
+        try writeTable(id: "team-list", at: "plans/tables/team.json")
+        try writeTable(id: "option-list", at: "option.json")
+        _ = directory.write("plans/what-if.json", #"{"schema": "placescost.scenarios/1", "scenarios": [{"name": "ours", "pricing": "tables/team.json"}, {"name": "bundled", "pricing": "legacy-2025"}, {"name": "option"}]}"#)
+        // The scenario file named from its parent folder: the table is not under the working directory.
+        let result = runCLI(["simulate", "--json", "--from", report, "--scenario", "plans/what-if.json", "--pricing", directory.path + "/option.json"], workingDirectory: directory.path)
+        #expect(result.code == .success, "\(result.stderr)")
+        let scenarios = try #require(try SimulateFromTests.json(result.stdout)["scenarios"] as? [[String: Any]])
+        let firstTables = scenarios.map { (($0["months"] as? [[String: Any]])?.first?["tables"] as? [String])?.first }
+        #expect(firstTables == ["team-list", "legacy-2025", "option-list"], "\(result.stdout)")
+        #expect(ScenarioFile.tableArgument("tables/t.json", scenarioFile: "s.json") == "tables/t.json")
+        #expect(ScenarioFile.tableArgument("/abs/t.json", scenarioFile: "/a/s.json") == "/abs/t.json")
+        #expect(ScenarioFile.tableArgument("legacy-list", scenarioFile: "/a/s.json") == "legacy-list")
+        #expect(ScenarioFile.tableArgument("t.json", scenarioFile: "/a/s.json") == "/a/t.json")
     }
 
     @Test("--scenario needs --from; --out writes scenarios.md, scenarios.json and the chart")
