@@ -85,7 +85,7 @@ enum AdviceSentences {
         }
         let named = fixes.count <= 2
             ? fixes.map { "`\($0.cost.name)`" }.joined(separator: " and ") + (fixes.count == 1 ? " costs" : " cost")
-            : "\(fixes.count) mistakes cost"
+            : "\(fixes.count) anomalies cost"
         return "**Keep the billing strategy, fix the mistakes** (`current`, delay 0): no valid option bills less; \(named) more than done right"
     }
 
