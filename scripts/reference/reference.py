@@ -931,7 +931,9 @@ def break_even(table):
 #                 (P1b; costs are never negative, so this is the engine's
 #                 (usd * 1_000_000).rounded() [choice]); list(o) the same of list_cost_usd.
 #       options    = the entries with delay <= max_delay;
-#       candidates = the options with valid (P6b) true and id != "current";
+#       candidates = the options with valid (P6b) true, but for `current` at delay 0 (the
+#                    calls as made, which the candidates are held against): `current` at a
+#                    delay, the calls as made sent from a later character, is one;
 #       best       = min over candidates of (bill, 0 if (id, delay) is the tree's answer
 #                    else 1, delay, list, index in STRATEGIES: current 0, session_details 1,
 #                    session_details_basic 2, per_request_geocoding 3);
@@ -940,7 +942,9 @@ def break_even(table):
 #     delay = its delay), keep_current false.  Else (no candidate bills less than the calls
 #     as made, also when every bill is $0, and with no candidate at all, which cannot happen
 #     since session_details is always valid) -> current, delay 0, keep_current true.
-#     `current` at a delay is never recommended.  The seeds' example: typing 7 characters at
+#     `current` at a delay k > 0 is recommended as any other option, keep_current false
+#     [issue 19: "the valid option (strategy and delay up to --max-delay) with the lowest
+#     bill"; choice: keeping the structure and adding a delay is a real option].  The seeds' example: typing 7 characters at
 #     legacy-list prices, the tree says per_request_geocoding delay 3 (4 requests + Geocoding
 #     = $0.01632) but delay 4 (3 requests + Geocoding = $0.01349) bills less -> delay 4.
 #     The comparison needs the prices: without a table there is no recommendation.
@@ -996,7 +1000,7 @@ def micro_usd(usd):
 def follow_the_money(strategies, tree, max_delay):
     """P11: (strategy, delay, keep_current) from the priced options and the tree's answer."""
     options = [o for o in strategies if o["delay"] <= max_delay]
-    candidates = [o for o in options if o["valid"] and o["id"] != "current"]
+    candidates = [o for o in options if o["valid"] and (o["id"] != "current" or o["delay"] > 0)]
     current0 = next(o for o in options if o["id"] == "current" and o["delay"] == 0)
     if not candidates:
         return "current", 0, True

@@ -5,9 +5,9 @@ import Foundation
 ///
 /// - the decision tree decides what is valid (does the app need Place Details?) and is shown with
 ///   its numbers;
-/// - the recommendation is the valid option (any strategy but `current`, any delay up to
-///   `--max-delay`) with the lowest bill; ties go to the tree's answer, then the smaller delay,
-///   then the lower list cost;
+/// - the recommendation is the valid option (any strategy at any delay up to `--max-delay`,
+///   `current` with a delay included: the calls as made, sent from a later character) with the
+///   lowest bill; ties go to the tree's answer, then the smaller delay, then the lower list cost;
 /// - it is never an option that bills more than the calls as made: when no valid option bills
 ///   less, the advice is to keep the integration as it is (`current`, delay 0), with the cheapest
 ///   alternative and the volume from which the advice changes.
@@ -44,22 +44,15 @@ struct Advisor: Sendable {
         }
         let current = currentCost.map(option) ?? unpriced(.current, 0)
         let considered = priced.filter { $0.option.delay <= evidence.maxDelay }
-        let candidates = considered.filter { $0.option.valid && $0.option.strategy != .current }
+        // The calls as made at delay 0 are what the candidates are held against, not one of them.
+        let candidates = considered.filter { $0.option.valid && ($0.option.strategy != .current || $0.option.delay > 0) }
+        let restructurings = candidates.filter { $0.option.strategy != .current }
         let treeOption = priced.first { $0.option.strategy == tree.strategy && $0.option.delay == tree.delay }?.option
             ?? unpriced(tree.strategy, tree.delay)
         let choose = { (options: [Recommendation.Option]) in options.min { Advisor.choiceKey($0, tree: tree) < Advisor.choiceKey($1, tree: tree) } }
         let best = choose(candidates.map(\.option))
         let keeps = best.map { Advisor.micros($0.costUSD) >= Advisor.micros(current.costUSD) } ?? true
         let recommended = keeps ? current : best!
-
-        let currentsWithDelay = considered.map(\.option).filter { $0.strategy == .current && $0.delay > 0 }
-        var currentWithDelay: Recommendation.Option?
-        if keeps {
-            currentWithDelay = currentsWithDelay.min { (Advisor.micros($0.costUSD), $0.delay) < (Advisor.micros($1.costUSD), $1.delay) }
-        } else if recommended.delay > 0 {
-            currentWithDelay = currentsWithDelay.first { $0.delay == recommended.delay }
-        }
-        if let option = currentWithDelay, Advisor.micros(option.costUSD) >= Advisor.micros(recommended.costUSD) { currentWithDelay = nil }
 
         let validConsidered = considered.map(\.option).filter(\.valid)
         let allZero = validConsidered.allSatisfy { Advisor.micros($0.costUSD) == 0 } && validConsidered.contains { Advisor.micros($0.listCostUSD) > 0 }
@@ -84,15 +77,14 @@ struct Advisor: Sendable {
             : Array(platforms.prefix(3))
         let advice = anomalies.map { AnomalyAdvice(cost: $0, fix: PlatformGuide.fix(for: $0.name)) }
         let steps = keeps
-            ? PlatformGuide.keepSteps(searches: evidence.searches, fixes: advice.filter(\.fixSavesMoney), delay: currentWithDelay?.delay, platforms: usedPlatforms, change: change)
+            ? PlatformGuide.keepSteps(searches: evidence.searches, fixes: advice.filter(\.fixSavesMoney), change: change)
             : PlatformGuide.nextSteps(strategy: recommended.strategy, delay: recommended.delay, platforms: usedPlatforms)
         return Recommendation(
             strategy: recommended.strategy, delay: recommended.delay, tree: tree, evidence: evidence,
             ranking: ranking, recommended: recommended, current: current, treeOption: treeOption,
             differsFromTree: differs,
             bestWithoutDelay: !keeps && recommended.delay > 0 ? choose(candidates.map(\.option).filter { $0.delay == 0 }) : nil,
-            currentWithDelay: currentWithDelay,
-            cheapestAlternative: keeps ? best : nil,
+            cheapestAlternative: keeps ? choose(restructurings.map(\.option)) : nil,
             adviceChanges: change,
             cheapestAtListPrices: cheapestAtList,
             months: months, nextSteps: steps, anomalies: advice
@@ -211,6 +203,14 @@ struct Advisor: Sendable {
         let usd = { (amount: Double) in Money.usd(amount / Double(months)) + (months > 1 ? " a month" : "") }
         let means = evidence.meanRequests
         let bills = "\(name(winner)) bills \(usd(winner.costUSD)) against \(usd(loser.costUSD)) for \(name(loser))"
+        if winner.strategy == .current, winner.delay > 0 {
+            let calls = "Keeping the calls as made and waiting for the \(DecisionTree.ordinal(winner.delay + 1)) character bills \(usd(winner.costUSD)) against \(usd(loser.costUSD)) for the tree's answer, \(name(loser))"
+            let fewer = "the delay cuts autocomplete requests per search from \(Money.plain(means[0] ?? 0)) to \(Money.plain(means[winner.delay] ?? 0))"
+            if Advisor.micros(winner.listCostUSD) >= Advisor.micros(loser.listCostUSD) {
+                return "\(calls), although at first-tier list prices they cost \(usd(winner.listCostUSD)) against \(usd(loser.listCostUSD)): spread over more SKUs, the calls as made get more of \(Advisor.volumeEffects(pricing)), and \(fewer)."
+            }
+            return "\(calls), and less at list prices too (\(usd(winner.listCostUSD)) against \(usd(loser.listCostUSD))): \(fewer), and runs without a token or on a spent token that end without a selection are billed only their requests."
+        }
         if winner.strategy == .current {
             if Advisor.micros(winner.costUSD) == Advisor.micros(loser.costUSD) {
                 // "Yet" only where the tree's answer is cheaper at list prices, past the free caps.

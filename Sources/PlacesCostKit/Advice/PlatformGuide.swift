@@ -4,9 +4,14 @@ enum PlatformGuide {
     /// Steps to move the app to `strategy` at `delay`, for each platform and generation seen.
     static func nextSteps(strategy: StrategyID, delay: Int, platforms: [PlatformUse]) -> [String] {
         var steps: [String] = []
+        if strategy == .current {
+            steps.append("Keep the calls as made (their tokens, details calls and field masks) and only send them from a later character: at this volume that bills less than any change to how searches are billed.")
+        }
         for use in platforms {
             switch strategy {
-            case .current, .sessionDetails:
+            case .current:
+                break
+            case .sessionDetails:
                 steps.append(sessionStep(use, mask: .needed))
             case .sessionDetailsBasic:
                 steps.append(sessionStep(use, mask: .addressAndLocation))
@@ -17,22 +22,27 @@ enum PlatformGuide {
         if delay > 0 {
             steps += delaySteps(delay, platforms: platforms)
         }
-        steps.append("Re-run `placescost analyze` on a week of logs after the change: the anomaly counts should drop to zero and `current` should cost what `\(strategy.rawValue)` with delay \(delay) costs here.")
+        let costs = "`current` should cost what `\(strategy.rawValue)` with delay \(delay) costs here"
+        switch strategy {
+        case .current:
+            steps.append("Re-run `placescost analyze` on a week of logs after the change: \(costs).")
+        case .perRequestGeocoding:
+            steps.append("Re-run `placescost analyze` on a week of logs after the change: every autocomplete call then goes without a token, so `no_token_requests` counts them all by design; the other anomaly counts should drop to zero and \(costs).")
+        case .sessionDetails, .sessionDetailsBasic:
+            steps.append("Re-run `placescost analyze` on a week of logs after the change: the anomaly counts should drop to zero and \(costs).")
+        }
         return steps
     }
 
-    /// Steps when no valid option bills less than the calls as made: the anomaly fixes that still
-    /// save money, the delay that does (if any), and when to look again.
-    static func keepSteps(searches: Int, fixes: [AnomalyAdvice], delay: Int?, platforms: [PlatformUse], change: Recommendation.ScaleChange?) -> [String] {
+    /// Steps when no valid option bills less than the calls as made: the anomaly fixes that save
+    /// money at list prices, and when to look again.
+    static func keepSteps(searches: Int, fixes: [AnomalyAdvice], change: Recommendation.ScaleChange?) -> [String] {
         var steps = [searches == 0
             ? "Keep the integration as it is: the log holds no autocomplete search to bill another way."
             : fixes.isEmpty
-            ? "Keep the integration as it is: at this volume no strategy that serves the app bills less than the calls as made."
-            : "Keep the billing strategy: at this volume no strategy that serves the app bills less than the calls as made. Fix the mistakes below: each bills more than the same calls made right."]
+            ? "Keep the integration as it is: at this volume no option that serves the app bills less than the calls as made."
+            : "Keep the integration as it is: at this volume no option that serves the app bills less than the calls as made. The fixes below bill less at list prices (the anomaly table), which is what counts once past the free caps; at this volume they need not lower the bill."]
         steps += fixes.map { "Fix `\($0.cost.name)` (\(Money.count($0.cost.count)) seen): \($0.fix)" }
-        if let delay {
-            steps += delaySteps(delay, platforms: platforms)
-        }
         if let change {
             steps.append("Run `placescost analyze` again as traffic \(change.growing ? "grows" : "shrinks"): from about \(Money.count(change.searchesPerMonth, "search", "searches")) a month (`--scale \(Money.argument(change.scale, digits: 4))` on this log) `\(change.strategy.rawValue)` with delay \(change.delay) bills less than the calls as made.")
         } else {

@@ -3,10 +3,11 @@
 /// (`docs/recommendation.md`).
 ///
 /// The headline never recommends paying more: when no valid option bills less than the calls as
-/// made, the recommendation is `current` at delay 0: keep the billing strategy ("keep the
-/// integration as it is", or, when some anomaly's fix bills less, "fix the mistakes in the calls").
+/// made, the recommendation is `current` at delay 0, "keep the integration as it is". `current`
+/// with a delay (the calls as made, sent from a later character) is an option like the others.
 struct Recommendation: Sendable, Equatable {
-    /// The recommended strategy; `.current` (at delay 0) keeps the integration as it is.
+    /// The recommended strategy; `.current` at delay 0 keeps the integration as it is, at a delay
+    /// keeps the calls as made and sends them from a later character.
     var strategy: StrategyID
     var delay: Int
     /// The decision tree's literal answer, with its steps (each citing the number it used).
@@ -28,9 +29,6 @@ struct Recommendation: Sendable, Equatable {
     /// The cheapest valid option with no delay, when the recommendation has one: the saving without
     /// the latency trade-off.
     var bestWithoutDelay: Option?
-    /// `current` with a delay, when that bills less than the recommendation: keeping the structure
-    /// and adding a delay is a real option. When keeping, the cheapest such delay.
-    var currentWithDelay: Option?
     /// When keeping: the cheapest valid alternative, and why it does not pay.
     var cheapestAlternative: Option?
     var keepBecause: String?
@@ -49,10 +47,7 @@ struct Recommendation: Sendable, Equatable {
     /// The tree's steps as sentences.
     var path: [String] { tree.path }
     /// Whether no valid option bills less than the calls as made.
-    var keepsCurrent: Bool { strategy == .current }
-    /// The anomalies whose fix bills less than the mistake did: with `keepsCurrent`, the billing
-    /// strategy stays but these still cost money.
-    var fixesThatSaveMoney: [AnomalyAdvice] { anomalies.filter(\.fixSavesMoney) }
+    var keepsCurrent: Bool { strategy == .current && delay == 0 }
     /// Whether the recommendation makes users wait for characters before predictions appear.
     var latencyWarning: Bool { delay > 0 }
     /// Whether every valid option up to `--max-delay` bills $0 at this volume.
@@ -61,7 +56,7 @@ struct Recommendation: Sendable, Equatable {
     /// The options a summary shows, in ranking order: every strategy without delay, and each
     /// option the headline names.
     var highlights: [Option] {
-        let named = [recommended, treeOption, bestWithoutDelay, currentWithDelay, cheapestAlternative, cheapestAtListPrices].compactMap { $0 }
+        let named = [recommended, treeOption, bestWithoutDelay, cheapestAlternative, cheapestAtListPrices].compactMap { $0 }
         return ranking.filter { option in option.delay == 0 || named.contains { $0.sameChoice(as: option) } }
     }
 

@@ -1,6 +1,6 @@
 /// The headline's rows for a `Recommendation`, shared by `report.md` and `simulate`: what to do,
-/// what it saves, the saving without a delay, the calls as made with the same delay, and why the
-/// advice is not the tree's literal answer. Every figure is also in `report.json`.
+/// what it saves, the saving without a delay, and why the advice is not the tree's literal
+/// answer. Every figure is also in `report.json`.
 enum AdviceSentences {
     /// The option that sets the volume the advice changes at: `--scale` on a log, `--searches`
     /// in a scenario.
@@ -29,7 +29,10 @@ enum AdviceSentences {
         var rows: [(String, String)] = []
         let perMonth = { (usd: Double) in Money.usd(usd / Double(advice.months)) }
         if advice.keepsCurrent {
-            rows.append(("Recommended", keep(advice)))
+            let why = advice.evidence.searches == 0
+                ? "the log holds no autocomplete search, so there is no search to bill another way"
+                : "at this volume no option that serves the app bills less than the calls as made"
+            rows.append(("Recommended", "**Keep the integration as it is** (`current`, delay 0): \(why)"))
             if let cheapest = advice.cheapestAtListPrices {
                 let pastCaps = Advisor.micros(cheapest.listCostUSD) < Advisor.micros(advice.current.listCostUSD)
                     ? "once past them, \(Advisor.name(cheapest)) is cheapest at list prices (\(perMonth(cheapest.listCostUSD)) against \(perMonth(advice.current.listCostUSD)) a month for the calls as made)"
@@ -40,9 +43,6 @@ enum AdviceSentences {
                     ? "\(Advisor.name(alternative)) bills the same as the calls as made, \(perMonth(alternative.costUSD)) a month"
                     : "\(Advisor.name(alternative)) bills \(Money.usd(-alternative.savingsUSDPerMonth)) a month more (\(Money.plain(-alternative.savingsPercent))% of the bill)"
                 rows.append(("Cheapest alternative", text))
-            }
-            if let delayed = advice.currentWithDelay {
-                rows.append(("Adding a delay only", "keeping the calls as made and waiting for the \(DecisionTree.ordinal(delayed.delay + 1)) character bills **\(Money.usd(delayed.savingsUSDPerMonth)) a month less** (\(Money.plain(delayed.savingsPercent))%)"))
             }
             if let change = advice.adviceChanges {
                 rows.append(("When this changes", "from about \(Money.count(change.searchesPerMonth, "search", "searches")) a month (`\(volume.argument(change))`), `\(change.strategy.rawValue)` with delay \(change.delay) bills less than the calls as made"))
@@ -62,9 +62,6 @@ enum AdviceSentences {
                         + (saving == 0 ? "the same" : "\(Money.usd(-plain.savingsUSDPerMonth)) a month more")
                 rows.append(("Without a delay", text))
             }
-            if let delayed = advice.currentWithDelay {
-                rows.append(("Same delay, calls as made", "keeping the calls as made and waiting for the \(DecisionTree.ordinal(delayed.delay + 1)) character bills \(perMonth(delayed.costUSD)) a month, saving \(Money.usd(delayed.savingsUSDPerMonth)) (\(Money.plain(delayed.savingsPercent))%): more than the recommendation, without restructuring the calls"))
-            }
         }
         if let reason = advice.differsFromTree {
             rows.append(("Why not the tree's answer", reason))
@@ -72,25 +69,9 @@ enum AdviceSentences {
         return rows
     }
 
-    /// The "Recommended" row when keeping: the billing strategy stays, and the mistakes of the
-    /// calls (`AnomalyAdvice.fixSavesMoney`) are named, so that a reader who stops at the headline
-    /// does not read "as it is" while fixing them bills less.
-    static func keep(_ advice: Recommendation) -> String {
-        guard advice.evidence.searches > 0 else {
-            return "**Keep the integration as it is** (`current`, delay 0): the log holds no autocomplete search, so there is no search to bill another way"
-        }
-        let fixes = advice.fixesThatSaveMoney
-        guard !fixes.isEmpty else {
-            return "**Keep the integration as it is** (`current`, delay 0): at this volume no option that serves the app bills less than the calls as made"
-        }
-        let named = fixes.count <= 2
-            ? fixes.map { "`\($0.cost.name)`" }.joined(separator: " and ") + (fixes.count == 1 ? " costs" : " cost")
-            : "\(fixes.count) anomalies cost"
-        return "**Keep the billing strategy, fix the mistakes** (`current`, delay 0): no valid option bills less; \(named) more than done right"
-    }
-
     /// The strategy at a delay, for people.
     static func describe(_ strategy: StrategyID, delay: Int) -> String {
-        delay == 0 ? strategy.title : "\(strategy.title), predictions from the \(DecisionTree.ordinal(delay + 1)) character"
+        let title = strategy == .current ? "Keep the calls as made" : strategy.title
+        return delay == 0 ? title : "\(title), predictions from the \(DecisionTree.ordinal(delay + 1)) character"
     }
 }

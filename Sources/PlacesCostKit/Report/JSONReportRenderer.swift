@@ -141,7 +141,9 @@ struct JSONReportRenderer: Sendable {
             ("tree_answer", option(advice.treeOption)),
             ("differs_from_tree_because", advice.differsFromTree.map { .string($0) } ?? .null),
             ("best_without_delay", option(advice.bestWithoutDelay)),
-            ("current_with_delay", option(advice.currentWithDelay)),
+            // Always null: `current` with a delay is a candidate, so it never bills less than the
+            // recommendation (`docs/report-schema.md`); the key stays for readers of schema 1.
+            ("current_with_delay", .null),
             ("cheapest_alternative", option(advice.cheapestAlternative)),
             ("all_bills_zero", .bool(advice.allBillsZero)),
             ("cheapest_at_list_prices", option(advice.cheapestAtListPrices)),

@@ -96,10 +96,10 @@ struct AdvisorTests {
         #expect(advice.nextSteps.first?.hasPrefix("Keep the integration as it is") == true)
     }
 
-    @Test("keeping the billing strategy while a mistake of the calls costs money: the headline and the first step say to fix it")
-    func keepButFix() throws {
-        // `freeCapsKeep`'s log with one selection's field mask left out: the strategy stays,
-        // but that call bills every field.
+    @Test("keeping while a fix bills less at list prices: the integration is kept, and the first step says the fixes count past the free caps")
+    func keepWithFixes() throws {
+        // `freeCapsKeep`'s log with one selection's field mask left out: that call bills every
+        // field at list prices, but inside the free caps no option bills less.
         func log(maskless: Int?) -> [TestRecord] {
             var records: [TestRecord] = []
             for index in 0..<10 {
@@ -111,15 +111,16 @@ struct AdvisorTests {
         let analysis = try analyze(log(maskless: 0), pricing: "legacy-2025", scale: 400)
         let advice = analysis.recommendation
         #expect(advice.keepsCurrent)
-        #expect(advice.fixesThatSaveMoney.map(\.cost.name) == ["fields_unspecified"])
-        #expect(advice.nextSteps.first?.hasPrefix("Keep the billing strategy: ") == true)
+        #expect(advice.anomalies.filter(\.fixSavesMoney).map(\.cost.name) == ["fields_unspecified"])
+        #expect(advice.nextSteps.first?.hasPrefix("Keep the integration as it is: ") == true)
+        #expect(advice.nextSteps.first?.hasSuffix("The fixes below bill less at list prices (the anomaly table), which is what counts once past the free caps; at this volume they need not lower the bill.") == true)
         #expect(advice.nextSteps.dropFirst().first?.hasPrefix("Fix `fields_unspecified` (1 seen): ") == true)
         let headline = AdviceSentences.rows(advice, pricing: analysis.pricing).first { $0.0 == "Recommended" }?.1
-        #expect(headline == "**Keep the billing strategy, fix the mistakes** (`current`, delay 0): no valid option bills less; `fields_unspecified` costs more than done right")
-        // Without the mistake, the integration is kept as it is (`freeCapsKeep`).
+        #expect(headline?.hasPrefix("**Keep the integration as it is** (`current`, delay 0): ") == true)
+        // Without the mistake, there is no fix to list.
         let clean = try analyze(log(maskless: nil), pricing: "legacy-2025", scale: 400).recommendation
-        #expect(clean.keepsCurrent && clean.fixesThatSaveMoney.isEmpty)
-        #expect(AdviceSentences.keep(clean).hasPrefix("**Keep the integration as it is** (`current`, delay 0): "))
+        #expect(clean.keepsCurrent && !clean.anomalies.contains(where: \.fixSavesMoney))
+        #expect(clean.nextSteps.first == "Keep the integration as it is: at this volume no option that serves the app bills less than the calls as made.")
     }
 
     @Test("a recommendation dearer than the tree's answer at list prices says that the free caps and tiers change the order")
