@@ -113,7 +113,7 @@ enum PlatformGuide {
         case "token_reused":
             "Create a new session token for every search and discard it once the details call for the selection is made; calls made with a spent token are billed as if they had none."
         case "expired":
-            "Create the token when the user starts typing, not when the screen opens, and a new one when a search is resumed after a pause: a session without a selection within a few minutes is billed as abandoned."
+            "Start a new token for each search, and another when the user comes back to the field after a pause or clears it: a session counts from its first request, one without a selection within a few minutes of it is billed as abandoned, and its later calls as if they had no token."
         case "details_without_autocomplete":
             "Pass the token of the search's autocomplete calls to its details call: a details call with a token no autocomplete call used is billed on its own, and the search's session is billed as abandoned."
         case "no_token_requests":
