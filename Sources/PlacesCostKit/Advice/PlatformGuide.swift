@@ -31,7 +31,10 @@ enum PlatformGuide {
         case .sessionDetails, .sessionDetailsBasic:
             steps.append("Re-run `placescost analyze` on a week of logs after the change: the anomaly counts should drop to zero and \(costs).")
         }
-        return steps
+        // Two uses can ask for the same change (one platform on both generations where the
+        // step does not depend on it): each step once.
+        var seen = Set<String>()
+        return steps.filter { seen.insert($0).inserted }
     }
 
     /// Steps when no valid option bills less than the calls as made: the anomaly fixes that save
@@ -82,8 +85,10 @@ enum PlatformGuide {
             return "iOS (Places SDK for iOS, New API): create one `GMSAutocompleteSessionToken()` per search, set it as `sessionToken` on each `GMSAutocompleteRequest` and pass it to `GMSFetchPlaceRequest(placeID:placeProperties:sessionToken:)` for the chosen place. Set `placeProperties` to " + (basic ? "`[GMSPlaceProperty.formattedAddress, .coordinate].map(\\.rawValue)` (Essentials fields only)." : "only the `GMSPlaceProperty` values the screen shows.")
         case (.android, _):
             return "Android (Places SDK for Android): create one `AutocompleteSessionToken.newInstance()` per search, `setSessionToken(token)` on each `FindAutocompletePredictionsRequest` and on the `FetchPlaceRequest` of the chosen place, built with " + (basic ? "`listOf(Place.Field.FORMATTED_ADDRESS, Place.Field.LOCATION)` (address and location only)." : "only the `Place.Field` values the screen shows.")
-        case (.javascript, _):
-            return "Web (Maps JavaScript API): create one `new google.maps.places.AutocompleteSessionToken()` per search, pass it as `sessionToken` to every prediction request and to the details request of the chosen place, with `fields: " + (basic ? "['formatted_address', 'geometry']`." : "[...]` listing only the fields the page shows.")
+        case (.javascript, .legacy):
+            return "Web (Maps JavaScript API, `AutocompleteService`): create one `new google.maps.places.AutocompleteSessionToken()` per search, pass it as `sessionToken` to every `getPlacePredictions` request and to the `PlacesService.getDetails` request of the chosen place, with `fields: " + (basic ? "['formatted_address', 'geometry']`." : "[...]` listing only the fields the page shows.")
+        case (.javascript, .new):
+            return "Web (Maps JavaScript API, Places library (New)): create one `new google.maps.places.AutocompleteSessionToken()` per search and pass it as `sessionToken` to every `AutocompleteSuggestion.fetchAutocompleteSuggestions` request; for the chosen suggestion, call `placePrediction.toPlace()` and then `place.fetchFields({ fields: " + (basic ? "['formattedAddress', 'location'] })` once (Essentials fields only): its first `fetchFields` carries the token and ends the session." : "[...] })` once, listing only the fields the page shows: its first `fetchFields` carries the token and ends the session.")
         case (.webService, .legacy):
             return "Web service: add `sessiontoken=` with a new UUID v4 per search to every `/maps/api/place/autocomplete/json` call and to the `/maps/api/place/details/json` call of the chosen place, with `fields=" + (basic ? "formatted_address,geometry`." : "...` listing only the fields the app uses.")
         case (.webService, .new):
@@ -98,8 +103,10 @@ enum PlatformGuide {
             return "iOS: stop creating `GMSAutocompleteSessionToken`s (pass `nil` as `sessionToken`), \(geocode), from your backend so the key stays off the device."
         case (.android, _):
             return "Android: stop setting a session token on `FindAutocompletePredictionsRequest`, \(geocode), from your backend so the key stays off the device."
-        case (.javascript, _):
-            return "Web (Maps JavaScript API): drop `sessionToken` from prediction requests, then geocode the chosen prediction with `new google.maps.Geocoder().geocode({ placeId })` instead of a details request."
+        case (.javascript, .legacy):
+            return "Web (Maps JavaScript API, `AutocompleteService`): drop `sessionToken` from `getPlacePredictions` requests, then geocode the chosen prediction with `new google.maps.Geocoder().geocode({ placeId })` instead of a details request."
+        case (.javascript, .new):
+            return "Web (Maps JavaScript API, Places library (New)): drop `sessionToken` from `AutocompleteSuggestion.fetchAutocompleteSuggestions` requests, then geocode the chosen suggestion with `new google.maps.Geocoder().geocode({ placeId: placePrediction.placeId })` instead of `fetchFields`."
         case (.webService, .legacy):
             return "Web service: drop `sessiontoken` from `/maps/api/place/autocomplete/json` calls, \(geocode)."
         case (.webService, .new):

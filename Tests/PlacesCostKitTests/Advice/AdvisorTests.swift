@@ -215,6 +215,25 @@ struct AdvisorTests {
         #expect(ClientPlatform(logValue: "iOS") == .ios && ClientPlatform(logValue: nil) == .webService && ClientPlatform(logValue: "web") == .javascript)
     }
 
+    @Test("a web page on both Places libraries gets a step for each, and no step twice", arguments: StrategyID.allCases)
+    func bothJavaScriptLibraries(strategy: StrategyID) {
+        let web = [APIGeneration.legacy, .new].map { PlatformUse(platform: .javascript, generation: $0, calls: 1) }
+        let steps = PlatformGuide.nextSteps(strategy: strategy, delay: 3, platforms: web + [PlatformUse(platform: .ios, generation: .legacy, calls: 1)])
+        #expect(Set(steps).count == steps.count, "\(steps)")
+        // The delay is one step per platform; the change to the calls one per library.
+        #expect(steps.filter { $0.contains("[...input.value].length > 3") }.count == 1)
+        switch strategy {
+        case .current:
+            #expect(!steps.contains { $0.contains("AutocompleteSessionToken") || $0.contains("Geocoder") })
+        case .sessionDetails, .sessionDetailsBasic:
+            #expect(steps.contains { $0.contains("`getPlacePredictions`") && $0.contains("`PlacesService.getDetails`") })
+            #expect(steps.contains { $0.contains("`AutocompleteSuggestion.fetchAutocompleteSuggestions`") && $0.contains("place.fetchFields") })
+        case .perRequestGeocoding:
+            #expect(steps.contains { $0.contains("drop `sessionToken` from `getPlacePredictions`") })
+            #expect(steps.contains { $0.contains("drop `sessionToken` from `AutocompleteSuggestion.fetchAutocompleteSuggestions`") && $0.contains("placePrediction.placeId") })
+        }
+    }
+
     @Test("every anomaly has a fix")
     func fixes() {
         for name in Anomalies().named.map(\.name) + ["fields_wildcard"] {
