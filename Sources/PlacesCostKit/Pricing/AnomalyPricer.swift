@@ -103,9 +103,10 @@ struct AnomalyPricer {
     }
 
     /// `cost` with the reason its right way bills more than the mistake, when it does (to the
-    /// cent, as the report shows them).
+    /// micro-dollar, as `report.json` gives `excess_list_usd`): a difference the table's cents
+    /// hide is still a fix that does not pay, and the row says so.
     func explained(_ cost: AnomalyCost) -> AnomalyCost {
-        guard let alternative = cost.alternativeListUSD, (alternative * 100).rounded() > (cost.billedListUSD * 100).rounded() else { return cost }
+        guard let alternative = cost.alternativeListUSD, Advisor.micros(alternative) > Advisor.micros(cost.billedListUSD) else { return cost }
         var cost = cost
         switch cost.name {
         case "fields_unspecified", "fields_wildcard":

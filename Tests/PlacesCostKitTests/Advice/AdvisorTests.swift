@@ -308,6 +308,13 @@ struct AdvisorTests {
         #expect(!fields.fixSavesMoney)
         let markdown = MarkdownReportRenderer().render(analysis)
         #expect(markdown.contains("**costs more:** With an address-and-location mask"))
+        // A difference under a cent, which the table's cents hide, is explained too: at --scale
+        // 0.02 the mistake bills $0.0005 and the mask $0.000666, both $0.00 in the table.
+        let small = try analyze(records, pricing: "places-new-2025", scale: 0.02)
+        let smallFields = try #require(small.recommendation.anomalies.first { $0.cost.name == "fields_unspecified" })
+        #expect(Money.usd(smallFields.cost.billedListUSD) == Money.usd(smallFields.cost.alternativeListUSD ?? 0))
+        #expect((smallFields.cost.excessListUSD ?? 0) < 0)
+        #expect(smallFields.cost.alternativeCostsMoreBecause?.contains("Essentials") == true)
     }
 
     @Test("one-request sessions are priced per request with Geocoding as their right way only for an app that needs no Place Details")
