@@ -58,8 +58,13 @@ enum DecisionTree {
             return "\(question) \(need.needsDetails ? "Yes: the scenario's field mask asks for more than address and location fields." : "No: the scenario's field mask asks only for address and location fields.")"
         case .assumed:
             return "\(question) Yes, assumed: no selection in the log carried a field mask (pass `--needs-details no` if the app uses only the address and location)."
+        case .measured where need.needsDetails && need.selectionsWithWildcard == need.selectionsNeedingDetails:
+            // Only `*` asks for more than address and location: a mask that names no field says no
+            // more of what the app reads than no mask does.
+            let others = need.selectionsWithMask > need.selectionsWithWildcard ? "; the others ask only for address and location" : ""
+            return "\(question) Yes, assumed: \(DecisionTree.selections(need)) (\(Money.plain(need.share * 100))%) \(need.selectionsNeedingDetails == 1 ? "asks" : "ask") for every field with `*`, which tells nothing of the fields the app reads\(others) (pass `--needs-details no` if it uses only the address and location)."
         case .measured where need.needsDetails:
-            return "\(question) Yes: \(DecisionTree.selections(need)) (\(Money.plain(need.share * 100))%) \(need.selectionsNeedingDetails == 1 ? "asks" : "ask") for other fields." + DecisionTree.wildcardClause(need)
+            return "\(question) Yes: \(DecisionTree.selections(need)) (\(Money.plain(need.share * 100))%) \(need.selectionsNeedingDetails == 1 ? "asks" : "ask") for other fields" + DecisionTree.wildcardClause(need) + "."
         case .measured:
             return "\(question) No: \(DecisionTree.allSelections(need)) only for address and location fields."
         }
@@ -79,14 +84,11 @@ enum DecisionTree {
         return Money.plain(value, digits: digits)
     }
 
-    /// What the `*` masks among the selections say, when there are any: a sentence beginning
-    /// with a space, or nothing.
+    /// What the `*` masks among selections that also name other fields say, when there are any:
+    /// a clause beginning with "; ", or nothing.
     static func wildcardClause(_ need: DetailsNeed) -> String {
         guard need.selectionsWithWildcard > 0 else { return "" }
-        let which = need.selectionsWithWildcard == need.selectionsWithMask
-            ? (need.selectionsWithMask == 1 ? "It asks" : "All of them ask")
-            : "\(Money.count(need.selectionsWithWildcard)) of them \(need.selectionsWithWildcard == 1 ? "asks" : "ask")"
-        return " \(which) for every field with `*`, which tells nothing of the fields the app reads (pass `--needs-details no` if it uses only the address and location)."
+        return "; \(Money.count(need.selectionsWithWildcard)) of them with `*`, which asks for every field and tells nothing of the fields the app reads"
     }
 
     /// `3 of 40 selections with a field mask`, `1 of 1 selection with a field mask`.

@@ -296,9 +296,12 @@ struct MarkdownReportRenderer: Sendable {
             return "No selection in the log carried a field mask, so **yes** is assumed. Pass `--needs-details no` if the app only uses the address and location."
         case .measured:
             let share = Money.plain(need.share * 100)
+            if need.needsDetails, need.selectionsWithWildcard == need.selectionsNeedingDetails {
+                return "**Yes** is assumed: \(DecisionTree.selections(need)) (\(share)%) \(need.selectionsNeedingDetails == 1 ? "asks" : "ask") for every field with `*`, which tells nothing of the fields the app reads. Pass `--needs-details no` if the app only uses the address and location."
+            }
             if need.needsDetails {
                 let mixed = need.selectionsNeedingDetails < need.selectionsWithMask
-                return "**Yes**: \(DecisionTree.selections(need)) (\(share)%) \(need.selectionsNeedingDetails == 1 ? "asks" : "ask") for more than the address and location." + DecisionTree.wildcardClause(need) + (mixed ? " The app mixes both kinds: consider splitting the address-only flows (which could use per-request autocomplete and Geocoding) from the ones that need place details." : "")
+                return "**Yes**: \(DecisionTree.selections(need)) (\(share)%) \(need.selectionsNeedingDetails == 1 ? "asks" : "ask") for more than the address and location" + DecisionTree.wildcardClause(need) + "." + (mixed ? " The app mixes both kinds: consider splitting the address-only flows (which could use per-request autocomplete and Geocoding) from the ones that need place details." : "")
             }
             return "**No**: \(DecisionTree.allSelections(need)) only for the address and location, which Geocoding also returns."
         }

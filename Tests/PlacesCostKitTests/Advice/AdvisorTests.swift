@@ -276,9 +276,14 @@ struct AdvisorTests {
         // Both selections of `a` and of `c` carried masks; `a`'s is `*`, which the tree names.
         #expect(wildcard.detailsNeed.selectionsWithMask == 3 && wildcard.detailsNeed.selectionsWithWildcard == 1)
         #expect(unmasked.detailsNeed.selectionsWithMask == 2 && unmasked.detailsNeed.selectionsWithWildcard == 0)
-        #expect(wildcard.recommendation.tree.path[0].hasSuffix("ask for other fields. 1 of them asks for every field with `*`, which tells nothing of the fields the app reads (pass `--needs-details no` if it uses only the address and location)."))
-        #expect(markdown.contains("1 of them asks for every field with `*`"))
-        #expect(!MarkdownReportRenderer().render(unmasked).contains("every field with `*`"))
+        #expect(wildcard.recommendation.tree.path[0].hasSuffix("Yes: 2 of 3 selections with a field mask (66.67%) ask for other fields; 1 of them with `*`, which asks for every field and tells nothing of the fields the app reads."))
+        #expect(markdown.contains("; 1 of them with `*`, which asks for every field"))
+        #expect(!MarkdownReportRenderer().render(unmasked).contains("with `*`"))
+        // Where `*` is the only mask that asks for more, the answer is an assumption, as with no mask.
+        let onlyStar = try analyze(log(["*"]).filter { $0.token != "c" }, pricing: pricing, scale: 1000)
+        #expect(onlyStar.detailsNeed.needsDetails && onlyStar.detailsNeed.selectionsNeedingDetails == onlyStar.detailsNeed.selectionsWithWildcard)
+        #expect(onlyStar.recommendation.tree.path[0].hasSuffix("Yes, assumed: 1 of 2 selections with a field mask (50%) asks for every field with `*`, which tells nothing of the fields the app reads; the others ask only for address and location (pass `--needs-details no` if it uses only the address and location)."))
+        #expect(MarkdownReportRenderer().render(onlyStar).contains("**Yes** is assumed: 1 of 2 selections with a field mask (50%) asks for every field with `*`"))
     }
 
     @Test("the summary's details calls without a mask are the walk's `fields_unspecified` calls")
