@@ -96,12 +96,14 @@ struct TerminalSummaryRenderer: Sendable {
             let room = text.width - (2 + 28 + countWidth + 2 + costWidth + 2)
             anomalies.append(text.styled(
                 TerminalSummaryRenderer.padded("Anomalies", 30) + TerminalSummaryRenderer.leftPadded(countLabel, countWidth)
-                    + "  " + TerminalSummaryRenderer.leftPadded("cost", costWidth) + (room >= 12 ? "  fix" : ""), .bold
+                    + "  " + TerminalSummaryRenderer.leftPadded("list cost", costWidth) + (room >= 12 ? "  fix" : ""), .bold
             ))
             for anomaly in shown {
                 let start = "  " + TerminalSummaryRenderer.padded(anomaly.name, 28) + TerminalSummaryRenderer.leftPadded(anomaly.count, countWidth)
                     + "  " + text.styled(TerminalSummaryRenderer.leftPadded(anomaly.cost, costWidth), .yellow)
-                anomalies.append(room >= 12 ? start + "  " + TerminalText.truncated(anomaly.fix, to: room) : start)
+                // The fix is Markdown; cut to the screen it keeps no mark, so none that would be cut in two.
+                let fix = anomaly.fix.replacingOccurrences(of: "`", with: "")
+                anomalies.append(room >= 12 ? start + "  " + TerminalText.truncated(fix, to: room) : start)
             }
         }
 
