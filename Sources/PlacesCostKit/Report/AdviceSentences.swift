@@ -24,6 +24,21 @@ enum AdviceSentences {
             + "; \(Money.usd(advice.current.listCostUSD / months))\(advice.months > 1 ? " a month" : "") at list prices"
     }
 
+    /// The share of the calls whose token and input the log does not show from which the
+    /// headline warns that its figures rest on them (the "Input" section counts any).
+    static let unseenTokensShare = 0.05
+
+    /// The headline's caution when many calls are Places API (New) calls whose body (token,
+    /// typed input) the log does not show, as in a proxy's access log: they are counted as calls
+    /// without a token, which the bill, the anomalies and the advice then rest on. `nil` below
+    /// `unseenTokensShare` of the calls.
+    static func unseenTokens(_ input: Analysis.Input) -> String? {
+        guard input.records > 0, input.bodiesUnknown > 0 else { return nil }
+        let share = Double(input.bodiesUnknown) / Double(input.records)
+        guard share >= unseenTokensShare else { return nil }
+        return "**\(Money.count(input.bodiesUnknown)) of \(Money.count(input.records, "call", "calls")) (\(Money.plain(share * 100))%) are Places API (New) calls whose body this log does not show**: their session tokens and typed input are unknown, so they count as calls without a token, and the bill, the anomalies and the advice are what such calls would cost. A HAR capture, or a log the app writes (docs/instrumentation.md), shows the tokens."
+    }
+
     /// `(label, text)` rows, in the order a product manager reads them.
     static func rows(_ advice: Recommendation, pricing: PricingResult, volume: VolumeOption = .scale) -> [(String, String)] {
         var rows: [(String, String)] = []

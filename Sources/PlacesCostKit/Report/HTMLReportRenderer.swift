@@ -62,6 +62,9 @@ struct HTMLReportRenderer: Sendable {
         lines.append("<dl class=\"headline\">")
         let billNow = AdviceSentences.billNow(advice, coverage: MarkdownReportRenderer.coverage(analysis))
         lines.append("<div class=\"bill\"><dt>Estimated bill now</dt><dd>\(HTMLText.inline(billNow))</dd></div>")
+        if let caution = AdviceSentences.unseenTokens(analysis.input) {
+            lines.append("<div><dt>Caution</dt><dd>\(HTMLText.inline(caution))</dd></div>")
+        }
         for (label, text) in AdviceSentences.rows(advice, pricing: analysis.pricing) {
             lines.append("<div><dt>\(HTMLText.escaped(label))</dt><dd>\(HTMLText.inline(text))</dd></div>")
         }

@@ -35,6 +35,7 @@ struct MarkdownReportRenderer: Sendable {
             "|---|---|",
             "| Estimated bill now | \(AdviceSentences.billNow(advice, coverage: MarkdownReportRenderer.coverage(analysis))) |",
         ]
+        if let caution = AdviceSentences.unseenTokens(analysis.input) { lines.append("| Caution | \(caution) |") }
         lines += AdviceSentences.rows(advice, pricing: analysis.pricing).map { "| \($0.0) | \($0.1) |" }
         lines.append("")
         return lines

@@ -53,6 +53,7 @@ struct TerminalSummaryRenderer: Sendable {
         var rows: [(label: String, text: String, style: TerminalText.Style?)] = [
             ("Estimated bill now", AdviceSentences.billNow(advice), .yellow),
         ]
+        if let caution = AdviceSentences.unseenTokens(analysis.input) { rows.append(("Caution", caution, .yellow)) }
         for (label, sentence) in AdviceSentences.rows(advice, pricing: analysis.pricing) {
             let style: TerminalText.Style? = label == "Recommended" ? .green : label == "Saving" ? .yellow : nil
             rows.append((label, sentence, style))

@@ -234,6 +234,19 @@ struct AdvisorTests {
         }
     }
 
+    @Test("the headline's caution on unseen tokens starts at 5% of the calls")
+    func unseenTokensCaution() {
+        func input(records: Int, unknown: Int) -> Analysis.Input {
+            var input = Analysis.Input(files: [], records: records, rejected: 0, outsideWindow: 0, byAPI: [], usedSampleLogs: false, platforms: [])
+            input.bodiesUnknown = unknown
+            return input
+        }
+        #expect(AdviceSentences.unseenTokens(input(records: 100, unknown: 4)) == nil)
+        #expect(AdviceSentences.unseenTokens(input(records: 100, unknown: 0)) == nil)
+        #expect(AdviceSentences.unseenTokens(input(records: 0, unknown: 0)) == nil)
+        #expect(AdviceSentences.unseenTokens(input(records: 100, unknown: 5))?.hasPrefix("**5 of 100 calls (5%) are Places API (New) calls whose body this log does not show**") == true)
+    }
+
     @Test("every anomaly has a fix")
     func fixes() {
         for name in Anomalies().named.map(\.name) + ["fields_wildcard"] {

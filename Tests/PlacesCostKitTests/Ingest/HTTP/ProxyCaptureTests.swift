@@ -115,6 +115,11 @@ struct ProxyCaptureTests {
         let run = runCLI(["analyze", plain, "--report", "json", "--log-format", #"$remote_addr - $remote_user [$msec] "$request" $status $body_bytes_sent"#])
         let plainInput = try #require(try MalformedCorpusTests.object(run.stdout)["input"] as? [String: Any])
         #expect(plainInput["bodies_unknown"] as? Int == 4)
+        // The headline says what the figures rest on when that many tokens are unseen; not when none is.
+        let plainFormat = #"$remote_addr - $remote_user [$msec] "$request" $status $body_bytes_sent"#
+        let caution = "| Caution | **4 of 7 calls (57.14%) are Places API (New) calls whose body this log does not show**: their session tokens and typed input are unknown"
+        #expect(runCLI(["analyze", plain, "--report", "md", "--log-format", plainFormat]).stdout.contains(caution))
+        #expect(!runCLI(["analyze", path, "--report", "md", "--log-format", Self.richFormat]).stdout.contains("| Caution |"))
         // The fast decoder answers only where it reads what the slow one reads.
         let format = try AccessLogFormat(Self.richFormat)
         var answered = 0
