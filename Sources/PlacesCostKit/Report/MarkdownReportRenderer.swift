@@ -247,7 +247,17 @@ struct MarkdownReportRenderer: Sendable {
             : "for " + months.joined(separator: ", ")
         if let first = analysis.input.firstCall, let last = analysis.input.lastCall {
             let days = last.daysSinceEpoch - first.daysSinceEpoch + 1
-            coverage += " (\(Money.count(Int(days), "day", "days")) of logs" + (days < 28 && months.count <= 1 ? "; `--scale` extrapolates a sample)" : ")")
+            let logged = Money.count(Int(days), "day", "days") + " of logs"
+            // Amounts a month are the period's divided by its calendar months: where those are
+            // partly logged, each month holds less than a month of traffic (and its own free caps).
+            let perMonth = Double(days) / Double(max(1, months.count))
+            if months.count <= 1 {
+                coverage += " (\(logged)" + (days < 28 ? "; `--scale` extrapolates a sample)" : ")")
+            } else if perMonth < 28 {
+                coverage += " (\(logged) over \(months.count) calendar months, about \(Money.count(Int(perMonth.rounded()), "day", "days")) of traffic in each: a full month of it bills more; `--scale` extrapolates)"
+            } else {
+                coverage += " (\(logged))"
+            }
         }
         return coverage
     }

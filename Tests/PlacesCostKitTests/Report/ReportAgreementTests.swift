@@ -161,8 +161,10 @@ struct ReportAgreementTests {
         let log = JSONSchemaTests.generatedLog(directory)
         for scale in ["1", "30"] {
             try agree(arguments: [log, "--scale", scale], format: format)
-            let json = try Self.report([log, "--scale", scale], format: format).json
-            #expect((json["headline"] as? [String: Any])?["months"] as? Int == 2)
+            let report = try Self.report([log, "--scale", scale], format: format)
+            #expect((report.json["headline"] as? [String: Any])?["months"] as? Int == 2)
+            // 20 days over two calendar months: "a month" holds about 10 days of traffic, and says so.
+            #expect(report.markdown.contains("for 2026-10, 2026-11 (20 days of logs over 2 calendar months, about 10 days of traffic in each: a full month of it bills more; `--scale` extrapolates)"), "\(report.markdown.prefix(600))")
         }
     }
 
