@@ -115,6 +115,7 @@ struct ProxyCaptureTests {
         let run = runCLI(["analyze", plain, "--report", "json", "--log-format", #"$remote_addr - $remote_user [$msec] "$request" $status $body_bytes_sent"#])
         let plainInput = try #require(try MalformedCorpusTests.object(run.stdout)["input"] as? [String: Any])
         #expect(plainInput["bodies_unknown"] as? Int == 4)
+        #expect(run.stderr.contains("note: 4 Places API (New) calls carry their session token and input in a body that could not be read"), "\(run.stderr)")
         // The headline says what the figures rest on when that many tokens are unseen; not when none is.
         let plainFormat = #"$remote_addr - $remote_user [$msec] "$request" $status $body_bytes_sent"#
         let caution = "| Caution | **4 of 7 calls (57.14%) are Places API (New) calls whose body this log does not show**: their session tokens and typed input are unknown"
