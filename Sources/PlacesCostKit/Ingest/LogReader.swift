@@ -134,7 +134,29 @@ package struct LogReader {
     /// (`access.log.10.gz`, `access.log.9.gz`, ..., `access.log.1`), the plain name last
     /// (`RotatedLogName`). Calls then come in time order across the files, so the
     /// walk's reorder window stays small and the log is read once (`docs/formats.md` section 5).
+    /// Rotations of one log named one by one are put in that order too, where they stand among
+    /// the paths: a shell glob (`access.log*`) lists them by name, `access.log.10.gz` before
+    /// `access.log.2.gz`, which would be read out of time order, and twice.
     package static func expand(_ paths: [String]) throws -> [ListedFile] {
+        var files = try listed(paths)
+        // The named files that are rotations, by folder and log name, where they stand.
+        var groups: [String: [(index: Int, name: RotatedLogName)]] = [:]
+        for (index, file) in files.enumerated() where !file.listedInDirectory && file.path != "-" {
+            let folder = (file.path as NSString).deletingLastPathComponent
+            guard let name = RotatedLogName((file.path as NSString).lastPathComponent) else { continue }
+            groups[folder + "/" + name.base, default: []].append((index, name))
+        }
+        let originals = files
+        for group in groups.values where group.count > 1 {
+            for (slot, member) in zip(group.map(\.index), group.sorted { $0.name < $1.name }) {
+                files[slot] = originals[member.index]
+            }
+        }
+        return files
+    }
+
+    /// `paths` with each directory replaced by its log files in time order (`expand`).
+    private static func listed(_ paths: [String]) throws -> [ListedFile] {
         var files: [ListedFile] = []
         for path in paths {
             if path == "-" {

@@ -54,6 +54,20 @@ struct RotatedLogsTests {
         ])
     }
 
+    @Test("Rotations named one by one are put in time order where they stand; other files keep their place")
+    func namedRotationsInTimeOrder() throws {
+        let directory = TemporaryDirectory()
+        let other = TemporaryDirectory()
+        for name in ["access.log", "access.log.1", "access.log.10.gz", "access.log.2.gz", "error.log", "error.log.1", "app.jsonl"] { directory.write(name, "") }
+        other.write("access.log.1", "")
+        let paths = ["access.log", "app.jsonl", "access.log.1", "error.log", "access.log.10.gz", "error.log.1", "access.log.2.gz"].map { directory.path + "/" + $0 }
+            + [other.path + "/access.log.1"]
+        let files = try LogReader.expand(paths).map(\.path)
+        // A log's rotations fill the places they were named at, oldest first; the same name in
+        // another folder is another log.
+        #expect(files == ["access.log.10.gz", "app.jsonl", "access.log.2.gz", "error.log.1", "access.log.1", "error.log", "access.log"].map { directory.path + "/" + $0 } + [other.path + "/access.log.1"])
+    }
+
     @Test("A log rotated by logrotate into four files, two compressed, gives the whole log's report, its files in time order",
           .enabled(if: ZLib.platform != nil, "zlib is not on this machine"))
     func rotatedAccessLog() throws {
@@ -76,6 +90,14 @@ struct RotatedLogsTests {
         let report = try MalformedCorpusTests.object(run.stdout)
         #expect(MalformedCorpusTests.withoutInputFiles(report) == MalformedCorpusTests.withoutInputFiles(try MalformedCorpusTests.object(whole.stdout)))
         #expect((report["input"] as? [String: Any])?["files"] as? [String] == ["access.log.10.gz", "access.log.2.gz", "access.log.1", "access.log"].map { directory.path + "/" + $0 })
+        // Named one by one in a shell glob's order (`access.log*`: by name), the rotations are read
+        // as the folder's are: the same report, read once (no note of a second read).
+        let globbed = ["access.log", "access.log.1", "access.log.10.gz", "access.log.2.gz"].map { directory.path + "/" + $0 }
+        let named = runCLI(["analyze"] + globbed + arguments)
+        #expect(named.code == .success && !named.stderr.contains("read a second time"), "\(named.stderr)")
+        let namedReport = try MalformedCorpusTests.object(named.stdout)
+        #expect(MalformedCorpusTests.withoutInputFiles(namedReport) == MalformedCorpusTests.withoutInputFiles(report))
+        #expect((namedReport["input"] as? [String: Any])?["files"] as? [String] == ["access.log.10.gz", "access.log.2.gz", "access.log.1", "access.log"].map { directory.path + "/" + $0 })
         // A sub-directory named like a rotated log is skipped, as any sub-directory.
         #expect(run.stderr.split(separator: "\n").contains("\(directory.path)/x.log.1: warning: a directory, not a log file, though its name looks like one; skipped (pass it as an argument of its own to read it)"))
 
