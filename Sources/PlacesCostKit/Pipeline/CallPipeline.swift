@@ -66,6 +66,9 @@ final class CallPipeline: @unchecked Sendable {
     private var partitionPool: [PartitionCalls] = []
     private let maxInFlight: Int
     private static let callsPerReaderBlock = 1 << 16
+    /// How often a file read record by record reports its progress: about every megabyte of a
+    /// HAR capture, at the cost of one `lseek`.
+    private static let callsPerProgress = 1 << 12
     /// The mapped files read, by name, so that one cut short while it was read is reported once
     /// every block of it is parsed (only the reading thread appends). Their records, not the
     /// files: each mapping is let go as soon as its blocks are parsed.
@@ -205,9 +208,14 @@ final class CallPipeline: @unchecked Sendable {
                     }
                     readBefore += input.sourceBytesRead ?? splitter.bytesRead
                 } else {
-                    try readOnThisThread(fileIndex: fileIndex, name: input.displayName, caches: &caches) { deliver in
+                    // A HAR capture (or a CSV file read record by record): its bytes read so far are
+                    // the file's offset, or the gzip input's or array's own count.
+                    let read = { [input] in input.sourceBytesRead ?? max(0, Int(lseek(input.descriptor, 0, SEEK_CUR))) }
+                    let before = readBefore
+                    try readOnThisThread(fileIndex: fileIndex, name: input.displayName, caches: &caches, progress: { self.options.progress?(before + read()) }) { deliver in
                         try reader.readRecords(&input, into: &fileOutput, deliver: deliver)
                     }
+                    readBefore += read()
                 }
                 // Under --strict, reading stopped at a malformed record, which is the error;
                 // otherwise a damage warning is thrown by `merge`, in input order, as any other.
@@ -220,15 +228,18 @@ final class CallPipeline: @unchecked Sendable {
         }
     }
 
-    /// Files the calls `read` delivers, read here on the reading thread, in blocks of calls.
+    /// Files the calls `read` delivers, read here on the reading thread, in blocks of calls;
+    /// `progress` is called every `callsPerProgress` calls.
     private func readOnThisThread(
-        fileIndex: Int, name: String, caches: inout CallBlockBuilder.Caches, _ read: ((Call, UInt64) -> Void) throws -> Void
+        fileIndex: Int, name: String, caches: inout CallBlockBuilder.Caches, progress: (() -> Void)? = nil,
+        _ read: ((Call, UInt64) -> Void) throws -> Void
     ) throws {
         var builder = newBuilder(fileIndex: fileIndex, fileName: name)
         var pending = 0
         try read { call, fingerprint in
             builder.add(call, fingerprint: fingerprint, caches: &caches)
             pending += 1
+            if pending % CallPipeline.callsPerProgress == 0 { progress?() }
             if pending >= CallPipeline.callsPerReaderBlock {
                 submit(parsed: builder.finish(lineCount: 0))
                 builder = newBuilder(fileIndex: fileIndex, fileName: name)

@@ -9,6 +9,31 @@ import Testing
 struct HARReaderTests {
     static let apiKey = "AIzaSyD-SECRET-KEY-0123456789abcdefghij"
 
+    @Test("A capture read record by record reports its progress as it goes, plain or gzip-compressed", arguments: [false, true])
+    func progress(compressed: Bool) throws {
+        if compressed, ZLib.platform == nil { return }
+        let directory = TemporaryDirectory()
+        let har = runCLI(["generate", "--searches", "2000", "--seed", "5", "--format", "har"]).stdout
+        let path = compressed ? directory.write("capture.har.gz", bytes: StoredGzipWriter.member(Array(har.utf8))) : directory.write("capture.har", har)
+        let size = Int((try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0)
+        let seen = ProgressNotes()
+        var options = Analyzer.Options()
+        options.progress = { seen.note($0) }
+        _ = try Analyzer(options: options).analyze(paths: [path])
+        let notes = seen.values
+        // About every 4,096 calls: several notes, in order, within the file's bytes.
+        #expect(notes.count >= 3, "\(notes)")
+        #expect(notes == notes.sorted() && notes.allSatisfy { $0 > 0 && $0 <= size }, "\(notes) of \(size)")
+    }
+
+    /// The byte counts the progress callback was given, in order.
+    final class ProgressNotes: @unchecked Sendable {
+        private let lock = NSLock()
+        private var notes: [Int] = []
+        var values: [Int] { lock.withLock { notes } }
+        func note(_ bytes: Int) { lock.withLock { notes.append(bytes) } }
+    }
+
     @Test("The shape of docs/formats.md section 3 reads as one request")
     func formatsExample() throws {
         let har = #"""
