@@ -110,14 +110,16 @@ struct ReportAgreementTests {
         let months = (1...5).map { #"{"timestamp":"2026-0\#($0)-15T09:00:00Z","api":"autocomplete","session_token":"t\#($0)"}"# }
         let long = directory.write("long.jsonl", months.joined(separator: "\n") + "\n")
         let run = runCLI(["analyze", long])
-        #expect(run.stdout.contains("a month** for 5 months, 2026-01 to 2026-05 (121 days of logs);"), "\(run.stdout)")
+        // Mid-month to mid-month: each calendar month holds about 24 days of the traffic, and the bill says so.
+        let partly = " (121 days of logs over 5 calendar months, about 24 days of traffic in each: a full month of it bills more; `--scale` extrapolates);"
+        #expect(run.stdout.contains("a month** for 5 months, 2026-01 to 2026-05" + partly), "\(run.stdout)")
         let short = directory.write("short.jsonl", months.prefix(3).joined(separator: "\n") + "\n")
-        #expect(runCLI(["analyze", short]).stdout.contains("a month** for 2026-01, 2026-02, 2026-03 (60 days of logs);"))
+        #expect(runCLI(["analyze", short]).stdout.contains("a month** for 2026-01, 2026-02, 2026-03 (60 days of logs over 3 calendar months, about 20 days of traffic in each: a full month of it bills more; `--scale` extrapolates);"))
         let wide = directory.write("wide.jsonl", [#"{"timestamp":"1970-01-01T00:00:01Z","api":"autocomplete","session_token":"a"}"#, #"{"timestamp":"9999-12-31T23:59:59Z","api":"autocomplete","session_token":"b"}"#].joined(separator: "\n") + "\n")
         #expect(runCLI(["analyze", wide]).stdout.contains("for 1970-01, 9999-12 (2,932,897 days of logs);"))
         let html = directory.path + "/out"
         #expect(runCLI(["analyze", long, "--out", html, "--quiet"]).code == .success)
-        #expect(try String(contentsOfFile: html + "/report.html", encoding: .utf8).contains("a month</strong> for 5 months, 2026-01 to 2026-05 (121 days of logs);"))
+        #expect(try String(contentsOfFile: html + "/report.html", encoding: .utf8).contains("a month</strong> for 5 months, 2026-01 to 2026-05 (121 days of logs over 5 calendar months, about 24 days of traffic in each: a full month of it bills more; <code>--scale</code> extrapolates);"))
     }
 
     @Test("One of a thing reads in the singular: 1 request per search over 1 search, 1 call, the 1 selection asks")
