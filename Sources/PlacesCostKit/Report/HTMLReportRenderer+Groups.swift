@@ -4,11 +4,11 @@ extension HTMLReportRenderer {
     func groupLines(_ analysis: Analysis, charts: [String: BarChart]) -> [String] {
         guard let breakdown = analysis.groups else { return [] }
         let heading = MarkdownReportRenderer.groupHeading(breakdown.dimension)
-        let columns = [Column.text(heading)] + MarkdownReportRenderer.groupColumns(MarkdownReportRenderer.groupRecommended(breakdown)).enumerated().map { index, title in
+        let columns = [Column.text(heading)] + MarkdownReportRenderer.groupColumns(breakdown).enumerated().map { index, title in
             index == 3 ? Column.text(title, wide: true) : Column.number(title)
         }
         func row(_ name: String, _ group: GroupBreakdown.Group, className: String? = nil) -> String {
-            tableRow([name] + MarkdownReportRenderer.groupCells(group).map(HTMLText.inline), columns, className: className, headerFirst: true)
+            tableRow([name] + MarkdownReportRenderer.groupCells(group, of: breakdown).map(HTMLText.inline), columns, className: className, headerFirst: true)
         }
         let (shown, rest) = MarkdownReportRenderer.shownGroups(breakdown)
         var rows = shown.map { row($0.name.map(HTMLText.name) ?? "(no project)", $0) }

@@ -41,21 +41,21 @@ extension MarkdownReportRenderer {
         guard let breakdown = analysis.groups else { return [] }
         let heading = Self.groupHeading(breakdown.dimension)
         let rule = Self.groupRule(breakdown.dimension)
-        let recommended = Self.groupRecommended(breakdown)
+        let columns = Self.groupColumns(breakdown)
         var lines = [
             "## Cost by \(heading)", "",
             rule, "",
-            "| " + ([heading] + Self.groupColumns(recommended)).joined(separator: " | ") + " |",
-            "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|",
+            "| " + ([heading] + columns).joined(separator: " | ") + " |",
+            "|---" + columns.map { $0 == "anomalies" ? "|---" : "|---:" }.joined() + "|",
         ]
         let (shown, rest) = Self.shownGroups(breakdown)
         for group in shown {
-            lines.append(row(group.name.map(MarkdownText.name) ?? "(no project)", group))
+            lines.append(row(group.name.map(MarkdownText.name) ?? "(no project)", group, of: breakdown))
         }
         if let rest {
-            lines.append(row("\(Money.count(rest.count)) more (each in `report.json`)", rest.total))
+            lines.append(row("\(Money.count(rest.count)) more (each in `report.json`)", rest.total, of: breakdown))
         }
-        lines.append(row("**total**", breakdown.total))
+        lines.append(row("**total**", breakdown.total, of: breakdown))
         if ReportCharts.dailyDays(analysis) != nil {
             lines += [
                 "",
@@ -68,25 +68,36 @@ extension MarkdownReportRenderer {
         return lines
     }
 
+    /// Whether the by-table shows the recommendation's bill beside the bill now: not when the
+    /// recommendation is to keep the integration as it is, whose columns would repeat them.
+    static func showsRecommended(_ breakdown: GroupBreakdown) -> Bool {
+        breakdown.recommendedStrategy != .current || breakdown.recommendedDelay > 0
+    }
+
     /// The by-table's columns after the group's name.
-    static func groupColumns(_ recommended: String) -> [String] {
-        ["calls", "searches", "completed", "anomalies", "bill now", "list price now", "per search now", "bill, \(recommended)", "per search, \(recommended)"]
+    static func groupColumns(_ breakdown: GroupBreakdown) -> [String] {
+        let recommended = groupRecommended(breakdown)
+        return ["calls", "searches", "completed", "anomalies", "bill now", "list price now", "per search now"]
+            + (showsRecommended(breakdown) ? ["bill, \(recommended)", "per search, \(recommended)"] : [])
     }
 
     /// A group's cells under `groupColumns`, as the engine's text (anomaly names as `code`).
-    static func groupCells(_ group: GroupBreakdown.Group) -> [String] {
+    static func groupCells(_ group: GroupBreakdown.Group, of breakdown: GroupBreakdown) -> [String] {
         let anomalies = group.anomalies.named.filter { $0.count > 0 }.map { "`\($0.name)` \(Money.count($0.count))" }
-        return [
+        let now = [
             Money.count(group.calls), Money.count(group.searches), Money.count(group.completed),
             anomalies.isEmpty ? "none" : anomalies.joined(separator: ", "),
             Money.usd(group.current.costUSD), Money.usd(group.current.listCostUSD),
             group.costPerSearchUSD(group.current).map { Money.usd($0, digits: 4) } ?? "n/a",
+        ]
+        guard showsRecommended(breakdown) else { return now }
+        return now + [
             Money.usd(group.recommended.costUSD),
             group.costPerSearchUSD(group.recommended).map { Money.usd($0, digits: 4) } ?? "n/a",
         ]
     }
 
-    private func row(_ name: String, _ group: GroupBreakdown.Group) -> String {
-        "| " + ([name] + Self.groupCells(group)).joined(separator: " | ") + " |"
+    private func row(_ name: String, _ group: GroupBreakdown.Group, of breakdown: GroupBreakdown) -> String {
+        "| " + ([name] + Self.groupCells(group, of: breakdown)).joined(separator: " | ") + " |"
     }
 }

@@ -124,6 +124,20 @@ struct GroupBreakdownTests {
         }
     }
 
+    @Test("The table leaves out the recommendation's columns when they would repeat the bill now")
+    func keepLeavesOutRepeatedColumns() throws {
+        func header(_ arguments: [String]) throws -> String {
+            let run = runCLI(["analyze", "SampleLogs/ios-app.jsonl", "--report", "md", "--quiet", "--by", "platform"] + arguments, workingDirectory: packageRoot)
+            #expect(run.code == .success, "\(run.stderr)")
+            let section = try #require(run.stdout.components(separatedBy: "## Cost by platform").dropFirst().first)
+            return try #require(section.split(separator: "\n").first { $0.hasPrefix("| platform") }).description
+        }
+        // Kept as it is (inside the free caps): the bill now only.
+        #expect(try header([]) == "| platform | calls | searches | completed | anomalies | bill now | list price now | per search now |")
+        // A change recommended: its bill beside.
+        #expect(try header(["--scale", "60"]) == "| platform | calls | searches | completed | anomalies | bill now | list price now | per search now | bill, current, delay 4 | per search, current, delay 4 |")
+    }
+
     /// Projects with names a report must escape, two calls without one, and a token reused
     /// across a project's searches.
     static func projectLog() -> String {
