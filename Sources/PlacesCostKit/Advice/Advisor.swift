@@ -205,11 +205,14 @@ struct Advisor: Sendable {
         let bills = "\(name(winner)) bills \(usd(winner.costUSD)) against \(usd(loser.costUSD)) for \(name(loser))"
         if winner.strategy == .current, winner.delay > 0 {
             let calls = "Keeping the calls as made and waiting for the \(DecisionTree.ordinal(winner.delay + 1)) character bills \(usd(winner.costUSD)) against \(usd(loser.costUSD)) for the tree's answer, \(name(loser))"
-            let fewer = "the delay cuts autocomplete requests per search from \(Money.plain(means[0] ?? 0)) to \(Money.plain(means[winner.delay] ?? 0))"
+            // The delay counts in the reason only where the tree's answer waits less.
+            let fewer = winner.delay > loser.delay
+                ? "the delay cuts autocomplete requests per search from \(Money.plain(means[loser.delay] ?? 0)) to \(Money.plain(means[winner.delay] ?? 0)), and "
+                : ""
             if Advisor.micros(winner.listCostUSD) >= Advisor.micros(loser.listCostUSD) {
-                return "\(calls), although at first-tier list prices they cost \(usd(winner.listCostUSD)) against \(usd(loser.listCostUSD)): spread over more SKUs, the calls as made get more of \(Advisor.volumeEffects(pricing)), and \(fewer)."
+                return "\(calls), although at first-tier list prices they cost \(usd(winner.listCostUSD)) against \(usd(loser.listCostUSD)): \(fewer)spread over more SKUs, the calls as made get more of \(Advisor.volumeEffects(pricing))."
             }
-            return "\(calls), and less at list prices too (\(usd(winner.listCostUSD)) against \(usd(loser.listCostUSD))): \(fewer), and runs without a token or on a spent token that end without a selection are billed only their requests."
+            return "\(calls), and less at list prices too (\(usd(winner.listCostUSD)) against \(usd(loser.listCostUSD))): \(fewer)runs without a token or on a spent token that end without a selection are billed only their requests."
         }
         if winner.strategy == .current {
             if Advisor.micros(winner.costUSD) == Advisor.micros(loser.costUSD) {

@@ -234,6 +234,25 @@ struct AdvisorTests {
         }
     }
 
+    @Test("why the calls as made with a delay beat the tree's answer: the delay is a reason only where the tree's answer waits less")
+    func currentWithDelayReason() throws {
+        var records: [TestRecord] = []
+        for index in 0..<6 { records += search("s\(index)", "Main Street", at: Double(index) * 300) }
+        let analysis = try analyze(records, pricing: "legacy-list")
+        let advice = analysis.recommendation
+        func option(_ strategy: StrategyID, _ delay: Int, cost: Double, list: Double) -> Recommendation.Option {
+            Recommendation.Option(strategy: strategy, delay: delay, costUSD: cost, listCostUSD: list, valid: true,
+                                  savingsUSDPerMonth: 0, savingsPercent: 0, listSavingsUSD: 0, listSavingsPercent: 0)
+        }
+        let winner = option(.current, 3, cost: 1, list: 1)
+        let sooner = Advisor().reason(winner: winner, loser: option(.perRequestGeocoding, 0, cost: 2, list: 2), tree: advice.tree, evidence: advice.evidence, pricing: analysis.pricing, months: 1)
+        #expect(sooner.hasPrefix("Keeping the calls as made and waiting for the 4th character bills $1.00 against $2.00 for the tree's answer, `per_request_geocoding`"))
+        #expect(sooner.contains("the delay cuts autocomplete requests per search from "))
+        let same = Advisor().reason(winner: winner, loser: option(.perRequestGeocoding, 3, cost: 2, list: 2), tree: advice.tree, evidence: advice.evidence, pricing: analysis.pricing, months: 1)
+        #expect(!same.contains("the delay cuts"), "\(same)")
+        #expect(same.hasSuffix("less at list prices too ($1.00 against $2.00): runs without a token or on a spent token that end without a selection are billed only their requests."))
+    }
+
     @Test("the headline's caution on unseen tokens starts at 5% of the calls")
     func unseenTokensCaution() {
         func input(records: Int, unknown: Int) -> Analysis.Input {
