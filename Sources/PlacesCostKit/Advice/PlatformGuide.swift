@@ -97,20 +97,22 @@ enum PlatformGuide {
     }
 
     private static func perRequestStep(_ use: PlatformUse) -> String {
-        let geocode = "then, for the chosen prediction, one Geocoding call with its place ID (`GET https://maps.googleapis.com/maps/api/geocode/json?place_id=PLACE_ID`) instead of Place Details"
+        // Worded for an app that sends tokens and for one that already sends none: the step says
+        // what the calls should be, not only what to remove.
+        let geocode = "then, for the chosen prediction, one Geocoding call with its place ID (`GET https://maps.googleapis.com/maps/api/geocode/json?place_id=PLACE_ID`), not Place Details"
         switch (use.platform, use.generation) {
         case (.ios, _):
-            return "iOS: stop creating `GMSAutocompleteSessionToken`s (pass `nil` as `sessionToken`), \(geocode), from your backend so the key stays off the device."
+            return "iOS: make every `findAutocompletePredictions` call without a session token (`sessionToken: nil`, no `GMSAutocompleteSessionToken`), \(geocode), from your backend so the key stays off the device."
         case (.android, _):
-            return "Android: stop setting a session token on `FindAutocompletePredictionsRequest`, \(geocode), from your backend so the key stays off the device."
+            return "Android: build every `FindAutocompletePredictionsRequest` without a session token (no `setSessionToken`), \(geocode), from your backend so the key stays off the device."
         case (.javascript, .legacy):
-            return "Web (Maps JavaScript API, `AutocompleteService`): drop `sessionToken` from `getPlacePredictions` requests, then geocode the chosen prediction with `new google.maps.Geocoder().geocode({ placeId })` instead of a details request."
+            return "Web (Maps JavaScript API, `AutocompleteService`): send `getPlacePredictions` requests without `sessionToken`, then geocode the chosen prediction with `new google.maps.Geocoder().geocode({ placeId })`, not a details request."
         case (.javascript, .new):
-            return "Web (Maps JavaScript API, Places library (New)): drop `sessionToken` from `AutocompleteSuggestion.fetchAutocompleteSuggestions` requests, then geocode the chosen suggestion with `new google.maps.Geocoder().geocode({ placeId: placePrediction.placeId })` instead of `fetchFields`."
+            return "Web (Maps JavaScript API, Places library (New)): send `AutocompleteSuggestion.fetchAutocompleteSuggestions` requests without `sessionToken`, then geocode the chosen suggestion with `new google.maps.Geocoder().geocode({ placeId: placePrediction.placeId })`, not `fetchFields`."
         case (.webService, .legacy):
-            return "Web service: drop `sessiontoken` from `/maps/api/place/autocomplete/json` calls, \(geocode)."
+            return "Web service: send `/maps/api/place/autocomplete/json` calls without `sessiontoken`, \(geocode)."
         case (.webService, .new):
-            return "Places API (New): drop `sessionToken` from `POST /v1/places:autocomplete`, \(geocode)."
+            return "Places API (New): send `POST /v1/places:autocomplete` without `sessionToken` in its body, \(geocode)."
         }
     }
 

@@ -203,7 +203,7 @@ struct AdvisorTests {
         #expect(sessions[1].contains("X-Goog-FieldMask: formattedAddress,location"))
         #expect(!sessions.contains { $0.contains("unicodeScalars") })
         let perRequest = PlatformGuide.nextSteps(strategy: .perRequestGeocoding, delay: 3, platforms: [PlatformUse(platform: .webService, generation: .legacy, calls: 1)])
-        #expect(perRequest[0].contains("drop `sessiontoken`") && perRequest[0].contains("geocode/json?place_id="))
+        #expect(perRequest[0].contains("calls without `sessiontoken`") && perRequest[0].contains("geocode/json?place_id="))
         #expect(perRequest[1].contains("3 or fewer characters"))
         let delayed = PlatformGuide.nextSteps(
             strategy: .sessionDetails, delay: 4,
@@ -229,8 +229,8 @@ struct AdvisorTests {
             #expect(steps.contains { $0.contains("`getPlacePredictions`") && $0.contains("`PlacesService.getDetails`") })
             #expect(steps.contains { $0.contains("`AutocompleteSuggestion.fetchAutocompleteSuggestions`") && $0.contains("place.fetchFields") })
         case .perRequestGeocoding:
-            #expect(steps.contains { $0.contains("drop `sessionToken` from `getPlacePredictions`") })
-            #expect(steps.contains { $0.contains("drop `sessionToken` from `AutocompleteSuggestion.fetchAutocompleteSuggestions`") && $0.contains("placePrediction.placeId") })
+            #expect(steps.contains { $0.contains("send `getPlacePredictions` requests without `sessionToken`") })
+            #expect(steps.contains { $0.contains("send `AutocompleteSuggestion.fetchAutocompleteSuggestions` requests without `sessionToken`") && $0.contains("placePrediction.placeId") })
         }
     }
 
