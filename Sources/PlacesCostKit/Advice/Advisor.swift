@@ -51,11 +51,11 @@ struct Advisor: Sendable {
             ?? unpriced(tree.strategy, tree.delay)
         let choose = { (options: [Recommendation.Option]) in options.min { Advisor.choiceKey($0, tree: tree) < Advisor.choiceKey($1, tree: tree) } }
         let best = choose(candidates.map(\.option))
-        let keeps = best.map { Advisor.micros($0.costUSD) >= Advisor.micros(current.costUSD) } ?? true
+        let keeps = best.map { Money.micros($0.costUSD) >= Money.micros(current.costUSD) } ?? true
         let recommended = keeps ? current : best!
 
         let validConsidered = considered.map(\.option).filter(\.valid)
-        let allZero = validConsidered.allSatisfy { Advisor.micros($0.costUSD) == 0 } && validConsidered.contains { Advisor.micros($0.listCostUSD) > 0 }
+        let allZero = validConsidered.allSatisfy { Money.micros($0.costUSD) == 0 } && validConsidered.contains { Money.micros($0.listCostUSD) > 0 }
         let cheapestAtList = allZero
             ? candidates.map(\.option).min { Advisor.listKey($0, tree: tree) < Advisor.listKey($1, tree: tree) }
             : nil
@@ -101,7 +101,7 @@ struct Advisor: Sendable {
     }
 
     static func rankKey(_ option: Recommendation.Option) -> (Int, Double, Double, Int, Int) {
-        (option.valid ? 0 : 1, micros(option.costUSD), micros(option.listCostUSD), strategyIndex(option.strategy), option.delay)
+        (option.valid ? 0 : 1, Money.micros(option.costUSD), Money.micros(option.listCostUSD), strategyIndex(option.strategy), option.delay)
     }
 
     /// The recommendation's order: the bill, then the tree's answer, then the smaller delay (a
@@ -111,22 +111,16 @@ struct Advisor: Sendable {
     }
 
     static func choiceKey(costUSD: Double, listCostUSD: Double, strategy: StrategyID, delay: Int, tree: DecisionTree.Answer) -> (Double, Int, Int, Double, Int) {
-        (micros(costUSD), strategy == tree.strategy && delay == tree.delay ? 0 : 1, delay, micros(listCostUSD), strategyIndex(strategy))
+        (Money.micros(costUSD), strategy == tree.strategy && delay == tree.delay ? 0 : 1, delay, Money.micros(listCostUSD), strategyIndex(strategy))
     }
 
     /// What is cheapest once past the free caps: list cost first.
     static func listKey(_ option: Recommendation.Option, tree: DecisionTree.Answer) -> (Double, Int, Int, Int) {
-        (micros(option.listCostUSD), option.strategy == tree.strategy && option.delay == tree.delay ? 0 : 1, option.delay, strategyIndex(option.strategy))
+        (Money.micros(option.listCostUSD), option.strategy == tree.strategy && option.delay == tree.delay ? 0 : 1, option.delay, strategyIndex(option.strategy))
     }
 
     private static func strategyIndex(_ strategy: StrategyID) -> Int {
         StrategyID.allCases.firstIndex(of: strategy)!
-    }
-
-    /// Money in whole micro-dollars, as reports round it, so sums taken in different orders
-    /// compare equal (a `Double`: a bill past 9.2 trillion dollars is still a number).
-    static func micros(_ usd: Double) -> Double {
-        (usd * 1_000_000).rounded()
     }
 
     // MARK: - Volume
@@ -146,7 +140,7 @@ struct Advisor: Sendable {
                 (key: choiceKey(costUSD: pricing.costUSD(of: cost, atScale: scale), listCostUSD: cost.listCostUSD, strategy: cost.strategy, delay: cost.delay, tree: tree), cost: cost)
             }
             guard let best = keyed.min(by: { $0.key < $1.key }) else { return nil }
-            return best.key.0 < micros(pricing.costUSD(of: current, atScale: scale)) ? best.cost : nil
+            return best.key.0 < Money.micros(pricing.costUSD(of: current, atScale: scale)) ? best.cost : nil
         }
         let step = 1.1
         let steps = Int((log(1_000_000) / log(step)).rounded(.up))
@@ -209,21 +203,21 @@ struct Advisor: Sendable {
             let fewer = winner.delay > loser.delay
                 ? "the delay cuts autocomplete requests per search from \(Money.plain(means[loser.delay] ?? 0)) to \(Money.plain(means[winner.delay] ?? 0)), and "
                 : ""
-            if Advisor.micros(winner.listCostUSD) >= Advisor.micros(loser.listCostUSD) {
+            if Money.micros(winner.listCostUSD) >= Money.micros(loser.listCostUSD) {
                 return "\(calls), although at first-tier list prices they cost \(usd(winner.listCostUSD)) against \(usd(loser.listCostUSD)): \(fewer)spread over more SKUs, the calls as made get more of \(Advisor.volumeEffects(pricing))."
             }
             return "\(calls), and less at list prices too (\(usd(winner.listCostUSD)) against \(usd(loser.listCostUSD))): \(fewer)runs without a token or on a spent token that end without a selection are billed only their requests."
         }
         if winner.strategy == .current {
-            if Advisor.micros(winner.costUSD) == Advisor.micros(loser.costUSD) {
+            if Money.micros(winner.costUSD) == Money.micros(loser.costUSD) {
                 // "Yet" only where the tree's answer is cheaper at list prices, past the free caps.
-                guard Advisor.micros(loser.listCostUSD) < Advisor.micros(winner.listCostUSD) else {
+                guard Money.micros(loser.listCostUSD) < Money.micros(winner.listCostUSD) else {
                     return "The tree's answer, \(name(loser)), bills what the calls as made bill at this volume (\(usd(winner.costUSD))) and no less at list prices (\(usd(loser.listCostUSD)) against \(usd(winner.listCostUSD))): changing the integration would save nothing."
                 }
                 return "The tree's answer, \(name(loser)), bills what the calls as made bill at this volume (\(usd(winner.costUSD))): changing the integration would save nothing yet."
             }
             let asMade = "The calls as made bill \(usd(winner.costUSD)) against \(usd(loser.costUSD)) for the tree's answer, \(name(loser))"
-            if Advisor.micros(winner.listCostUSD) >= Advisor.micros(loser.listCostUSD) {
+            if Money.micros(winner.listCostUSD) >= Money.micros(loser.listCostUSD) {
                 return "\(asMade), although at first-tier list prices they cost \(usd(winner.listCostUSD)) against \(usd(loser.listCostUSD)): spread over more SKUs, they get more of \(Advisor.volumeEffects(pricing))."
             }
             return "\(asMade), and less at list prices too (\(usd(winner.listCostUSD)) against \(usd(loser.listCostUSD))): runs without a token or on a spent token that end without a selection are billed only their requests, which costs less than one strategy for every search."
@@ -238,7 +232,7 @@ struct Advisor: Sendable {
         let withDelay = winner.delay > 0 && winner.delay != loser.delay
             ? " (waiting for the \(DecisionTree.ordinal(winner.delay + 1)) character cuts requests per search from \(Money.plain(means[0] ?? 0)) to \(Money.plain(means[winner.delay] ?? 0)))"
             : ""
-        if Advisor.micros(winner.listCostUSD) >= Advisor.micros(loser.listCostUSD) {
+        if Money.micros(winner.listCostUSD) >= Money.micros(loser.listCostUSD) {
             return "\(bills)\(withDelay), although at first-tier list prices \(name(loser)) costs \(usd(loser.listCostUSD)) and \(name(winner)) \(usd(winner.listCostUSD)): \(Advisor.volumeEffects(pricing)) change the order at this volume."
         }
         let table = pricing.primaryTable

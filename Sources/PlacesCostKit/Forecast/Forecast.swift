@@ -60,7 +60,7 @@ struct Forecast: Sendable {
 
         /// Whether every strategy at every delay bills $0.00 in every month.
         var insideFreeCaps: Bool {
-            totals.allSatisfy { Advisor.micros($0.costUSD) == 0 }
+            totals.allSatisfy { Money.micros($0.costUSD) == 0 }
         }
 
         func total(_ strategy: StrategyID, delay: Int) -> Total? {
@@ -159,7 +159,7 @@ struct Forecast: Sendable {
         }
         let order = StrategyID.allCases
         let cheapest = totals.filter { $0.valid && $0.key.delay <= profile.maxDelay }.min {
-            (Advisor.micros($0.costUSD), $0.key.delay, order.firstIndex(of: $0.key.strategy)!) < (Advisor.micros($1.costUSD), $1.key.delay, order.firstIndex(of: $1.key.strategy)!)
+            (Money.micros($0.costUSD), $0.key.delay, order.firstIndex(of: $0.key.strategy)!) < (Money.micros($1.costUSD), $1.key.delay, order.firstIndex(of: $1.key.strategy)!)
         }?.key
         return Result(volume: volume, months: months, totals: totals, recommendedDelay: profile.recommendedDelay, cheapest: cheapest, pinnedTable: pinned?.id,
             breakEvenMonth: Forecast.label(breakEvenMonth)
@@ -183,7 +183,7 @@ struct Forecast: Sendable {
     /// The smallest whole monthly volume at which `bill` is more than $0 (to the micro-dollar),
     /// by bisection: a bill never falls as the volume grows. Nil when it is $0 up to `maxSearches`.
     static func firstBilledVolume(_ bill: (Double) throws -> Double) rethrows -> Double? {
-        func bills(_ searches: Double) throws -> Bool { Advisor.micros(try bill(searches)) > 0 }
+        func bills(_ searches: Double) throws -> Bool { Money.micros(try bill(searches)) > 0 }
         guard try bills(maxSearches) else { return nil }
         var (free, billed) = (0.0, maxSearches)
         for _ in 0..<200 where billed - free > 0.5 {

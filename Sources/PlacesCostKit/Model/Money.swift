@@ -5,6 +5,13 @@ import Foundation
 /// Every function here is total: any `Double` (huge, tiny, NaN, infinite) gives text, never a
 /// trap. Whole numbers are printed with `%.0f`, not through `Int64`, which traps past 2^63.
 enum Money {
+    /// An amount in whole micro-dollars, as reports round it, so sums taken in different orders
+    /// compare equal (a `Double`: a bill past 9.2 trillion dollars is still a number). Every
+    /// comparison of money the advice and the anomaly rows make goes through it.
+    static func micros(_ usd: Double) -> Double {
+        (usd * 1_000_000).rounded()
+    }
+
     /// `$1,234.56`; small amounts keep `digits` decimals so per-search figures stay visible.
     static func usd(_ value: Double, digits: Int = 2) -> String {
         guard value.isFinite else { return nonFinite(value) }

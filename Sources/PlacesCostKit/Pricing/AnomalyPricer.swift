@@ -106,7 +106,7 @@ struct AnomalyPricer {
     /// micro-dollar, as `report.json` gives `excess_list_usd`): a difference the table's cents
     /// hide is still a fix that does not pay, and the row says so.
     func explained(_ cost: AnomalyCost) -> AnomalyCost {
-        guard let alternative = cost.alternativeListUSD, Advisor.micros(alternative) > Advisor.micros(cost.billedListUSD) else { return cost }
+        guard let alternative = cost.alternativeListUSD, Money.micros(alternative) > Money.micros(cost.billedListUSD) else { return cost }
         var cost = cost
         switch cost.name {
         case "fields_unspecified", "fields_wildcard":

@@ -49,12 +49,12 @@ enum AdviceSentences {
                 : "at this volume no option that serves the app bills less than the calls as made"
             rows.append(("Recommended", "**Keep the integration as it is** (`current`, delay 0): \(why)"))
             if let cheapest = advice.cheapestAtListPrices {
-                let pastCaps = Advisor.micros(cheapest.listCostUSD) < Advisor.micros(advice.current.listCostUSD)
+                let pastCaps = Money.micros(cheapest.listCostUSD) < Money.micros(advice.current.listCostUSD)
                     ? "once past them, \(Advisor.name(cheapest)) is cheapest at list prices (\(perMonth(cheapest.listCostUSD)) against \(perMonth(advice.current.listCostUSD)) a month for the calls as made)"
                     : "past them too, no option bills less at list prices than the calls as made (\(perMonth(advice.current.listCostUSD)) a month)"
                 rows.append(("Saving", "none to make: every option bills $0.00 a month inside \(Advisor.volumeEffects(pricing)) at this volume; \(pastCaps)"))
             } else if let alternative = advice.cheapestAlternative {
-                let text = Advisor.micros(alternative.savingsUSDPerMonth) == 0
+                let text = Money.micros(alternative.savingsUSDPerMonth) == 0
                     ? "\(Advisor.name(alternative)) bills the same as the calls as made, \(perMonth(alternative.costUSD)) a month"
                     : "\(Advisor.name(alternative)) bills \(Money.usd(-alternative.savingsUSDPerMonth)) a month more (\(Money.plain(-alternative.savingsPercent))% of the bill)"
                 rows.append(("Cheapest alternative", text))
@@ -70,7 +70,7 @@ enum AdviceSentences {
             let latency = option.delay > 0 ? "; users see predictions from the \(DecisionTree.ordinal(option.delay + 1)) character" : ""
             rows.append(("Saving", "**\(Money.usd(option.savingsUSDPerMonth)) a month** (\(Money.plain(option.savingsPercent))% of the bill)\(latency)"))
             if let plain = advice.bestWithoutDelay {
-                let saving = Advisor.micros(plain.savingsUSDPerMonth)
+                let saving = Money.micros(plain.savingsUSDPerMonth)
                 let text = saving > 0
                     ? "\(Advisor.name(plain)) saves \(Money.usd(plain.savingsUSDPerMonth)) a month (\(Money.plain(plain.savingsPercent))%)"
                     : "no option bills less than the calls as made; the cheapest, \(Advisor.name(plain)), bills "

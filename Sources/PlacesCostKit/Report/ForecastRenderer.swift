@@ -90,7 +90,7 @@ struct ForecastRenderer: Sendable {
         if result.insideFreeCaps {
             lines.append("Every strategy bills $0.00 in every month: this volume stays inside the free caps.")
         } else {
-            let free = StrategyID.allCases.filter { result.total($0, delay: 0).map { Advisor.micros($0.costUSD) == 0 } ?? false }
+            let free = StrategyID.allCases.filter { result.total($0, delay: 0).map { Money.micros($0.costUSD) == 0 } ?? false }
             if !free.isEmpty {
                 lines.append("Inside the free caps in every month at delay 0: " + free.map { "`\($0.rawValue)`" }.joined(separator: ", ") + ".")
             }

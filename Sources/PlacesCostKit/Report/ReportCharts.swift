@@ -120,7 +120,7 @@ enum ReportCharts {
 
     /// Whether the strategy chart shows list prices: when every option it shows bills $0.
     static func chartsListPrices(_ advice: Recommendation) -> Bool {
-        advice.highlights.allSatisfy { Advisor.micros($0.costUSD) == 0 }
+        advice.highlights.allSatisfy { Money.micros($0.costUSD) == 0 }
     }
 
     /// The strategy chart's title, which says which figure it shows.

@@ -65,7 +65,7 @@ struct ScenarioRenderer: Sendable {
             row("at list prices") { Money.usd($0.option.listCostUSD) }
         }
         row("inside the free caps") { priced in
-            Advisor.micros(priced.option.costUSD) == 0 ? (brief ? "yes" : "yes, every month") : "no"
+            Money.micros(priced.option.costUSD) == 0 ? (brief ? "yes" : "yes, every month") : "no"
         }
         row("bills from") { priced in priced.option.billsFrom.map { "\(Money.plain($0))\(brief ? "/mo" : " searches a month")" } ?? "never" }
         if brief {
@@ -111,7 +111,7 @@ struct ScenarioRenderer: Sendable {
                     ("valid", .bool(priced.option.valid)),
                     ("list_cost_usd", .number(priced.option.listCostUSD)),
                     ("cost_usd", .number(priced.option.costUSD)),
-                    ("inside_free_caps", .bool(Advisor.micros(priced.option.costUSD) == 0)),
+                    ("inside_free_caps", .bool(Money.micros(priced.option.costUSD) == 0)),
                     ("bills_from_searches_per_month", priced.option.billsFrom.map { .number($0) } ?? .null),
                 ] + (priced.cohorts.isEmpty ? [] : [
                     ("cohorts", .array(priced.cohorts.map { cohort in

@@ -95,7 +95,7 @@ struct SimulationRenderer: Sendable {
             lines.append("| `\(strategy.rawValue)` | " + cells.joined(separator: " | ") + " |")
         }
         lines.append("")
-        if result.pricing.strategies.allSatisfy({ Advisor.micros($0.costUSD) == 0 }) {
+        if result.pricing.strategies.allSatisfy({ Money.micros($0.costUSD) == 0 }) {
             let volume = Money.count(simulator.searchesPerMonth, "search a month stays", "searches a month stay")
             lines.append("Every bill is $0.00: \(volume) inside \(Advisor.volumeEffects(result.pricing)). " + (brief ? "`--searches` sets a larger volume." : "The list prices above are what each search costs once past them; `--searches` sets a larger volume."))
             lines.append("")

@@ -186,7 +186,7 @@ struct AdvisorTests {
         #expect(validCount > 0 && validCount < advice.ranking.count)
         #expect(advice.ranking.prefix(validCount).allSatisfy { $0.valid })
         for part in [advice.ranking.prefix(validCount), advice.ranking.dropFirst(validCount)] {
-            let keys = part.map { (Advisor.micros($0.costUSD), Advisor.micros($0.listCostUSD)) }
+            let keys = part.map { (Money.micros($0.costUSD), Money.micros($0.listCostUSD)) }
             let ordered = zip(keys, keys.dropFirst()).allSatisfy { pair in pair.0 <= pair.1 }
             #expect(ordered)
         }

@@ -30,14 +30,14 @@ struct RecommendationPropertyTests {
                 let analysis = try Analyzer(options: options).analyze(paths: [log]).0
                 let advice = analysis.recommendation
                 let context = "\(log) at --scale \(scale)"
-                let bill = { (strategy: StrategyID, delay: Int) in Advisor.micros(analysis.pricing.cost(strategy, delay: delay)!.costUSD) }
+                let bill = { (strategy: StrategyID, delay: Int) in Money.micros(analysis.pricing.cost(strategy, delay: delay)!.costUSD) }
                 let recommended = bill(advice.strategy, advice.delay)
                 let current = bill(.current, 0)
                 #expect(recommended <= current, "\(context)")
                 #expect(advice.recommended.savingsUSDPerMonth >= -1e-9, "\(context)")
                 // Every valid option up to --max-delay, the calls as made with a delay included.
                 let valid = analysis.pricing.strategies.filter { $0.valid && $0.delay <= advice.evidence.maxDelay }
-                let cheapest = valid.map { Advisor.micros($0.costUSD) }.min()!
+                let cheapest = valid.map { Money.micros($0.costUSD) }.min()!
                 if cheapest < current {
                     #expect(!advice.keepsCurrent && recommended == cheapest, "\(context)")
                     #expect(analysis.pricing.cost(advice.strategy, delay: advice.delay)!.valid, "\(context)")

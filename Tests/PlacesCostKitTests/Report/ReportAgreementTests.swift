@@ -207,7 +207,7 @@ struct ReportAgreementTests {
             expectContains(md, "**Keep the integration as it is** (`current`, delay 0)", "keep")
             if let alternative = recommendation["cheapest_alternative"] as? [String: Any], recommendation["all_bills_zero"] as? Bool != true {
                 let saving = try #require(alternative["savings_usd"] as? Double)
-                expectContains(md, Advisor.micros(saving) == 0 ? "bills the same as the calls as made" : "bills \(Money.usd(-saving)) a month more", "cheapest alternative")
+                expectContains(md, Money.micros(saving) == 0 ? "bills the same as the calls as made" : "bills \(Money.usd(-saving)) a month more", "cheapest alternative")
             }
         } else {
             expectContains(md, "**\(Money.usd(savings)) a month**", "saving")
@@ -218,7 +218,7 @@ struct ReportAgreementTests {
         let maxDelay = try #require((json["assumptions"] as? [String: Any])?["max_delay"] as? Int)
         let recommendedBill = try #require(headline["recommended_cost_usd"] as? Double)
         for entry in try #require(json["strategies"] as? [[String: Any]]) where entry["valid"] as? Bool == true && (entry["delay"] as? Int ?? .max) <= maxDelay {
-            #expect(Advisor.micros(recommendedBill) <= Advisor.micros(try #require(entry["cost_usd"] as? Double)), "\(entry["id"] ?? "") delay \(entry["delay"] ?? "")")
+            #expect(Money.micros(recommendedBill) <= Money.micros(try #require(entry["cost_usd"] as? Double)), "\(entry["id"] ?? "") delay \(entry["delay"] ?? "")")
         }
         if let change = recommendation["advice_changes_at"] as? [String: Any] {
             expectContains(md, "`--scale \(Money.plain(try #require(change["scale"] as? Double), digits: 4))`", "the volume the advice changes at")
