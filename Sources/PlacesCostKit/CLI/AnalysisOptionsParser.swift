@@ -142,21 +142,14 @@ struct AnalysisOptionsParser {
     }
 
     /// Writes the reader's warnings to standard error (the first 20, then a count) unless `--quiet`.
-    /// A span of time as a note says it: `45 s`, `14 min`, `3 h 12 min`, `2 days`.
-    static func span(seconds: Double) -> String {
-        let whole = Int(seconds.rounded(.up))
-        switch whole {
-        case ..<60: return "\(whole) s"
-        case ..<3600: return "\(whole / 60) min"
-        case ..<86_400: return whole % 3600 / 60 == 0 ? "\(whole / 3600) h" : "\(whole / 3600) h \(whole % 3600 / 60) min"
-        default: return Money.count(whole / 86_400, "day", "days")
-        }
-    }
-
     func reportDiagnostics(_ read: LogReader.Output, parsed: ArgumentScanner.Parsed, context: CommandContext) {
         guard !parsed.has(Key.quiet) else { return }
         for copy in read.spooled {
             context.note("\(copy.name) is \(copy.kind), which cannot be read twice: it was spooled to a temporary file (\(copy.bytes < 1_000_000 ? "\(copy.bytes) bytes" : ProgressReporter.size(copy.bytes))) and read from there, so a log out of time order still gives the exact answer.")
+        }
+        for failure in read.spoolFailures {
+            let held = failure.bytes == 0 ? "" : " after \(failure.bytes < 1_000_000 ? "\(failure.bytes) bytes" : ProgressReporter.size(failure.bytes))"
+            context.note("\(failure.name) is \(failure.kind), which cannot be read twice, and its copy to a temporary file in \(failure.directory) failed\(held) (\(failure.reason)): it was read once, as it came, and that was exact, its calls being in time order within --reorder-window. A log more out of order needs the copy: set TMPDIR to a directory with room.")
         }
         for diagnostic in read.diagnostics + read.fileWarnings {
             context.writeError("\(diagnostic)")
@@ -184,9 +177,7 @@ struct AnalysisOptionsParser {
             context.note("\(LogReader.listedFolders(read.logsNotNamedAsLogs)) \(one ? "starts" : "start") as a log does but \(one ? "is" : "are") not named as logs are (.jsonl, .csv, .log, ..., docs/formats.md section 5), so \(one ? "it was" : "they were") not read. \(AnalysisOptionsParser.nameAsInputs(one: one))")
         }
         if let disorder = read.readTwiceForDisorder {
-            let seconds = Double(disorder) / 1_000_000
-            let window = Int((seconds / 60).rounded(.up)) * 60
-            context.note("calls came up to \(AnalysisOptionsParser.span(seconds: seconds)) out of time order, more than --reorder-window allows: the log was read a second time, holding that span of calls, which takes longer and more memory; the report is the same. To read it once, pass --reorder-window \(window); logs of several servers named one by one are read one after the other, so merge them by time first (docs/performance.md).")
+            context.note("calls came up to \(Duration64.spoken(seconds: Double(disorder) / 1_000_000)) out of time order, more than --reorder-window allows: the log was read a second time, holding that span of calls, which takes longer and more memory; the report is the same. To read it once, pass --reorder-window \(Analyzer.singleReadWindow(disorder: disorder)); logs of several servers named one by one are read one after the other, so merge them by time first (docs/performance.md).")
         }
         if !read.unknownFields.isEmpty {
             // Only names shaped as field names are quoted: a mask is the app's text, not a user's,

@@ -69,7 +69,7 @@ extension ExitCode {
         case let error as IngestError:
             switch error {
             case .unreadable, .notPermitted, .unreadableBillingExport, .compressedWithoutZLib, .compressedUnread: self = .noInput
-            case .readFailed, .cutWhileRead, .spoolFailed: self = .ioError
+            case .readFailed, .cutWhileRead, .readTwiceWithoutCopy: self = .ioError
             case .malformedRecord, .noRecords, .noCallInPeriod, .noPlacesCall, .utf16, .unknownFormat, .invalidBillingExport: self = .dataError
             }
         case let error as CompareError:

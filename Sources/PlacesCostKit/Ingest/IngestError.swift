@@ -10,9 +10,10 @@ package enum IngestError: Error, Equatable, CustomStringConvertible {
     /// A file was cut short while it was read (log rotation with `copytruncate`): what was past
     /// the cut is no longer in it.
     case cutWhileRead(path: String)
-    /// An input that cannot be read twice (a pipe) could not be copied to a temporary file in
-    /// `directory` (the disk is full, the directory is missing).
-    case spoolFailed(path: String, directory: String, reason: String)
+    /// An input that cannot be read twice (a pipe) must be, its calls being out of time order
+    /// past the reorder window, and its copy to a temporary file failed (the disk is full, the
+    /// directory is missing). `disorder`: how far out of order, in microseconds, when known.
+    case readTwiceWithoutCopy(InputSpool.Failure, disorder: Int64?)
     /// `--strict` met a malformed record.
     case malformedRecord(Diagnostic)
     /// No input yielded a single record.
@@ -83,8 +84,12 @@ package enum IngestError: Error, Equatable, CustomStringConvertible {
             "reading \(path.isEmpty ? "the input" : path) failed part-way: \(reason). Check the disk, or what feeds standard input, and run again."
         case .cutWhileRead(let path):
             "\(path) was cut short while it was read, as log rotation with copytruncate does: the calls past the cut are no longer in it. Analyze it together with the rotated copy (such as \(path).1), or a copy of the log made before the run."
-        case .spoolFailed(let path, let directory, let reason):
-            "cannot copy \(path) to a temporary file in \(directory): \(reason). \(path) is not a regular file and may have to be read twice; free space there, set TMPDIR to a directory with room, or save the input to a file and pass its path."
+        case .readTwiceWithoutCopy(let failure, let disorder):
+            "cannot read \(failure.name) a second time: its calls came "
+                + (disorder.map { "up to \(Duration64.spoken(seconds: Double($0) / 1_000_000)) " } ?? "")
+                + "out of time order, more than --reorder-window allows, and it is \(failure.kind) whose copy to a temporary file in \(failure.directory) failed (\(failure.reason)). "
+                + (disorder.map { "Pass --reorder-window \(Analyzer.singleReadWindow(disorder: $0)) to read it once in order (holding that span of calls in memory), set" } ?? "Set")
+                + " TMPDIR to a directory with room, or save the input to a file and pass its path."
         case .malformedRecord(let diagnostic):
             "\(diagnostic.location): malformed record: \(diagnostic.printableReason) (--strict stops at the first one; drop --strict to skip and count such records)."
         case .noRecords(let inputs, let problems):

@@ -13,9 +13,12 @@ import Darwin
 /// temporary directory, unlinked at once (nothing is left behind, whatever way the process
 /// ends), and every read of that input, the first included, reads the copy.
 ///
+/// When the copy cannot be made (the directory is missing, the disk fills up), the input is read
+/// once as it comes, and the run stops only if it needs the second read.
+///
 /// Invariant: an input is keyed by its position in `LogReader.expand`'s list, not by its path
-/// (`-` may be given twice, each a different stream); once a position has a copy, no read in
-/// the run opens the original again.
+/// (`-` may be given twice, each a different stream); once a position has a copy, or a failed
+/// one, no read in the run opens the original again.
 package final class InputSpool: @unchecked Sendable {
     /// An input that was copied, for the note that says so.
     package struct Copy: Sendable, Equatable {
@@ -60,7 +63,11 @@ package final class InputSpool: @unchecked Sendable {
 
     /// A new descriptor on the copy of input `index`, positioned at its start; `nil` when the
     /// input was not copied.
+    ///
+    /// - Throws: `IngestError.readTwiceWithoutCopy` when the input's copy failed: it cannot be
+    ///   read again (`Analyzer` says so before it tries, with what to do).
     func reopen(_ index: Int) throws -> Int32? {
+        if let failure = failures[index] { throw IngestError.readTwiceWithoutCopy(failure, disorder: nil) }
         guard let entry = copies[index] else { return nil }
         let descriptor = dup(entry.descriptor)
         guard descriptor >= 0 else { throw IngestError.readFailed(path: "", reason: String(cString: strerror(errno))) }
@@ -81,56 +88,99 @@ package final class InputSpool: @unchecked Sendable {
         }
     }
 
+    /// An input whose copy could not be made whole, for the message that says so.
+    package struct Failure: Sendable, Equatable {
+        /// The input as diagnostics name it (`<stdin>` for standard input).
+        package var name: String
+        /// What the input is: `a pipe`, `a character device`, ...
+        package var kind: String
+        /// Where the copy was to be made.
+        package var directory: String
+        /// Why it failed (`No space left on device`).
+        package var reason: String
+        /// How many bytes the copy held when it failed.
+        package var bytes: Int
+    }
+
+    private var failures: [Int: Failure] = [:]
+
+    /// The inputs whose copy failed, in input order: each was read once, as it came.
+    package var failed: [Failure] {
+        failures.keys.sorted().map { failures[$0]! }
+    }
+
+    /// What `copy` gives to read in place of the input.
+    struct Spooled {
+        /// The descriptor to read: the copy's, or the replay's pipe.
+        var descriptor: Int32
+        /// Set when the copy failed: the input is then read once, through this, which owns the
+        /// input's descriptor from then on.
+        var replay: SpoolReplay?
+    }
+
     /// Copies `prefix` (bytes already read from the input) and the rest of `descriptor` to a new
     /// temporary file, and returns a descriptor on the copy, positioned at its start.
     ///
-    /// Memory stays at one buffer whatever the input's size.
+    /// When the copy cannot be made or written (the directory is missing, the disk is full), the
+    /// input is read once as it comes instead (`SpoolReplay`), the failure is kept (`failed`),
+    /// and `reopen` throws for it: only a second read needs the copy. Memory stays at one
+    /// buffer whatever the input's size.
     ///
-    /// - Throws: `IngestError.spoolFailed` when the copy cannot be made or written (the disk is
-    ///   full), `IngestError.readFailed` when reading the input fails.
-    func copy(_ index: Int, name: String, kind: String, descriptor: Int32, prefix: [UInt8]) throws -> Int32 {
+    /// - Parameter ownsDescriptor: whether the input's descriptor is the caller's to close; a
+    ///   replay takes it over.
+    /// - Throws: `IngestError.readFailed` when reading the input fails, or no pipe can be made
+    ///   to replay it.
+    func copy(_ index: Int, name: String, kind: String, descriptor: Int32, ownsDescriptor: Bool, prefix: [UInt8]) throws -> Spooled {
         var template = Array((directory.hasSuffix("/") ? directory : directory + "/").utf8CString.dropLast()) + Array("placescost-spool-XXXXXX".utf8CString)
         let spooled = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard spooled >= 0 else {
-            throw IngestError.spoolFailed(path: name, directory: directory, reason: String(cString: strerror(errno)))
+        /// Reads the input once, from what the copy holds: `pending` is what it lacks of what was read.
+        func replay(failure reason: String, copied: Int, pending: [UInt8]) throws -> Spooled {
+            failures[index] = Failure(name: name, kind: kind, directory: directory, reason: reason, bytes: copied)
+            let replay = try SpoolReplay(
+                copy: spooled >= 0 ? spooled : nil, copied: copied, pending: pending, source: descriptor, ownsSource: ownsDescriptor
+            )
+            return Spooled(descriptor: replay.output, replay: replay)
         }
+        guard spooled >= 0 else { return try replay(failure: String(cString: strerror(errno)), copied: 0, pending: prefix) }
         // Unlinked at once: the copy lives as long as the descriptor, and no exit path leaves it.
         _ = template.withUnsafeBufferPointer { unlink($0.baseAddress!) }
         var written = 0
-        do {
-            try prefix.withUnsafeBytes { try InputSpool.write($0, to: spooled, name: name, directory: directory) }
-            written += prefix.count
-            var buffer = [UInt8](repeating: 0, count: 1 << 20)
-            while true {
-                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw IngestError.readFailed(path: "", reason: String(cString: strerror(errno)))
+        var buffer = prefix
+        var count = prefix.count
+        while true {
+            let (done, failure) = buffer.withUnsafeBytes { InputSpool.write(UnsafeRawBufferPointer(rebasing: $0[..<count]), to: spooled) }
+            written += done
+            if let failure { return try replay(failure: failure, copied: written, pending: Array(buffer[done..<count])) }
+            if buffer.count < 1 << 20 { buffer = [UInt8](repeating: 0, count: 1 << 20) }
+            count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
+            if count < 0 {
+                if errno == EINTR {
+                    count = 0
+                    continue
                 }
-                if count == 0 { break }
-                try buffer.withUnsafeBytes {
-                    try InputSpool.write(UnsafeRawBufferPointer(rebasing: $0[0..<count]), to: spooled, name: name, directory: directory)
-                }
-                written += count
+                let reason = String(cString: strerror(errno))
+                _ = close(spooled)
+                throw IngestError.readFailed(path: "", reason: reason)
             }
-        } catch {
-            _ = close(spooled)
-            throw error
+            if count == 0 { break }
         }
         copies[index] = (Copy(name: name, kind: kind, bytes: written), spooled)
         guard let reopened = try reopen(index) else { fatalError("the copy was just registered") }
-        return reopened
+        if ownsDescriptor { _ = close(descriptor) }
+        return Spooled(descriptor: reopened, replay: nil)
     }
 
-    private static func write(_ raw: UnsafeRawBufferPointer, to descriptor: Int32, name: String, directory: String) throws {
+    /// Writes every byte it can; returns how many were written and, when not all, why.
+    private static func write(_ raw: UnsafeRawBufferPointer, to descriptor: Int32) -> (written: Int, failure: String?) {
         var offset = 0
         while offset < raw.count {
             let count = SystemCall.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
             if count < 0 {
                 if errno == EINTR { continue }
-                throw IngestError.spoolFailed(path: name, directory: directory, reason: String(cString: strerror(errno)))
+                return (offset, String(cString: strerror(errno)))
             }
             offset += count
         }
+        return (offset, nil)
     }
 }

@@ -94,6 +94,9 @@ package struct LogReader {
         package var duplicatesDropped = 0
         /// Inputs that are not regular files, copied to temporary files to be read (`InputSpool`).
         package var spooled: [InputSpool.Copy] = []
+        /// Inputs that are not regular files whose copy failed: each was read once, as it came,
+        /// which is exact when its calls are in time order within the reorder window.
+        package var spoolFailures: [InputSpool.Failure] = []
         /// Hosts taken as proxies of Google's APIs, and hosts of skipped requests.
         package var hosts = RequestHosts()
         /// Folders inside the directories given, which are not searched (`LogReader.unlisted`).
@@ -304,6 +307,10 @@ package struct LogReader {
         /// it is unwrapped into, one record a line, and the input's own descriptor (or the
         /// decompressor's) is the unwrapper's.
         var unwrapper: JSONArrayUnwrapper?
+        /// Set when the input cannot be read twice and its copy failed: `descriptor` is then
+        /// the read end of the pipe it is read once through, and the input's own descriptor is
+        /// the replay's.
+        var replay: SpoolReplay?
 
         /// Bytes of the input read so far, for progress: compressed bytes for a gzip input, the
         /// array's own bytes for an array; `nil` when the reader's own count is the input's.
@@ -317,6 +324,7 @@ package struct LogReader {
             // then the decompressor whose pipe it read.
             unwrapper?.stop()
             decompressor?.stop()
+            replay?.stop()
         }
     }
 
@@ -393,11 +401,12 @@ package struct LogReader {
         func spoolIfNeeded() throws {
             defer { checkedSpool = true }
             guard !checkedSpool, let spool, copied == nil, let kind = InputSpool.kindNeedingCopy(descriptor) else { return }
-            let copy = try spool.copy(index, name: displayName, kind: kind, descriptor: descriptor, prefix: input.reader.takeBuffered())
-            input.close()
-            input.descriptor = copy
+            // The spool closes the input's descriptor when it owns it, or hands it to the replay.
+            let spooled = try spool.copy(index, name: displayName, kind: kind, descriptor: descriptor, ownsDescriptor: input.ownsDescriptor, prefix: input.reader.takeBuffered())
+            input.descriptor = spooled.descriptor
             input.ownsDescriptor = true
-            input.reader = LineReader(fileDescriptor: copy)
+            input.reader = LineReader(fileDescriptor: spooled.descriptor)
+            input.replay = spooled.replay
         }
         if GzipDecompressor.isGzip(head) {
             guard let zlib = ZLib.named(options.zlibLibrary) else {
@@ -478,6 +487,16 @@ package struct LogReader {
     ///   `IngestError.malformedRecord` under `strict`.
     @discardableResult
     package func finishReading(_ input: inout OpenedInput, into output: inout Output, strictLater: Bool = false) throws -> Bool {
+        let warned = try finishDecoding(&input, into: &output, strictLater: strictLater)
+        // After the decompressor and the unwrapper, which read the replay's pipe to its end.
+        if let replay = input.replay, case .readFailed(let reason) = replay.finish() {
+            throw IngestError.readFailed(path: "", reason: reason)
+        }
+        return warned
+    }
+
+    /// `finishReading` for a gzip input or a JSON array.
+    private func finishDecoding(_ input: inout OpenedInput, into output: inout Output, strictLater: Bool) throws -> Bool {
         if let unwrapper = input.unwrapper, case .readFailed(let reason) = unwrapper.finish() {
             throw IngestError.readFailed(path: "", reason: reason)
         }

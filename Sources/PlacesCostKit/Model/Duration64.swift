@@ -17,6 +17,17 @@ package struct Duration64: Sendable, Hashable, Comparable {
         self.microseconds = Int64(roundingChecked: bounded * 1_000_000) ?? 0
     }
 
+    /// A span of time as a message says it: `45 s`, `14 min`, `3 h 12 min`, `2 days` (rounded up).
+    package static func spoken(seconds: Double) -> String {
+        let whole = Int(seconds.rounded(.up))
+        switch whole {
+        case ..<60: return "\(whole) s"
+        case ..<3600: return "\(whole / 60) min"
+        case ..<86_400: return whole % 3600 / 60 == 0 ? "\(whole / 3600) h" : "\(whole / 3600) h \(whole % 3600 / 60) min"
+        default: return Money.count(whole / 86_400, "day", "days")
+        }
+    }
+
     package static func < (lhs: Duration64, rhs: Duration64) -> Bool {
         lhs.microseconds < rhs.microseconds
     }

@@ -113,6 +113,11 @@ struct Analyzer: Sendable {
         var speculated = speculator?.finish(options.speculationDrains ? .drained : .now)
         let readTwiceFor = streamed.late ? streamed.disorder : nil
         if streamed.late {
+            // An input read once as it came, its copy having failed, cannot be read again.
+            if let failure = pipelineOptions.spool?.failed.first {
+                for (store, _) in streamed.rows { store.close() }
+                throw IngestError.readTwiceWithoutCopy(failure, disorder: streamed.disorder)
+            }
             // More out of order than the window: read again with a window that covers the disorder
             // seen. What was written during the first read is written again.
             for (store, _) in streamed.rows { store.close() }
@@ -130,6 +135,7 @@ struct Analyzer: Sendable {
         // telemetry that arrives minutes late is read twice too, cheaply, without a word.
         read.readTwiceForDisorder = readTwiceFor.flatMap { usedSampleLogs || $0 < Analyzer.disorderNoted ? nil : $0 }
         read.spooled = pipelineOptions.spool?.copied ?? []
+        read.spoolFailures = pipelineOptions.spool?.failed ?? []
         // The bundled samples' folders hold the same week in other forms (SampleLogs/README.md).
         (read.foldersNotRead, read.logsNotNamedAsLogs) = usedSampleLogs ? ([], []) : LogReader.unlisted(paths)
         guard streamed.tally.calls.records > 0 else {
@@ -220,6 +226,12 @@ struct Analyzer: Sendable {
 
     /// The disorder, in microseconds, from which a second read is noted: a day.
     static let disorderNoted: Int64 = 86_400_000_000
+
+    /// The `--reorder-window`, in whole minutes of seconds, under which a log whose calls came
+    /// `disorder` microseconds out of time order is read once: the window covers the disorder.
+    package static func singleReadWindow(disorder: Int64) -> Int {
+        Int((Double(disorder) / 60_000_000).rounded(.up)) * 60
+    }
 
     /// The field names of Place Details masks the catalog does not know, with how many details
     /// calls named each, most first: they are billed as the categories of most unlisted fields,

@@ -47,7 +47,7 @@ struct CLITests {
         // Calls minutes late (the sample's own telemetry, up to 40 min) are read twice without a word.
         #expect(!runCLI(["analyze", packageRoot + "/SampleLogs/ios-app.jsonl", "--json"]).stderr.contains("out of time order"))
         #expect(!runCLI(["analyze", reversed, "--json", "--quiet"]).stderr.contains("out of time order"))
-        #expect(AnalysisOptionsParser.span(seconds: 45) == "45 s" && AnalysisOptionsParser.span(seconds: 11_520) == "3 h 12 min")
+        #expect(Duration64.spoken(seconds: 45) == "45 s" && Duration64.spoken(seconds: 11_520) == "3 h 12 min")
     }
 
     @Test("A missing input exits 66")

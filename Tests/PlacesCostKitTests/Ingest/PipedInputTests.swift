@@ -163,13 +163,56 @@ struct PipedInputTests {
         #expect(run.stderr.contains("<stdin>: warning: the file holds no records"))
     }
 
-    @Test("A pipe that cannot be spooled (TMPDIR missing) is an I/O error (74) naming the input")
-    func spoolFailure() throws {
-        let text = try Self.reversed(.jsonl)
-        let run = try ProcessRun.placescost(["analyze", "-", "--json"], stdin: Data(text.utf8), environment: ["TMPDIR": "/nonexistent/placescost-spool"], timeout: 120)
+    @Test("A pipe that cannot be copied (TMPDIR missing) is read once: in order, the file's report and a note; out of order, an I/O error (74) saying what to pass",
+          arguments: formats)
+    func copyImpossible(_ format: InputFormat) throws {
+        let name = ["jsonl": "jsonl/clean.jsonl", "csv": "csv/clean.csv", "access-log": "access-log/clean.log"][format.rawValue]!
+        let missing = ["TMPDIR": "/nonexistent/placescost-spool"]
+        let ordered = try String(contentsOfFile: Self.corpus + "/" + name, encoding: .utf8)
+        let once = try ProcessRun.placescost(["analyze", "-", "--json", "--pricing", "legacy-list"], stdin: Data(ordered.utf8), environment: missing, timeout: 120)
+        #expect(once.status == 0, "\(once.stderr)")
+        let file = runCLI(["analyze", Self.corpus + "/" + name, "--json", "--pricing", "legacy-list"])
+        #expect(once.stdout == file.stdout.replacingOccurrences(of: "\"\(Self.corpus + "/" + name)\"", with: "\"<stdin>\""))
+        #expect(once.stderr.contains("placescost: note: <stdin> is a pipe, which cannot be read twice, and its copy to a temporary file in /nonexistent/placescost-spool failed (No such file or directory): it was read once, as it came, and that was exact"), "\(once.stderr)")
+
+        let run = try ProcessRun.placescost(["analyze", "-"] + Self.arguments, stdin: Data(try Self.reversed(format).utf8), environment: missing, timeout: 120)
         #expect(run.status == 74)
         #expect(run.stdout.isEmpty)
-        #expect(run.stderr.hasPrefix("placescost: error: cannot copy <stdin> to a temporary file in /nonexistent/placescost-spool: No such file or directory."))
+        let message = try #require(run.stderr.split(separator: "\n").first { $0.hasPrefix("placescost: error: ") })
+        #expect(message.hasPrefix("placescost: error: cannot read <stdin> a second time: its calls came up to "), "\(message)")
+        #expect(message.contains(" out of time order, more than --reorder-window allows, and it is a pipe whose copy to a temporary file in /nonexistent/placescost-spool failed (No such file or directory). Pass --reorder-window "))
+        // The window the error names reads the log once, exactly.
+        let window = try #require(message.split(separator: "--reorder-window ").last?.split(separator: " ").first.flatMap { Int($0) })
+        let arguments = Self.arguments.map { $0 == "1" ? "\(window)" : $0 }
+        let widened = try ProcessRun.placescost(["analyze", "-", "--quiet"] + arguments, stdin: Data(try Self.reversed(format).utf8), environment: missing, timeout: 120)
+        #expect(widened.status == 0, "\(widened.stderr)")
+        #expect(widened.stdout == (try Self.fileReport(try Self.reversed(format), as: "<stdin>")))
+    }
+
+    @Test("A pipe whose copy fails part-way (a file-size limit, as a full disk) is read once whole: the bytes copied, then the rest",
+          arguments: ["jsonl", "csv", "access-log", "jsonl.gz"])
+    func copyCutShort(_ format: String) throws {
+        let directory = TemporaryDirectory()
+        let plain = format.hasSuffix(".gz") ? String(format.dropLast(3)) : format
+        let log = directory.write("log", GenerateCommandTests.generate(plain))
+        var input = log
+        if format.hasSuffix(".gz") {
+            #expect(try ProcessRun.run("/bin/bash", ["-c", "gzip -c \"$0\" > \"$0.gz\"", log], timeout: 60).status == 0)
+            input = log + ".gz"
+        }
+        let size = try #require(FileManager.default.attributesOfItem(atPath: input)[.size] as? Int)
+        // Limits in KiB: the copy fails in the first MiB read, after it, and at a block edge.
+        for limit in [64, 1024, size / 2048] where limit * 1024 < size {
+            let executable = try #require(EndToEndTests.executable)
+            // SIGXFSZ ignored: a write past the limit fails with EFBIG, as one on a full disk does.
+            let script = "trap '' XFSZ; ulimit -f \(limit); exec \"$0\" analyze - --json --pricing legacy-list < <(cat \"$1\")"
+            let run = try ProcessRun.run("/bin/bash", ["-c", script, executable, input], timeout: 300)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stderr.contains("placescost: note: <stdin> is a pipe, which cannot be read twice, and its copy to a temporary file in "), "\(run.stderr)")
+            #expect(run.stderr.contains(" failed after "), "\(run.stderr)")
+            let file = runCLI(["analyze", input, "--json", "--pricing", "legacy-list"])
+            #expect(run.stdout == file.stdout.replacingOccurrences(of: "\"\(input)\"", with: "\"<stdin>\""), "limit \(limit) KiB")
+        }
     }
 
     @Test("A log removed from its folder after the run listed it is missed with a warning, on the second read too")
