@@ -83,7 +83,9 @@ struct Advisor: Sendable {
             strategy: recommended.strategy, delay: recommended.delay, tree: tree, evidence: evidence,
             ranking: ranking, recommended: recommended, current: current, treeOption: treeOption,
             differsFromTree: differs,
-            bestWithoutDelay: !keeps && recommended.delay > 0 ? choose(candidates.map(\.option).filter { $0.delay == 0 }) : nil,
+            // No more delay than the app has: restructurings at its delay (0 for a log).
+            bestWithoutDelay: !keeps && recommended.delay > evidence.currentDelay
+                ? choose(restructurings.map(\.option).filter { $0.delay == evidence.currentDelay }) : nil,
             cheapestAlternative: keeps ? choose(restructurings.map(\.option)) : nil,
             adviceChanges: change,
             cheapestAtListPrices: cheapestAtList,

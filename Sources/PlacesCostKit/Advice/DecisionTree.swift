@@ -12,14 +12,21 @@ enum DecisionTree {
     /// or under the break-even -> `per_request_geocoding`; else the smallest delay 1...maxDelay
     /// whose mean is at or under it -> `per_request_geocoding` with that delay; else
     /// `session_details_basic`. Means are over all searches.
+    ///
+    /// With a current delay K (`Evidence.currentDelay`), the means are the app's, at K, the
+    /// delays tried are those past K, and every answer keeps at least K.
     static func walk(_ evidence: Recommendation.Evidence) -> Answer {
+        let kept = evidence.currentDelay
+        /// How the answer's delay reads: nothing added to what the app has.
+        let asNow = kept == 0 ? "no delay" : "delay \(kept), as now"
         var path = [needsDetailsStep(evidence.needsDetails)]
         if evidence.needsDetails.needsDetails {
-            path.append("-> Sessions with Place Details, asking only for the fields the app uses (`session_details`).")
-            return Answer(strategy: .sessionDetails, delay: 0, path: path)
+            path.append("-> Sessions with Place Details, asking only for the fields the app uses (`session_details`\(kept == 0 ? "" : ", \(asNow)")).")
+            return Answer(strategy: .sessionDetails, delay: kept, path: path)
         }
         let breakEven = evidence.breakEvenRequests
-        let mean = evidence.meanRequests[0] ?? 0
+        let mean = evidence.meanRequests[kept] ?? 0
+        let measured = kept == 0 ? "" : " (the app's, waiting for the \(ordinal(kept + 1)) character)"
         let question = "2. Do searches make at most the break-even of \(Money.plain(breakEven)) autocomplete requests on average (from the first-tier prices of `\(evidence.tableID)`)?"
         // A page on both Places libraries: the tree takes the table that billed most; the bill
         // prices each call with its own.
@@ -27,13 +34,13 @@ enum DecisionTree {
             " The log's other API generation, \(Money.plain($0.share * 100))% of what was priced, breaks even at \(Money.plain($0.breakEvenRequests)) by `\($0.tableID)`: its calls are billed by that table, and `--by api_version` shows each generation's bill."
         } ?? ""
         if mean <= breakEven {
-            path.append("\(question) Yes: \(requestsPerSearch(mean, breakEven)) over \(Money.count(evidence.searches, "search", "searches")).\(other)")
-            path.append("-> Autocomplete per request without session tokens, then one Geocoding call for the chosen place (`per_request_geocoding`, no delay).")
-            return Answer(strategy: .perRequestGeocoding, delay: 0, path: path)
+            path.append("\(question) Yes: \(requestsPerSearch(mean, breakEven))\(measured) over \(Money.count(evidence.searches, "search", "searches")).\(other)")
+            path.append("-> Autocomplete per request without session tokens, then one Geocoding call for the chosen place (`per_request_geocoding`, \(asNow)).")
+            return Answer(strategy: .perRequestGeocoding, delay: kept, path: path)
         }
-        path.append("\(question) No: \(requestsPerSearch(mean, breakEven)) over \(Money.count(evidence.searches, "search", "searches")).\(other)")
+        path.append("\(question) No: \(requestsPerSearch(mean, breakEven))\(measured) over \(Money.count(evidence.searches, "search", "searches")).\(other)")
         var tried: [String] = []
-        for delay in 1...max(evidence.maxDelay, 1) where delay <= evidence.maxDelay {
+        for delay in (kept + 1)...max(evidence.maxDelay, kept + 1) where delay <= evidence.maxDelay {
             let delayed = evidence.meanRequests[delay] ?? mean
             if delayed <= breakEven {
                 tried.append("delay \(delay): \(compared(delayed, breakEven)) <= \(Money.plain(breakEven))")
@@ -43,10 +50,12 @@ enum DecisionTree {
             }
             tried.append("delay \(delay): \(compared(delayed, breakEven))")
         }
-        let answer = evidence.maxDelay > 0 ? "No delay up to \(evidence.maxDelay) does (" + tried.joined(separator: "; ") + ")." : "Not tried: `--max-delay` is 0."
+        let answer = !tried.isEmpty
+            ? "No delay up to \(evidence.maxDelay) does (" + tried.joined(separator: "; ") + ")."
+            : kept > 0 ? "Not tried: the app waits for the \(ordinal(kept + 1)) character already, and `--max-delay` is \(evidence.maxDelay)." : "Not tried: `--max-delay` is 0."
         path.append("3. Does waiting for more characters bring the mean to the break-even? " + answer)
-        path.append("-> Sessions with Place Details cut to the address and location fields (`session_details_basic`).")
-        return Answer(strategy: .sessionDetailsBasic, delay: 0, path: path)
+        path.append("-> Sessions with Place Details cut to the address and location fields (`session_details_basic`\(kept == 0 ? "" : ", \(asNow)")).")
+        return Answer(strategy: .sessionDetailsBasic, delay: kept, path: path)
     }
 
     private static func needsDetailsStep(_ need: DetailsNeed) -> String {

@@ -167,13 +167,15 @@ struct SimulateCommand {
     static func recommend(_ result: Simulation.Result, maxDelay: Int) -> Recommendation {
         let completedPerMonth = Int((Double(result.simulator.searchesPerMonth) * result.simulator.completionRate).rounded())
         let needs = DetailsNeed(scenarioFields: result.simulator.fields)
-        let evidence = Recommendation.Evidence(
+        let delay = result.simulator.currentDelay
+        var evidence = Recommendation.Evidence(
             needsDetails: needs,
-            meanRequests: Dictionary(uniqueKeysWithValues: (0...maxDelay).map { ($0, result.meanRequests[$0] ?? 0) }),
+            meanRequests: Dictionary(uniqueKeysWithValues: (0...max(maxDelay, delay)).map { ($0, result.meanRequests[$0] ?? 0) }),
             breakEvenRequests: result.pricing.breakEvenRequests, tableID: result.pricing.primaryTable.id, maxDelay: maxDelay,
             searches: result.totalSearches, completed: completedPerMonth * result.months,
             abandoned: result.totalSearches - completedPerMonth * result.months
         )
+        evidence.currentDelay = delay
         return Advisor().recommend(evidence: evidence, pricing: result.pricing, anomalies: [], platforms: [])
     }
 }

@@ -26,8 +26,9 @@ struct Recommendation: Sendable, Equatable {
     /// One sentence, with the number, on why the recommendation is not the tree's literal answer;
     /// `nil` when it is.
     var differsFromTree: String?
-    /// The cheapest valid option with no delay, when the recommendation has one: the saving without
-    /// the latency trade-off.
+    /// The cheapest valid restructuring with no more delay than the app has (none for a log, K
+    /// for `simulate --delay K`), when the recommendation adds one: the saving without the
+    /// latency trade-off.
     var bestWithoutDelay: Option?
     /// When keeping: the cheapest valid alternative, and why it does not pay.
     var cheapestAlternative: Option?
@@ -83,6 +84,11 @@ struct Recommendation: Sendable, Equatable {
         var searches: Int
         var completed: Int
         var abandoned: Int
+        /// The delay the app has now (`simulate --delay K`; 0 for a log, whose calls are the ones
+        /// the app makes). The tree reads the mean at a shorter delay as the mean at this one, as
+        /// a log of the app would show it, and its answer waits at least this long: dropping a
+        /// delay the app has is never its advice.
+        var currentDelay = 0
 
         init(
             needsDetails: DetailsNeed, meanRequests: [Int: Double], breakEvenRequests: Double, tableID: String,

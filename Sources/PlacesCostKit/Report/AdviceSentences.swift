@@ -75,7 +75,7 @@ enum AdviceSentences {
                     ? "\(Advisor.name(plain)) saves \(Money.usd(plain.savingsUSDPerMonth)) a month (\(Money.plain(plain.savingsPercent))%)"
                     : "no option bills less than the calls as made; the cheapest, \(Advisor.name(plain)), bills "
                         + (saving == 0 ? "the same" : "\(Money.usd(-plain.savingsUSDPerMonth)) a month more")
-                rows.append(("Without a delay", text))
+                rows.append((advice.evidence.currentDelay == 0 ? "Without a delay" : "Without more delay", text))
             }
         }
         if let reason = advice.differsFromTree {

@@ -125,7 +125,11 @@ struct SimulationRenderer: Sendable {
             lines.append("| \(label) | \(text) |")
         }
         lines.append("")
-        lines.append("`current` is the scenario as described, run with proper session tokens, so it equals `session_details`. \"List\" prices every event at the first tier with nothing free; the bill applies the table's free caps, tiers and credit month by month.")
+        let delay = result.simulator.currentDelay
+        let current = delay == 0
+            ? "`current` is the scenario as described, run with proper session tokens, so it equals `session_details`."
+            : "`current` is the scenario as described, run with proper session tokens: it keeps the app's delay of \(delay), so its delays 0 to \(delay) all bill what the app bills now, and it equals `session_details` from delay \(delay) on; the other strategies at a shorter delay drop some of it."
+        lines.append("\(current) \"List\" prices every event at the first tier with nothing free; the bill applies the table's free caps, tiers and credit month by month.")
         if !result.pricing.unconfirmedPrices.isEmpty {
             lines.append("")
             lines.append("Unconfirmed prices used (not on Google's own page): " + result.pricing.unconfirmedPrices.joined(separator: "; ") + ".")

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import PlacesCostKit
 
@@ -135,6 +136,34 @@ struct AdvisorTests {
         #expect(run.stdout.contains(
             "`per_request_geocoding` with delay 4 bills $1,332.70 against $1,530.00 for `session_details_basic` (waiting for the 5th character cuts requests per search from 10 to 6), although at first-tier list prices `session_details_basic` costs $1,700.00 and `per_request_geocoding` with delay 4 $1,748.00: the monthly free caps per SKU and the volume tiers change the order at this volume."
         ), "\(run.stdout)")
+    }
+
+    @Test("simulate --delay K: the tree's answer keeps the app's delay and never bills more than the same strategy at it; the footnote tells `current` from `session_details`",
+          arguments: [0, 1, 3, 5])
+    func simulatedDelay(_ delay: Int) throws {
+        for (typing, pricing) in [(["--chars", "8"], "places-new-2025"), (["--requests", "4"], "legacy-list"), (["--chars", "20"], "legacy-2025")] {
+            let run = runCLI(["simulate", "--pricing", pricing, "--searches", "200000", "--delay", "\(delay)", "--completion-rate", "0.8", "--json"] + typing)
+            #expect(run.code == .success, "\(run.stderr)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+            let strategies = try #require(json["strategies"] as? [[String: Any]])
+            let bill = { (id: String, delay: Int) in strategies.first { $0["id"] as? String == id && $0["delay"] as? Int == delay }?["cost_usd"] as? Double }
+            let recommendation = try #require(json["recommendation"] as? [String: Any])
+            let tree = try #require(recommendation["tree_answer"] as? [String: Any])
+            let treeDelay = try #require(tree["delay"] as? Int)
+            let treeStrategy = try #require(tree["strategy"] as? String)
+            #expect(treeDelay >= delay, "\(typing) \(pricing): the tree dropped the app's delay")
+            // The mean the tree cites is the app's: what it sends now.
+            let path = try #require(recommendation["path"] as? [String])
+            let requestsNow = try #require(strategies.first { $0["delay"] as? Int == delay }?["requests_per_search"] as? Double)
+            #expect(path.count > 1 && path[1].contains(" \(Money.plain(requestsNow)) request"), "\(path)")
+            // Priced where the tree answers, and never dearer than the same strategy at the app's delay.
+            let answered = try #require(bill(treeStrategy, treeDelay))
+            #expect(tree["cost_usd"] as? Double == answered)
+            #expect(answered <= (try #require(bill(treeStrategy, delay))) + 1e-9)
+        }
+        let markdown = runCLI(["simulate", "--chars", "8", "--delay", "\(delay)", "--report", "md"]).stdout
+        #expect(markdown.contains("so it equals `session_details`.") == (delay == 0))
+        #expect(markdown.contains("it keeps the app's delay of \(delay), so its delays 0 to \(delay) all bill what the app bills now") == (delay > 0))
     }
 
     @Test("keeping names the volume at which the advice changes, and at that volume it does change")

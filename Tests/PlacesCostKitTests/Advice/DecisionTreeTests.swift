@@ -93,8 +93,44 @@ struct DecisionTreeTests {
         #expect(path.count > 1 && path[1].contains("The log's other API generation"), "\(path)")
     }
 
+    @Test("an app with a delay now: the tree reads its mean at that delay, tries only longer ones, and never answers with less")
+    func currentDelay() {
+        // simulate --chars 8 --delay 3: 8 requests typed, 5 sent now, 4 at delay 4.
+        var delayed = evidence([8, 7, 6, 5, 4], breakEven: 12)
+        delayed.currentDelay = 3
+        let short = DecisionTree.walk(delayed)
+        #expect(short.strategy == .perRequestGeocoding && short.delay == 3)
+        #expect(short.path[1].hasSuffix("Yes: 5 requests per search (the app's, waiting for the 4th character) over 100 searches."), "\(short.path[1])")
+        #expect(short.path[2].contains("(`per_request_geocoding`, delay 3, as now)"))
+        // Over the break-even at the app's delay: only delay 4 is tried.
+        let long = DecisionTree.walk(delayed.with(breakEven: 4.5))
+        #expect(long.strategy == .perRequestGeocoding && long.delay == 4)
+        #expect(long.path[2] == "3. Does waiting for more characters bring the mean to the break-even? Yes: delay 4: 4 <= 4.5.")
+        let none = DecisionTree.walk(delayed.with(breakEven: 3))
+        #expect(none.strategy == .sessionDetailsBasic && none.delay == 3)
+        #expect(none.path[2].contains("(delay 4: 4)"))
+        // Past --max-delay already: nothing to try, and the answer keeps the app's delay.
+        var beyond = evidence([8, 7, 6, 5, 4, 3], breakEven: 2)
+        beyond.currentDelay = 5
+        let kept = DecisionTree.walk(beyond)
+        #expect(kept.strategy == .sessionDetailsBasic && kept.delay == 5)
+        #expect(kept.path[2].contains("Not tried: the app waits for the 6th character already, and `--max-delay` is 4."))
+        var details = evidence([8, 7, 6, 5, 4], needs: DetailsNeed(searches: [], override: true))
+        details.currentDelay = 2
+        #expect(DecisionTree.walk(details).delay == 2)
+    }
+
     @Test("ordinals")
     func ordinals() {
         #expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 101].map(DecisionTree.ordinal) == ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st"])
+    }
+}
+
+extension Recommendation.Evidence {
+    /// The same evidence with another break-even.
+    func with(breakEven: Double) -> Self {
+        var copy = self
+        copy.breakEvenRequests = breakEven
+        return copy
     }
 }
