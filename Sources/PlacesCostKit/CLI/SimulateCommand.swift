@@ -151,6 +151,9 @@ struct SimulateCommand {
             for notice in result.pricing.unconfirmedPrices {
                 context.note("unconfirmed price used: \(notice)")
             }
+            for notice in result.pricing.estimatedPrices {
+                context.note("estimated price used (Google quotes this volume by contact with sales): \(notice)")
+            }
         }
         let terminal = TerminalOutput(context: context, color: parsed[TerminalOutput.option])
         if json {

@@ -32,11 +32,18 @@ enum BundledPriceTables {
           "confirmed": true
         },
         {
+          "up_to": 500000,
+          "usd_per_1000": 2.27,
+          "source": "[G] Google Maps Platform pricing pages",
+          "confirmed": true
+        },
+        {
           "up_to": null,
           "usd_per_1000": 2.27,
           "source": "[G] Google Maps Platform pricing pages",
           "confirmed": true,
-          "note": "above 500,000 a month: contact sales; this price is an estimate"
+          "note": "above 500,000 a month: contact sales; this price is an estimate",
+          "estimate": true
         }
       ]
     },
@@ -54,11 +61,18 @@ enum BundledPriceTables {
           "confirmed": true
         },
         {
+          "up_to": 500000,
+          "usd_per_1000": 2.27,
+          "source": "[G] Google Maps Platform pricing pages",
+          "confirmed": true
+        },
+        {
           "up_to": null,
           "usd_per_1000": 2.27,
           "source": "[G] Google Maps Platform pricing pages",
           "confirmed": true,
-          "note": "above 500,000 a month: contact sales; this price is an estimate"
+          "note": "above 500,000 a month: contact sales; this price is an estimate",
+          "estimate": true
         }
       ]
     },
@@ -76,11 +90,18 @@ enum BundledPriceTables {
           "confirmed": true
         },
         {
+          "up_to": 500000,
+          "usd_per_1000": 0,
+          "source": "[G] Google Maps Platform pricing pages",
+          "confirmed": true
+        },
+        {
           "up_to": null,
           "usd_per_1000": 0,
           "source": "[G] Google Maps Platform pricing pages",
           "confirmed": true,
-          "note": "above 500,000 a month: contact sales; this price is an estimate"
+          "note": "above 500,000 a month: contact sales; this price is an estimate",
+          "estimate": true
         }
       ]
     },
@@ -98,11 +119,18 @@ enum BundledPriceTables {
           "confirmed": true
         },
         {
+          "up_to": 500000,
+          "usd_per_1000": 13.6,
+          "source": "[G] Google Maps Platform pricing pages",
+          "confirmed": true
+        },
+        {
           "up_to": null,
           "usd_per_1000": 13.6,
           "source": "[G] Google Maps Platform pricing pages",
           "confirmed": true,
-          "note": "above 500,000 a month: contact sales; this price is an estimate"
+          "note": "above 500,000 a month: contact sales; this price is an estimate",
+          "estimate": true
         }
       ]
     },
@@ -120,11 +148,18 @@ enum BundledPriceTables {
           "confirmed": true
         },
         {
+          "up_to": 500000,
+          "usd_per_1000": 13.6,
+          "source": "[T] third-party copies of Google's price list, not confirmed on Google's page",
+          "confirmed": false
+        },
+        {
           "up_to": null,
           "usd_per_1000": 13.6,
           "source": "[T] third-party copies of Google's price list, not confirmed on Google's page",
           "confirmed": false,
-          "note": "above 500,000 a month: contact sales; this price is an estimate"
+          "note": "above 500,000 a month: contact sales; this price is an estimate",
+          "estimate": true
         }
       ]
     },
@@ -142,11 +177,18 @@ enum BundledPriceTables {
           "confirmed": true
         },
         {
+          "up_to": 500000,
+          "usd_per_1000": 0,
+          "source": "[G] Google Maps Platform pricing pages",
+          "confirmed": true
+        },
+        {
           "up_to": null,
           "usd_per_1000": 0,
           "source": "[G] Google Maps Platform pricing pages",
           "confirmed": true,
-          "note": "above 500,000 a month: contact sales; this price is an estimate"
+          "note": "above 500,000 a month: contact sales; this price is an estimate",
+          "estimate": true
         }
       ]
     },
@@ -164,11 +206,18 @@ enum BundledPriceTables {
           "confirmed": false
         },
         {
+          "up_to": 500000,
+          "usd_per_1000": 2.4,
+          "source": "[T] third-party copies of Google's price list, not confirmed on Google's page",
+          "confirmed": false
+        },
+        {
           "up_to": null,
           "usd_per_1000": 2.4,
           "source": "[T] third-party copies of Google's price list, not confirmed on Google's page",
           "confirmed": false,
-          "note": "above 500,000 a month: contact sales; this price is an estimate"
+          "note": "above 500,000 a month: contact sales; this price is an estimate",
+          "estimate": true
         }
       ]
     },
@@ -186,11 +235,18 @@ enum BundledPriceTables {
           "confirmed": false
         },
         {
+          "up_to": 500000,
+          "usd_per_1000": 4.0,
+          "source": "[T] third-party copies of Google's price list, not confirmed on Google's page",
+          "confirmed": false
+        },
+        {
           "up_to": null,
           "usd_per_1000": 4.0,
           "source": "[T] third-party copies of Google's price list, not confirmed on Google's page",
           "confirmed": false,
-          "note": "above 500,000 a month: contact sales; this price is an estimate"
+          "note": "above 500,000 a month: contact sales; this price is an estimate",
+          "estimate": true
         }
       ]
     },
@@ -208,11 +264,18 @@ enum BundledPriceTables {
           "confirmed": true
         },
         {
+          "up_to": 500000,
+          "usd_per_1000": 4.0,
+          "source": "[G] Google Maps Platform pricing pages",
+          "confirmed": true
+        },
+        {
           "up_to": null,
           "usd_per_1000": 4.0,
           "source": "[G] Google Maps Platform pricing pages",
           "confirmed": true,
-          "note": "above 500,000 a month: contact sales; this price is an estimate"
+          "note": "above 500,000 a month: contact sales; this price is an estimate",
+          "estimate": true
         }
       ]
     }
@@ -809,7 +872,8 @@ enum BundledPriceTables {
           "usd_per_1000": 0.21,
           "source": "[G] Places API (New) pricing, from March 1, 2025",
           "confirmed": true,
-          "note": "above 10,000,000 a month: contact sales; the last published price is used as an estimate"
+          "note": "above 10,000,000 a month: contact sales; the last published price is used as an estimate",
+          "estimate": true
         }
       ]
     },
@@ -885,7 +949,8 @@ enum BundledPriceTables {
           "usd_per_1000": 0.38,
           "source": "[T] third-party copies of Google's price list, not confirmed on Google's page",
           "confirmed": false,
-          "note": "above 10,000,000 a month: contact sales; the last published price is used as an estimate"
+          "note": "above 10,000,000 a month: contact sales; the last published price is used as an estimate",
+          "estimate": true
         }
       ]
     },
@@ -931,7 +996,8 @@ enum BundledPriceTables {
           "usd_per_1000": 1.28,
           "source": "[T] third-party copies of Google's price list, not confirmed on Google's page",
           "confirmed": false,
-          "note": "above 10,000,000 a month: contact sales; the last published price is used as an estimate"
+          "note": "above 10,000,000 a month: contact sales; the last published price is used as an estimate",
+          "estimate": true
         }
       ]
     },
@@ -977,7 +1043,8 @@ enum BundledPriceTables {
           "usd_per_1000": 1.51,
           "source": "[T] third-party copies of Google's price list, not confirmed on Google's page",
           "confirmed": false,
-          "note": "above 10,000,000 a month: contact sales; the last published price is used as an estimate"
+          "note": "above 10,000,000 a month: contact sales; the last published price is used as an estimate",
+          "estimate": true
         }
       ]
     },
@@ -1023,7 +1090,8 @@ enum BundledPriceTables {
           "usd_per_1000": 2.28,
           "source": "[T] third-party copies of Google's price list, not confirmed on Google's page",
           "confirmed": false,
-          "note": "above 10,000,000 a month: contact sales; the last published price is used as an estimate"
+          "note": "above 10,000,000 a month: contact sales; the last published price is used as an estimate",
+          "estimate": true
         }
       ]
     },
@@ -1069,7 +1137,8 @@ enum BundledPriceTables {
           "usd_per_1000": 0.38,
           "source": "[T] third-party copies of Google's price list, not confirmed on Google's page",
           "confirmed": false,
-          "note": "above 10,000,000 a month: contact sales; the last published price is used as an estimate"
+          "note": "above 10,000,000 a month: contact sales; the last published price is used as an estimate",
+          "estimate": true
         }
       ]
     }

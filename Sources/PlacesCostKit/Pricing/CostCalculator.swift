@@ -157,7 +157,7 @@ struct CostCalculator {
         let (tallies, tableUse, tables, usedTablesByMonth) = (counted.tallies, counted.tableUse, counted.tables, counted.usedTablesByMonth)
 
         let primary = tableUse.max { ($0.value, $1.key) < ($1.value, $0.key) }.map { tables[$0.key]! } ?? plan.defaultTable
-        var unconfirmed = Set<String>()
+        var notices = PriceNotices()
         var costs: [StrategyCost] = []
         let months = tallies.keys.map(\.month).reduce(into: Set<Month>()) { $0.insert($1) }.sorted()
         for (strategyIndex, strategy) in strategies.enumerated() {
@@ -172,7 +172,7 @@ struct CostCalculator {
                         guard let tally = tallies[TallyKey(month: month, tableID: id)] else { continue }
                         let table = tables[id]!
                         credit = max(credit, table.monthlyCreditUSD)
-                        lines += billLines(table: table, counts: tally.counts[slot], unconfirmed: &unconfirmed)
+                        lines += billLines(table: table, counts: tally.counts[slot], notices: &notices)
                         for (name, count) in tally.unpriced[slot].sorted(by: { $0.key < $1.key }) {
                             lines.append(MonthCost.Line(sku: name, tableID: id, count: count, listCostUSD: 0, costUSD: 0, unpriced: true))
                         }
@@ -203,12 +203,13 @@ struct CostCalculator {
         }
         var result = PricingResult(
             primaryTable: primary, strategies: costs, tablesUsed: used,
-            breakEvenRequests: BreakEven.requests(primary), unconfirmedPrices: unconfirmed.sorted(),
+            breakEvenRequests: BreakEven.requests(primary), unconfirmedPrices: notices.unconfirmed.sorted(),
             delays: delays, scale: options.scale, tables: tables,
             searchesByMonth: months.map { (month: $0.label, searches: counted.searchesByMonth[$0] ?? 0) },
             ruleStartDays: Array(Set(plan.ruleStartDays)).sorted(), timeZone: options.timeZone
         )
         result.otherGeneration = other
+        result.estimatedPrices = notices.estimated.sorted()
         return result
     }
 
@@ -261,19 +262,32 @@ struct CostCalculator {
         }
     }
 
+    /// What the reports say of the prices a bill used (`docs/billing.md`): those Google's own
+    /// page does not confirm, and the bands it quotes by contact with sales.
+    private struct PriceNotices {
+        var unconfirmed = Set<String>()
+        var estimated = Set<String>()
+    }
+
     /// One line per SKU of `table` with events: list cost at the first tier, billed cost after
     /// the free cap and the graduated tiers.
-    private func billLines(table: PriceTable, counts: RoleCounts, unconfirmed: inout Set<String>) -> [MonthCost.Line] {
+    private func billLines(table: PriceTable, counts: RoleCounts, notices: inout PriceNotices) -> [MonthCost.Line] {
         var lines: [MonthCost.Line] = []
         for sku in table.skus {
             let count = sku.roles.reduce(0) { $0 + counts[$1] }
             guard count > 0 else { continue }
             let volume = Double(count) * options.scale
             let first = sku.tiers[0]
-            if !first.confirmed { unconfirmed.insert("\(table.id): \(sku.name), first tier: \(first.source)") }
+            if !first.confirmed { notices.unconfirmed.insert("\(table.id): \(sku.name), first tier: \(first.source)") }
             let (billed, reached) = CostCalculator.tieredCost(volume: volume, free: sku.freeMonthly, tiers: sku.tiers)
-            for index in reached where index > 0 && !sku.tiers[index].confirmed {
-                unconfirmed.insert("\(table.id): \(sku.name), tier \(index + 1): \(sku.tiers[index].source)")
+            for index in reached {
+                let tier = sku.tiers[index]
+                if index > 0, !tier.confirmed {
+                    notices.unconfirmed.insert("\(table.id): \(sku.name), tier \(index + 1): \(tier.source)")
+                }
+                if tier.isEstimate {
+                    notices.estimated.insert("\(table.id): \(sku.name), above \(Money.count(index > 0 ? sku.tiers[index - 1].upTo ?? 0 : 0)) a month")
+                }
             }
             lines.append(MonthCost.Line(
                 sku: sku.name, tableID: table.id, count: count,

@@ -49,6 +49,11 @@ struct PriceTable: Sendable, Equatable, Codable {
         /// Whether the price was confirmed against Google's own page.
         var confirmed: Bool
         var note: String?
+        /// Whether Google publishes no price for this band (it quotes by contact with sales) and
+        /// the table's price is an estimate (`docs/billing.md`: estimate, and say so).
+        var estimate: Bool?
+
+        var isEstimate: Bool { estimate == true }
     }
 
     struct SessionRules: Sendable, Equatable, Codable {
@@ -89,7 +94,7 @@ extension PriceTable.SKU {
 
 extension PriceTable.Tier {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case upTo = "up_to", usdPer1000 = "usd_per_1000", source, confirmed, note
+        case upTo = "up_to", usdPer1000 = "usd_per_1000", source, confirmed, note, estimate
     }
 }
 

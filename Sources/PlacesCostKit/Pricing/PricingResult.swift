@@ -18,6 +18,9 @@ struct PricingResult: Sendable {
     var otherGeneration: (table: PriceTable, breakEvenRequests: Double, share: Double)?
     /// Prices used that Google's own page does not confirm, as `table: SKU, tier: source`.
     var unconfirmedPrices: [String]
+    /// Bands a month's volume reached where Google quotes by contact with sales and the table's
+    /// price is an estimate, as `table: SKU, above N a month`.
+    var estimatedPrices: [String] = []
     var delays: [Int]
     /// The `--scale` factor volumes were multiplied by.
     var scale: Double = 1

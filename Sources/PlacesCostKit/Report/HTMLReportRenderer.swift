@@ -226,6 +226,9 @@ struct HTMLReportRenderer: Sendable {
         if !pricing.unconfirmedPrices.isEmpty {
             items.append("Unconfirmed prices used (third-party copies of Google’s list, or inferred): " + pricing.unconfirmedPrices.map(HTMLText.inline).joined(separator: "; ") + ".")
         }
+        if !pricing.estimatedPrices.isEmpty {
+            items.append(HTMLText.inline(MarkdownReportRenderer.estimatedPrices(pricing.estimatedPrices)))
+        }
         var lines = ["<section id=\"assumptions\">", "<h2>Assumptions</h2>", "<ul>"] + items.map { "<li>\($0)</li>" } + ["</ul>"]
         if !analysis.timeoutSensitivity.isEmpty {
             let columns: [Column] = [.number("session timeout"), .number("sessions expired"), .number("searches")]

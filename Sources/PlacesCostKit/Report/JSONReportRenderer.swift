@@ -89,6 +89,7 @@ struct JSONReportRenderer: Sendable {
             ("choice", .string(choice)),
             ("tables_used", .array(pricing.tablesUsed.map { .object([("month", .string($0.month)), ("id", .string($0.tableID))]) })),
             ("unconfirmed_prices", .array(pricing.unconfirmedPrices.map { .string($0) })),
+            ("estimated_prices", .array(pricing.estimatedPrices.map { .string($0) })),
             ("unpriced", .object(pricing.unpriced.map { ($0.sku, .int($0.count)) })),
         ])
     }

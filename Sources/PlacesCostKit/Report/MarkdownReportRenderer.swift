@@ -199,6 +199,9 @@ struct MarkdownReportRenderer: Sendable {
         if !pricing.unconfirmedPrices.isEmpty {
             lines.append("- Unconfirmed prices used (third-party copies of Google's list, or inferred): " + pricing.unconfirmedPrices.joined(separator: "; ") + ".")
         }
+        if !pricing.estimatedPrices.isEmpty {
+            lines.append("- " + MarkdownReportRenderer.estimatedPrices(pricing.estimatedPrices))
+        }
         lines.append("")
         if !analysis.timeoutSensitivity.isEmpty {
             lines.append("| session timeout | sessions expired | searches |")
@@ -316,5 +319,10 @@ struct MarkdownReportRenderer: Sendable {
             }
             return "**No**: \(DecisionTree.allSelections(need)) only for the address and location, which Geocoding also returns."
         }
+    }
+
+    /// The sentence every report gives when a month's volume passed Google's last published band.
+    static func estimatedPrices(_ notices: [String]) -> String {
+        "Estimated prices: Google publishes no price past its last band and quotes these volumes by contact with sales; the last published price is used, so the bill there is an estimate (" + notices.joined(separator: "; ") + ")."
     }
 }

@@ -134,6 +134,10 @@ struct SimulationRenderer: Sendable {
             lines.append("")
             lines.append("Unconfirmed prices used (not on Google's own page): " + result.pricing.unconfirmedPrices.joined(separator: "; ") + ".")
         }
+        if !result.pricing.estimatedPrices.isEmpty {
+            lines.append("")
+            lines.append(MarkdownReportRenderer.estimatedPrices(result.pricing.estimatedPrices))
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 }

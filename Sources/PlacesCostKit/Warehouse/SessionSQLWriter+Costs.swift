@@ -49,8 +49,10 @@ extension SessionSQLWriter {
             guard let free = sku.freeMonthly else { continue }  // free without limit
             var lower = 0
             var parts: [String] = []
+            var estimated: Int?
             for tier in sku.tiers {
                 defer { lower = tier.upTo ?? lower }
+                if tier.isEstimate, estimated == nil { estimated = lower }
                 guard tier.usdPer1000 != 0 else { continue }
                 // The engine bills min(volume, tier top) - max(free, tier bottom) when positive.
                 let top = tier.upTo.map { "LEAST(\(volume(sku)), \($0))" } ?? volume(sku)
@@ -59,7 +61,9 @@ extension SessionSQLWriter {
                 parts.append("\(billed) * \(literal(tier.usdPer1000)) / 1000")
             }
             if parts.isEmpty { continue }
-            terms.append("(" + parts.joined(separator: " + ") + ")  -- \(commented(sku.name))")
+            // Google quotes a band it does not publish by contact with sales: its price is an estimate.
+            let estimate = estimated.map { "; above \($0) a month an estimate (contact sales)" } ?? ""
+            terms.append("(" + parts.joined(separator: " + ") + ")  -- \(commented(sku.name + estimate))")
         }
         let gross = terms.isEmpty ? ["      0"] : terms.enumerated().map { "      \($0.offset == 0 ? "  " : "+ ")\($0.element)" }
         if table.monthlyCreditUSD > 0 {

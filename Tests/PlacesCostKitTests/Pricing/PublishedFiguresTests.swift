@@ -29,6 +29,34 @@ struct PublishedFiguresTests {
         #expect(perRequest.listCostUSD < session.listCostUSD)
     }
 
+    @Test("A month past Google's last published band is billed at the last price and said to be an estimate, from the first event past it")
+    func contactSales() throws {
+        // legacy-2018 publishes 0-100,000 and 100,001-500,000; per request, 5 characters a search.
+        let under = try simulate("legacy-2018", searches: 100_000, typing: .characters(5), completion: 1)
+        #expect(under.pricing.estimatedPrices.isEmpty, "500,000 requests: inside the published bands")
+        let over = try simulate("legacy-2018", searches: 100_001, typing: .characters(5), completion: 1)
+        #expect(over.pricing.estimatedPrices == ["legacy-2018: Autocomplete - Per Request, above 500,000 a month"])
+        // The same price past the band: 100,000 x 2.83 + 400,005 x 2.27 per 1,000, and the Geocoding.
+        let perRequest = try #require(over.pricing.cost(.perRequestGeocoding, delay: 0))
+        #expect(JSONValue.rounded(perRequest.months[0].lines.first { $0.sku == "Autocomplete - Per Request" }!.costUSD) == JSONValue.rounded(283 + 400_005 * 2.27 / 1000))
+        let new = try simulate("places-new-2025", searches: 1_250_001, typing: .characters(8), completion: 1)
+        #expect(new.pricing.estimatedPrices == ["places-new-2025: Autocomplete Requests, above 10,000,000 a month"])
+        #expect(try simulate("places-new-2025", searches: 1_250_000, typing: .characters(8), completion: 1).pricing.estimatedPrices.isEmpty)
+        // Every report says it: simulate on standard error and in its Markdown, analyze under Assumptions and in report.json.
+        let run = runCLI(["simulate", "--pricing", "legacy-2018", "--searches", "300000", "--chars", "5", "--report", "md"])
+        #expect(run.stderr.contains("placescost: note: estimated price used (Google quotes this volume by contact with sales): legacy-2018: Autocomplete - Per Request, above 500,000 a month"))
+        #expect(run.stdout.contains("Estimated prices: Google publishes no price past its last band and quotes these volumes by contact with sales; the last published price is used, so the bill there is an estimate (legacy-2018: Autocomplete - Per Request, above 500,000 a month)."))
+        let directory = TemporaryDirectory()
+        let log = directory.write("log.jsonl", (0..<3).map { #"{"timestamp":"2024-10-0\#($0 + 1)T10:00:00Z","api":"autocomplete","input_length":\#($0 + 1)}"# }.joined(separator: "\n") + "\n")
+        let report = runCLI(["analyze", log, "--pricing", "legacy-2018", "--scale", "200000", "--out", directory.path + "/out", "--quiet"])
+        #expect(report.code == .success, "\(report.stderr)")
+        let markdown = try String(contentsOfFile: directory.path + "/out/report.md", encoding: .utf8)
+        #expect(markdown.contains("- Estimated prices: Google publishes no price past its last band"), "\(markdown)")
+        let json = try String(contentsOfFile: directory.path + "/out/report.json", encoding: .utf8)
+        #expect(json.contains(#""estimated_prices": [\#n      "legacy-2018: Autocomplete - Per Request, above 500,000 a month"\#n    ]"#), "\(json.prefix(1500))")
+        #expect(try String(contentsOfFile: directory.path + "/out/report.html", encoding: .utf8).contains("Estimated prices: Google publishes no price"))
+    }
+
     @Test("The break-even is (17 - 5) / 2.83 = 4.240283 at legacy list prices")
     func breakEven() throws {
         let table = try PriceTableLoader().load("legacy-list")

@@ -94,7 +94,9 @@ struct SessionSQLWriterTests {
     func tiers() throws {
         let statement = try SessionSQLWriterTests.writer("legacy-2018") { $0.byMonth = true }.statement()
         #expect(statement.contains("(LEAST(CAST(autocomplete_request AS DOUBLE), 100000) * 2.83 / 1000 + GREATEST("))
-        #expect(statement.contains("GREATEST(CAST(autocomplete_request AS DOUBLE) - 100000, 0) * 2.27 / 1000"))
+        #expect(statement.contains("GREATEST(LEAST(CAST(autocomplete_request AS DOUBLE), 500000) - 100000, 0) * 2.27 / 1000"))
+        // Past the last published band the price is an estimate, and the statement says so.
+        #expect(statement.contains("GREATEST(CAST(autocomplete_request AS DOUBLE) - 500000, 0) * 2.27 / 1000)  -- Autocomplete - Per Request; above 500000 a month an estimate (contact sales)"))
         #expect(statement.contains("gross - LEAST(200.0, gross) AS cost_usd"))
         let capped = try SessionSQLWriterTests.writer("legacy-2025") { $0.byMonth = true }.statement()
         #expect(capped.contains("GREATEST(LEAST(CAST(geocoding AS DOUBLE), 100000) - 10000, 0) * 5.0 / 1000"))

@@ -403,13 +403,13 @@ month_costs AS (
     gross - LEAST(200.0, gross) AS cost_usd
   FROM (
     SELECT month, strategy, delay, (
-          (LEAST(CAST(autocomplete_request AS FLOAT64), 100000) * 2.83 / 1000 + GREATEST(CAST(autocomplete_request AS FLOAT64) - 100000, 0) * 2.27 / 1000)  -- Autocomplete - Per Request
-        + (LEAST(CAST(query_autocomplete_request AS FLOAT64), 100000) * 2.83 / 1000 + GREATEST(CAST(query_autocomplete_request AS FLOAT64) - 100000, 0) * 2.27 / 1000)  -- Query Autocomplete - Per Request
-        + (LEAST(CAST(autocomplete_session_without_details AS FLOAT64), 100000) * 17.0 / 1000 + GREATEST(CAST(autocomplete_session_without_details AS FLOAT64) - 100000, 0) * 13.6 / 1000)  -- Autocomplete without Places Details - Per Session
-        + (LEAST(CAST(place_details AS FLOAT64), 100000) * 17.0 / 1000 + GREATEST(CAST(place_details AS FLOAT64) - 100000, 0) * 13.6 / 1000)  -- Places Details
-        + (LEAST(CAST(data_contact AS FLOAT64), 100000) * 3.0 / 1000 + GREATEST(CAST(data_contact AS FLOAT64) - 100000, 0) * 2.4 / 1000)  -- Contact Data
-        + (LEAST(CAST(data_atmosphere AS FLOAT64), 100000) * 5.0 / 1000 + GREATEST(CAST(data_atmosphere AS FLOAT64) - 100000, 0) * 4.0 / 1000)  -- Atmosphere Data
-        + (LEAST(CAST(geocoding AS FLOAT64), 100000) * 5.0 / 1000 + GREATEST(CAST(geocoding AS FLOAT64) - 100000, 0) * 4.0 / 1000)  -- Geocoding
+          (LEAST(CAST(autocomplete_request AS FLOAT64), 100000) * 2.83 / 1000 + GREATEST(LEAST(CAST(autocomplete_request AS FLOAT64), 500000) - 100000, 0) * 2.27 / 1000 + GREATEST(CAST(autocomplete_request AS FLOAT64) - 500000, 0) * 2.27 / 1000)  -- Autocomplete - Per Request; above 500000 a month an estimate (contact sales)
+        + (LEAST(CAST(query_autocomplete_request AS FLOAT64), 100000) * 2.83 / 1000 + GREATEST(LEAST(CAST(query_autocomplete_request AS FLOAT64), 500000) - 100000, 0) * 2.27 / 1000 + GREATEST(CAST(query_autocomplete_request AS FLOAT64) - 500000, 0) * 2.27 / 1000)  -- Query Autocomplete - Per Request; above 500000 a month an estimate (contact sales)
+        + (LEAST(CAST(autocomplete_session_without_details AS FLOAT64), 100000) * 17.0 / 1000 + GREATEST(LEAST(CAST(autocomplete_session_without_details AS FLOAT64), 500000) - 100000, 0) * 13.6 / 1000 + GREATEST(CAST(autocomplete_session_without_details AS FLOAT64) - 500000, 0) * 13.6 / 1000)  -- Autocomplete without Places Details - Per Session; above 500000 a month an estimate (contact sales)
+        + (LEAST(CAST(place_details AS FLOAT64), 100000) * 17.0 / 1000 + GREATEST(LEAST(CAST(place_details AS FLOAT64), 500000) - 100000, 0) * 13.6 / 1000 + GREATEST(CAST(place_details AS FLOAT64) - 500000, 0) * 13.6 / 1000)  -- Places Details; above 500000 a month an estimate (contact sales)
+        + (LEAST(CAST(data_contact AS FLOAT64), 100000) * 3.0 / 1000 + GREATEST(LEAST(CAST(data_contact AS FLOAT64), 500000) - 100000, 0) * 2.4 / 1000 + GREATEST(CAST(data_contact AS FLOAT64) - 500000, 0) * 2.4 / 1000)  -- Contact Data; above 500000 a month an estimate (contact sales)
+        + (LEAST(CAST(data_atmosphere AS FLOAT64), 100000) * 5.0 / 1000 + GREATEST(LEAST(CAST(data_atmosphere AS FLOAT64), 500000) - 100000, 0) * 4.0 / 1000 + GREATEST(CAST(data_atmosphere AS FLOAT64) - 500000, 0) * 4.0 / 1000)  -- Atmosphere Data; above 500000 a month an estimate (contact sales)
+        + (LEAST(CAST(geocoding AS FLOAT64), 100000) * 5.0 / 1000 + GREATEST(LEAST(CAST(geocoding AS FLOAT64), 500000) - 100000, 0) * 4.0 / 1000 + GREATEST(CAST(geocoding AS FLOAT64) - 500000, 0) * 4.0 / 1000)  -- Geocoding; above 500000 a month an estimate (contact sales)
       ) AS gross
     FROM events
   ) AS billed
