@@ -393,7 +393,7 @@ package struct LogReader {
         var keep = false
         defer { if !keep { input.close() } }
         output.files.append(displayName)
-        var head = try input.reader.peek(64 * 1024)
+        var head = try input.reader.peek(LogReader.headBytes)
         var checkedSpool = false
         /// Copies an input that cannot be read twice: before any record is read, even when it
         /// holds nothing (a later read of the run must find the copy, not the drained pipe or a
@@ -421,7 +421,7 @@ package struct LogReader {
             input.ownsDescriptor = true
             input.reader = LineReader(fileDescriptor: decompressor.output)
             input.decompressor = decompressor
-            head = try input.reader.peek(64 * 1024)
+            head = try input.reader.peek(LogReader.headBytes)
         }
         if let compression = UnreadCompression.detect(head) {
             guard listedInDirectory else { throw IngestError.compressedUnread(path: displayName, compression: compression) }
@@ -436,6 +436,19 @@ package struct LogReader {
             output.files.removeLast()
             return nil
         }
+        /// Blank lines before the first record are skipped by every reader: looks past them, or a
+        /// log after 64 KiB of them would read as empty. `false` when the input was skipped.
+        func lookPastBlank() throws -> Bool {
+            guard head.count == LogReader.headBytes, LogReader.isBlank(head) else { return true }
+            head = try LogReader.headPastBlank(&input.reader)
+            guard head.count == LogReader.blankHeadLimit, LogReader.isBlank(head) else { return true }
+            let message = "its first \(LogReader.blankHeadLimit >> 20) MiB are blank (spaces and line breaks), which no log starts with"
+            guard listedInDirectory else { throw IngestError.unknownFormat(path: displayName, hint: message) }
+            try reportSkipped(displayName, "skipped: \(message)", into: &output)
+            output.files.removeLast()
+            return false
+        }
+        guard try lookPastBlank() else { return nil }
         let chosenFormat = options.format ?? (options.logFormat != nil ? .accessLog : nil)
         // `gcloud logging read --format=json` and the console's download write one array.
         if chosenFormat == nil || chosenFormat == .jsonl, JSONArrayUnwrapper.isArray(head) {
@@ -445,9 +458,11 @@ package struct LogReader {
             input.ownsDescriptor = true
             input.reader = LineReader(fileDescriptor: unwrapper.output)
             input.unwrapper = unwrapper
-            head = try input.reader.peek(64 * 1024)
+            head = try input.reader.peek(LogReader.headBytes)
+            // The array's blank lines stay, each record on the line it starts on.
+            guard try lookPastBlank() else { return nil }
         }
-        let holdsNothing = head.allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        let holdsNothing = LogReader.isBlank(head)
         var format = holdsNothing ? nil : chosenFormat ?? InputFormat.sniff(head)
         var formatHead = head
         if !holdsNothing, format == nil, let cut = InputFormat.sniffPastCutFirstLine(head) {
@@ -473,6 +488,28 @@ package struct LogReader {
         }
         keep = true
         return input
+    }
+
+    /// How much of an input its format is told from.
+    static let headBytes = 64 * 1024
+    /// How far past blank lines a first record is looked for: a file blank for longer is not a log.
+    static let blankHeadLimit = 16 << 20
+
+    /// Whether `bytes` hold only spaces, tabs and line breaks.
+    static func isBlank(_ bytes: [UInt8]) -> Bool {
+        bytes.allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
+    }
+
+    /// The input's first bytes, read on (4x at a time, up to `blankHeadLimit`) past a head that is
+    /// all blank, until they hold something else or the input ends; nothing is consumed.
+    static func headPastBlank(_ reader: inout LineReader) throws -> [UInt8] {
+        var size = headBytes
+        var head = try reader.peek(size)
+        while head.count == size, size < blankHeadLimit, isBlank(head) {
+            size = min(size * 4, blankHeadLimit)
+            head = try reader.peek(size)
+        }
+        return head
     }
 
     /// Ends the reading of an input: for a gzip input or a JSON array, reads what its reader left

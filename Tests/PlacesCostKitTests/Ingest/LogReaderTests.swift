@@ -411,3 +411,51 @@ struct LogReaderDirectoryTests {
         #expect(runCLI(["analyze", call, "--json"]).code == .success)
     }
 }
+
+/// Blank lines before the first record, however many, are skipped as every reader skips them:
+/// the log after them is read whole, in every format, plain, gzip and piped.
+@Suite("Blank lines before the first record")
+struct LeadingBlankTests {
+    /// The report of `log` with the input's name taken out, for comparing inputs of other names.
+    static func report(_ arguments: [String], stdin: Data? = nil) throws -> String {
+        let run = try ProcessRun.placescost(["analyze"] + arguments + ["--json", "--quiet", "--pricing", "legacy-list"], stdin: stdin, timeout: 120)
+        try #require(run.status == 0, "\(run.stderr)")
+        var object = try MalformedCorpusTests.object(run.stdout)
+        var input = try #require(object["input"] as? [String: Any])
+        input["files"] = nil
+        object["input"] = input
+        return MalformedCorpusTests.json(object)
+    }
+
+    @Test("A log after 64 KiB and more of blank lines or spaces is read whole", arguments: ["jsonl", "csv", "access-log", "har", "array"])
+    func readWhole(_ format: String) throws {
+        let directory = TemporaryDirectory()
+        var text = GenerateCommandTests.generate(format == "array" ? "jsonl" : format)
+        if format == "array" {
+            text = "[" + text.split(separator: "\n").joined(separator: ",\n") + "]\n"
+        }
+        let plain = directory.write("plain.log", text)
+        let expected = try Self.report([plain])
+        for blank in [String(repeating: "\n", count: 65_536), String(repeating: " ", count: 70_000) + "\r\n", String(repeating: "\n", count: 300_000)] {
+            let padded = directory.write("padded.log", blank + text)
+            #expect(try Self.report([padded]) == expected, "\(format), \(blank.utf8.count) blank bytes")
+            #expect(try Self.report(["-"], stdin: Data((blank + text).utf8)) == expected, "\(format) piped")
+            #expect(try ProcessRun.run("/bin/bash", ["-c", "gzip -kf \"$0\"", padded], timeout: 60).status == 0)
+            #expect(try Self.report([padded + ".gz"]) == expected, "\(format) gzip")
+        }
+    }
+
+    @Test("A file blank for its first 16 MiB is named as such: an error when named, skipped with a warning in a folder")
+    func blankForLong() throws {
+        let directory = TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.path + "/logs", withIntermediateDirectories: true)
+        let path = directory.write("logs/blank.jsonl", String(repeating: "\n", count: 16 << 20) + #"{"timestamp":"2026-10-01T00:00:00Z","api":"autocomplete"}"# + "\n")
+        let named = runCLI(["analyze", path, "--json"])
+        #expect(named.code == .dataError)
+        #expect(named.stderr.contains("its first 16 MiB are blank (spaces and line breaks), which no log starts with"), "\(named.stderr)")
+        directory.write("logs/good.jsonl", try String(contentsOfFile: MalformedCorpusTests.folder + "/jsonl/clean.jsonl", encoding: .utf8))
+        let listed = runCLI(["analyze", directory.path + "/logs", "--json"])
+        #expect(listed.code == .success, "\(listed.stderr)")
+        #expect(listed.stderr.contains("\(path): warning: skipped: its first 16 MiB are blank"), "\(listed.stderr)")
+    }
+}
