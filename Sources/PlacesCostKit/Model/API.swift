@@ -54,6 +54,28 @@ package enum API: Sendable, Hashable {
     ///
     /// - Returns: the API and, for New-API method names, the generation the name implies.
     package static func parse(_ raw: String) -> (api: API, generation: APIGeneration?) {
-        byAlias[raw.lowercased()] ?? (.other(raw), nil)
+        byAlias[raw.lowercased()] ?? (.other(otherName(raw)), nil)
     }
+
+    /// The name an unknown `api` value is counted and shown under: the value when it reads as a
+    /// name (up to 64 letters, digits, spaces and `_-.:/()`); a URL or path without its query
+    /// and fragment, which is where keys, tokens and typed text go (`...autocomplete/json?key=`,
+    /// as an exporter that logs the request's URL writes); anything else, one name that quotes
+    /// nothing. A report repeats no secret and no character that could break its lines.
+    static func otherName(_ raw: String) -> String {
+        func isName(_ text: Substring, limit: Int) -> Bool {
+            text.unicodeScalars.count <= limit && text.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || " _-.:/()".unicodeScalars.contains($0)
+            }
+        }
+        if !raw.isEmpty, isName(raw[...], limit: 64) { return raw }
+        if raw.contains("://") || raw.hasPrefix("/") {
+            let address = raw.prefix { $0 != "?" && $0 != "#" }
+            if isName(address, limit: 120) { return address + (address.count < raw.count ? " (its query left out)" : "") }
+        }
+        return unreadableName
+    }
+
+    /// The name of every unknown `api` value that is not a name (`otherName`).
+    static let unreadableName = "an api value that is not a name"
 }

@@ -102,6 +102,15 @@ enum FieldCatalog {
 
     /// Whether `name` is shaped as a field name (letters, digits, `_ . /`, a letter first, at most
     /// 64 characters): such names may be quoted in a note, anything else is only counted.
+    /// `name` as a report may repeat it: itself when it looks like a field name or is `*`, else
+    /// `notAFieldName`, which the catalog does not know either, so it bills as `name` does.
+    static func shownName(_ name: String) -> String {
+        name == "*" || looksLikeFieldName(name) ? name : notAFieldName
+    }
+
+    /// What `shownName` writes for a name no field could have.
+    static let notAFieldName = "not_a_field_name"
+
     static func looksLikeFieldName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, name.unicodeScalars.count <= 64,
               ("a"..."z").contains(first) || ("A"..."Z").contains(first) else { return false }

@@ -23,7 +23,9 @@ extension JSONReportRenderer {
                 let date = CivilDate(daysSinceEpoch: day)
                 return .string(String(format: "%04d-%02d-%02d", date.year, date.month, date.day))
             })),
-            ("field_masks", .array(traffic.fieldMasks.map { .row($0.map { .string($0) }) })),
+            // A name no field could have (`key=...`, typed text with spaces) is not repeated; any
+            // name the catalog does not know bills the same.
+            ("field_masks", .array(traffic.fieldMasks.map { .row($0.map { .string(FieldCatalog.shownName($0)) }) })),
             ("periods", .array(traffic.periods.map { .row([.string($0.month), .string($0.firstCall.rfc3339)]) })),
             ("search_columns", .row(MeasuredTraffic.searchColumns.map { .string($0) })),
             ("searches", .array(traffic.searches.map { shape in

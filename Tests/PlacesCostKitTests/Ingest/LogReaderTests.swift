@@ -459,3 +459,63 @@ struct LeadingBlankTests {
         #expect(listed.stderr.contains("\(path): warning: skipped: its first 16 MiB are blank"), "\(listed.stderr)")
     }
 }
+
+/// What a log's `api` and field-mask values may hold when an exporter is wired wrong (the
+/// request's URL with its key, token and typed text; control characters): no report repeats it.
+@Suite("Secrets in api and field-mask values")
+struct SecretValuesTests {
+    @Test("An unknown api value is shown as a name, as a URL without its query, or not at all")
+    func otherNames() {
+        #expect(API.parse("findplacefromtext").api == .other("findplacefromtext"))
+        #expect(API.parse("Nearby Search (New)").api == .other("Nearby Search (New)"))
+        #expect(API.parse("https://maps.googleapis.com/maps/api/place/nearbysearch/json?location=1,2&key=AIzaSyFAKEKEY").api
+            == .other("https://maps.googleapis.com/maps/api/place/nearbysearch/json (its query left out)"))
+        #expect(API.parse("/maps/api/place/photo").api == .other("/maps/api/place/photo"))
+        for hostile in ["x\u{202E}gnp.exe\u{0}\n2026-10,current,0,Autocomplete - Per Request,999999,1,1", "key=AIzaSyFAKEKEY",
+                        String(repeating: "a", count: 65), "tipo de búsqueda", "https://h/p\n?q", "a,b", "\"quoted\""] {
+            #expect(API.parse(hostile).api == .other(API.unreadableName), "\(hostile.debugDescription)")
+        }
+    }
+
+    @Test("A log whose api values are request URLs and whose masks name keys: no output file, warning or error repeats a secret",
+          arguments: ["jsonl", "csv"])
+    func noSecretInReports(_ format: String) throws {
+        let url = "https://maps.googleapis.com/maps/api/place/nearbysearch/json?input=TYPEDTEXTXYZ&sessiontoken=SECRETTOKEN123&key=AIzaSyFAKEKEY"
+        let control = "x\u{202E}gnp.exe\u{0}\n2026-10,current,0,Autocomplete - Per Request,999999,1,1"
+        let records: [(api: String, fields: String?)] = [
+            ("autocomplete", nil), (url, nil), (control, nil), ("place_details", "formatted_address,key=AIzaSyFAKEKEY,USERIDQQQ typed"),
+        ]
+        let text: String
+        if format == "jsonl" {
+            text = records.enumerated().map { index, record in
+                let api = String(decoding: try! JSONEncoder().encode(record.api), as: UTF8.self)
+                let fields = record.fields.map { #","fields":"\#($0)""# } ?? ""
+                return #"{"timestamp":"2026-10-01T00:00:0\#(index)Z","api":\#(api),"session_token":"t1"\#(fields)}"#
+            }.joined(separator: "\n") + "\n"
+        } else {
+            text = "timestamp,api,session_token,fields\n" + records.enumerated().map { index, record in
+                "2026-10-01T00:00:0\(index)Z,\"\(record.api.replacingOccurrences(of: "\"", with: "\"\""))\",t1,\"\(record.fields ?? "")\""
+            }.joined(separator: "\n") + "\n"
+        }
+        let directory = TemporaryDirectory()
+        let log = directory.write("log.\(format)", text)
+        let run = runCLI(["analyze", log, "--out", directory.path + "/out"])
+        #expect(run.code == .success, "\(run.stderr)")
+        let written = try FileManager.default.subpathsOfDirectory(atPath: directory.path + "/out").filter { !$0.hasSuffix("charts") }
+        #expect(written.count >= 5)
+        for name in written {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: directory.path + "/out/" + name))
+            let contents = String(decoding: bytes, as: UTF8.self)
+            for secret in ["AIzaSyFAKEKEY", "SECRETTOKEN123", "TYPEDTEXTXYZ", "USERIDQQQ", "999999", "\u{202E}"] {
+                #expect(!contents.contains(secret), "\(name) repeats \(secret.debugDescription)")
+            }
+            #expect(!bytes.contains(0), "\(name) holds a NUL byte")
+        }
+        for secret in ["AIzaSyFAKEKEY", "SECRETTOKEN123", "TYPEDTEXTXYZ", "USERIDQQQ"] {
+            #expect(!run.stderr.contains(secret), "stderr repeats \(secret)")
+        }
+        // The report still prices from its traffic: the masks' unknown names bill as they did.
+        let whatIf = runCLI(["simulate", "--from", directory.path + "/out/report.json", "--json"])
+        #expect(whatIf.code == .success, "\(whatIf.stderr)")
+    }
+}
