@@ -68,7 +68,7 @@ extension ExitCode {
             }
         case let error as IngestError:
             switch error {
-            case .unreadable, .notPermitted, .unreadableBillingExport, .compressedWithoutZLib, .compressedUnread: self = .noInput
+            case .unreadable, .device, .notPermitted, .unreadableBillingExport, .compressedWithoutZLib, .compressedUnread: self = .noInput
             case .readFailed, .cutWhileRead, .readTwiceWithoutCopy: self = .ioError
             case .malformedRecord, .noRecords, .noCallInPeriod, .noPlacesCall, .utf16, .unknownFormat, .invalidBillingExport: self = .dataError
             }

@@ -2,6 +2,9 @@
 package enum IngestError: Error, Equatable, CustomStringConvertible {
     /// An input path does not exist or cannot be opened.
     case unreadable(path: String, reason: String)
+    /// An input that is a device other than a terminal (`/dev/zero`, `/dev/urandom`, `/dev/null`):
+    /// never a log, and one that may never end.
+    case device(path: String)
     /// An input the user running the tool may not read (`EACCES`, `EPERM`).
     case notPermitted(path: String)
     /// A read from an open input failed midway; `path` is empty until the reader of the file
@@ -78,6 +81,8 @@ package enum IngestError: Error, Equatable, CustomStringConvertible {
             path.isEmpty
                 ? "cannot read an input given as an empty argument (\"\"), as an unset shell variable gives: it names no file. Check the arguments, or pass - to read standard input."
                 : "cannot read \(path): \(reason). Check the path, or pass - to read standard input."
+        case .device(let path):
+            "cannot read \(path): it is a device (as /dev/zero and /dev/urandom are), not a log. Pass a log file, a folder of logs, or - with the log piped to standard input."
         case .notPermitted(let path):
             "cannot read \(path): permission denied. \(IngestError.permissionAdvice)"
         case .readFailed(let path, let reason):

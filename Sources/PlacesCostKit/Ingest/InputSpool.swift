@@ -145,9 +145,18 @@ package final class InputSpool: @unchecked Sendable {
         // Unlinked at once: the copy lives as long as the descriptor, and no exit path leaves it.
         _ = template.withUnsafeBufferPointer { unlink($0.baseAddress!) }
         var written = 0
+        var nextRoomCheck = 0
         var buffer = prefix
         var count = prefix.count
         while true {
+            // The copy never takes the disk's last room: an endless stream (`/dev/zero`, `yes`)
+            // would fill it for every other process.
+            if written >= nextRoomCheck {
+                nextRoomCheck = written + InputSpool.roomCheckBytes
+                if InputSpool.isShortOfRoom(spooled) {
+                    return try replay(failure: InputSpool.roomReason, copied: written, pending: Array(buffer[..<count]))
+                }
+            }
             let (done, failure) = buffer.withUnsafeBytes { InputSpool.write(UnsafeRawBufferPointer(rebasing: $0[..<count]), to: spooled) }
             written += done
             if let failure { return try replay(failure: failure, copied: written, pending: Array(buffer[done..<count])) }
@@ -169,6 +178,26 @@ package final class InputSpool: @unchecked Sendable {
         if ownsDescriptor { _ = close(descriptor) }
         return Spooled(descriptor: reopened, replay: nil)
     }
+
+    /// How often the copy checks the room left on its disk.
+    static let roomCheckBytes = 16 << 20
+
+    /// Whether the copy's file system has less free than its reserve: a tenth of its size, at
+    /// most 1 GiB (`false` when it cannot be told).
+    static func isShortOfRoom(_ descriptor: Int32) -> Bool {
+        var status = statvfs()
+        guard fstatvfs(descriptor, &status) == 0 else { return false }
+        let unit = Int(status.f_frsize)
+        return isShortOfRoom(free: Int(status.f_bavail) * unit, size: Int(status.f_blocks) * unit)
+    }
+
+    /// Whether `free` bytes of a file system of `size` are under the copy's reserve.
+    static func isShortOfRoom(free: Int, size: Int) -> Bool {
+        free < min(1 << 30, size / 10)
+    }
+
+    /// The failure `isShortOfRoom` gives.
+    static let roomReason = "stopped to leave the disk room: less than a tenth of it, or 1 GiB, was free"
 
     /// Writes every byte it can; returns how many were written and, when not all, why.
     private static func write(_ raw: UnsafeRawBufferPointer, to descriptor: Int32) -> (written: Int, failure: String?) {

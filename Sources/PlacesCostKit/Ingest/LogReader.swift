@@ -389,6 +389,12 @@ package struct LogReader {
                 throw IngestError.unreadable(path: path, reason: String(cString: strerror(errno)))
             }
         }
+        // A device such as /dev/zero or /dev/urandom never ends: read, it would run (and be
+        // copied to $TMPDIR) forever. A terminal is read as typed.
+        if copied == nil, !listedInDirectory, LogReader.nonRegularKind(descriptor) == "a device", isatty(descriptor) == 0 {
+            if ownsDescriptor { _ = SystemCall.close(descriptor) }
+            throw IngestError.device(path: displayName)
+        }
         var input = OpenedInput(path: path, displayName: displayName, descriptor: descriptor, reader: LineReader(fileDescriptor: descriptor), format: .jsonl, ownsDescriptor: ownsDescriptor)
         var keep = false
         defer { if !keep { input.close() } }

@@ -215,6 +215,40 @@ struct PipedInputTests {
         }
     }
 
+    @Test("The copy leaves a tenth of its disk, at most 1 GiB, free: a stream never fills it")
+    func copyReserve() throws {
+        #expect(InputSpool.isShortOfRoom(free: 0, size: 100))
+        #expect(InputSpool.isShortOfRoom(free: 9, size: 100) && !InputSpool.isShortOfRoom(free: 10, size: 100))
+        #expect(InputSpool.isShortOfRoom(free: (1 << 30) - 1, size: 1 << 40) && !InputSpool.isShortOfRoom(free: 1 << 30, size: 1 << 40))
+        // On a small file system of its own (where this process may mount one), nearly full: the
+        // copy stops before its first byte, and the log in order is read once, whole.
+        let directory = TemporaryDirectory()
+        let mountPoint = directory.path + "/small"
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+        guard geteuid() == 0, try ProcessRun.run("/bin/mount", ["-t", "tmpfs", "-o", "size=16m", "tmpfs", mountPoint], timeout: 30).status == 0 else { return }
+        defer { _ = try? ProcessRun.run("/bin/umount", [mountPoint], timeout: 30) }
+        #expect(try ProcessRun.run("/bin/dd", ["if=/dev/zero", "of=\(mountPoint)/filler", "bs=1M", "count=15"], timeout: 30).status == 0)
+        let text = try String(contentsOfFile: Self.corpus + "/jsonl/clean.jsonl", encoding: .utf8)
+        let run = try ProcessRun.placescost(["analyze", "-"] + Self.arguments, stdin: Data(text.utf8), environment: ["TMPDIR": mountPoint], timeout: 120)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("its copy to a temporary file in \(mountPoint) failed (stopped to leave the disk room: less than a tenth of it, or 1 GiB, was free): it was read once"), "\(run.stderr)")
+        #expect(run.stdout == (try Self.fileReport(text, as: "<stdin>")))
+    }
+
+    @Test("A device that is not a terminal is refused at once, named or on standard input, whatever --format says",
+          arguments: ["/dev/zero", "/dev/urandom", "/dev/null"])
+    func devices(_ device: String) throws {
+        for format in [[], ["--format", "csv"], ["--format", "jsonl"]] {
+            let named = try ProcessRun.run(try #require(EndToEndTests.executable), ["analyze", device, "--json"] + format, timeout: 60)
+            #expect(!named.timedOut && named.status == 66, "\(named.stderr)")
+            #expect(named.stderr == "placescost: error: cannot read \(device): it is a device (as /dev/zero and /dev/urandom are), not a log. Pass a log file, a folder of logs, or - with the log piped to standard input.\n")
+            let script = "exec \"$0\" analyze - --json \(format.joined(separator: " ")) < \(device)"
+            let redirected = try ProcessRun.run("/bin/bash", ["-c", script, try #require(EndToEndTests.executable)], timeout: 60)
+            #expect(!redirected.timedOut && redirected.status == 66, "\(redirected.stderr)")
+            #expect(redirected.stderr.contains("cannot read <stdin>: it is a device"))
+        }
+    }
+
     @Test("A log removed from its folder after the run listed it is missed with a warning, on the second read too")
     func removedWhileRead() throws {
         let directory = TemporaryDirectory()
