@@ -210,9 +210,22 @@ struct ComparisonRenderer: Sendable {
         let saving = comparison.monthlySavingUSD
         let volume = "at the after side's \(comparison.basis.count(comparison.after.perMonth(comparison.basis))) a month"
         if Money.usd(saving) == Money.usd(0) { return "**The change neither saves nor costs money** \(volume) (list prices)." }
-        return saving > 0
+        let sentence = saving > 0
             ? "**The change saves \(Money.usd(saving)) a month** \(volume) (list prices)."
             : "**The change costs \(Money.usd(-saving)) more a month** \(volume) (list prices)."
+        return sentence + ComparisonRenderer.partialMonths(comparison.after, saving: saving)
+    }
+
+    /// Where the after side's logs cover less than 28 days in each of its calendar months, its
+    /// amounts a month hold that much traffic, not a month of it (as in `analyze`'s headline):
+    /// a sentence giving the saving over 30 days at the logs' daily rate; empty otherwise.
+    /// List prices scale with the traffic, so the rate is exact for the same traffic each day.
+    static func partialMonths(_ after: PeriodFigures, saving: Double) -> String {
+        let daysPerMonth = Double(after.days) / Double(max(1, after.monthCount))
+        guard after.days > 0, daysPerMonth < 28 else { return "" }
+        let thirty = abs(saving) / daysPerMonth * 30
+        let logged = Money.count(after.days, "day", "days") + " in " + Money.count(after.monthCount, "calendar month", "calendar months")
+        return " The after logs cover \(logged), so a month here holds about \(Money.count(Int(daysPerMonth.rounded()), "day", "days")) of traffic: at their daily rate, 30 days \(saving > 0 ? "save" : "cost") about \(Money.usd(thirty))\(saving > 0 ? "" : " more")."
     }
 
     private func advice(_ figures: PeriodFigures) -> String {

@@ -209,6 +209,25 @@ struct CompareCommandTests {
         #expect(runCLI(["compare", broken, fixed, "--fail-if-cost-per-selection-rises", "0"] + options).code == .success)
     }
 
+    @Test("logs of less than a month of traffic: the headline adds the saving over 30 days at their daily rate; whole months add nothing")
+    func partialMonths() throws {
+        let directory = TemporaryDirectory()
+        let broken = CompareCommandTests.keystrokes(directory, "broken.jsonl", users: 3, perKeystroke: true)
+        let fixed = CompareCommandTests.keystrokes(directory, "fixed.jsonl", users: 3, perKeystroke: false)
+        let markdown = runCLI(["compare", broken, fixed, "--pricing", "legacy-list", "--quiet"]).stdout
+        // $0.153 in one day: 30 days of it.
+        #expect(markdown.contains("(list prices). The after logs cover 1 day in 1 calendar month, so a month here holds about 1 day of traffic: at their daily rate, 30 days save about $4.59."), "\(markdown)")
+        // A month of traffic in each calendar month: a month is a month.
+        var logs: [String] = []
+        for (seed, name) in [("3", "before.jsonl"), ("4", "after.jsonl")] {
+            let run = runCLI(["generate", "--searches", "400", "--seed", seed, "--start", "2026-10-01", "--days", "31", "--format", "jsonl"])
+            logs.append(directory.write(name, run.stdout))
+        }
+        let whole = runCLI(["compare", logs[0], logs[1], "--pricing", "legacy-list", "--quiet"]).stdout
+        #expect(whole.contains("(list prices).\n"), "\(whole.prefix(600))")
+        #expect(!whole.contains("at their daily rate"))
+    }
+
     @Test("a side without a selection is compared per search, and fails the per-selection check after one with selections")
     func noSelection() throws {
         let directory = TemporaryDirectory()
