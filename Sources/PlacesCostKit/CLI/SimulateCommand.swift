@@ -131,6 +131,10 @@ struct SimulateCommand {
         let plan = try PricingPlan.load(parsed[Key.pricing] ?? SimulateCommand.defaultTable)
         let fields: [String]
         if let list = parsed[Key.fields] {
+            // `--fields --json` took the next option as its list.
+            guard !list.hasPrefix("-") else {
+                throw values.error("--fields takes a comma-separated list of field names, and `\(list)` is an option: give the list right after --fields.")
+            }
             fields = list.split(separator: ",").map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
             guard !fields.isEmpty else { throw values.error("--fields takes a comma-separated list of field names.") }
         } else {
@@ -148,6 +152,7 @@ struct SimulateCommand {
         let recommendation = SimulateCommand.recommend(result, maxDelay: maxDelay)
 
         if !parsed.has(Key.quiet) {
+            if let unknown = SimulateCommand.unknownFields(fields) { context.note(unknown) }
             for notice in result.pricing.unconfirmedPrices {
                 context.note("unconfirmed price used: \(notice)")
             }
@@ -164,6 +169,19 @@ struct SimulateCommand {
             context.standardOutput.write(SimulationRenderer().markdown(result, recommendation: recommendation))
         }
         return .success
+    }
+
+    /// The note for `--fields` names no Google field list has (a misspelling prices the mask
+    /// as most unlisted fields bill, well above the address), with the nearest known name;
+    /// nil when every name is known.
+    static func unknownFields(_ fields: [String]) -> String? {
+        let unknown = fields.filter { $0 != "*" && FieldCatalog.lookup($0) == nil }
+        guard !unknown.isEmpty else { return nil }
+        let known = FieldCatalog.names.map(\.name)
+        let named = unknown.map { name in
+            "`\(name)`" + (NameSuggester.nearest(to: name, among: known).map { " (did you mean `\($0)`?)" } ?? "")
+        }
+        return "--fields names \(unknown.count == 1 ? "a field" : "fields") no Google field list has: \(named.joined(separator: ", ")). \(unknown.count == 1 ? "It is" : "They are") billed as Basic Data (legacy) or Place Details Pro (Places API (New)), as most unlisted fields are; check the spelling against the fields in docs/billing.md."
     }
 
     /// The decision tree walked with the scenario's numbers.

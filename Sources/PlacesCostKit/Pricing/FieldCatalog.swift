@@ -42,12 +42,11 @@ enum FieldCatalog {
     /// The address-and-location mask strategies cut details calls to (`session_details_basic`).
     static let basicMask = ["formatted_address", "geometry"]
 
-    /// Every known field name as `key(_:)` writes it, with its categories (`SessionSQLWriter`
-    /// writes these same lists into SQL, and its key the same way).
-    static let entries: [String: (LegacyCategory, NewSKU)] = {
-        var table: [String: (LegacyCategory, NewSKU)] = [:]
-        func add(_ legacy: LegacyCategory, _ new: NewSKU, _ names: String...) {
-            for name in names { table[key(name)] = (legacy, new) }
+    /// Every known field name as Google spells it, with its categories.
+    static let names: [(name: String, legacy: LegacyCategory, new: NewSKU)] = {
+        var names: [(name: String, legacy: LegacyCategory, new: NewSKU)] = []
+        func add(_ legacy: LegacyCategory, _ new: NewSKU, _ spelled: String...) {
+            names += spelled.map { ($0, legacy, new) }
         }
         // In Places API (New) `name` is the resource name (IDs Only); in the legacy APIs it is the
         // business name (Basic). The generation decides which column applies, so one entry serves.
@@ -70,8 +69,14 @@ enum FieldCatalog {
             "reviewSummary", "takeout", "delivery", "dine_in", "dineIn", "curbside_pickup", "curbsidePickup",
             "reservable", "parkingOptions", "paymentOptions", "outdoorSeating", "liveMusic", "menuForChildren",
             "restroom", "evChargeOptions", "fuelOptions")
-        return table
+        return names
     }()
+
+    /// Every known field name as `key(_:)` writes it, with its categories (`SessionSQLWriter`
+    /// writes these same lists into SQL, and its key the same way).
+    static let entries: [String: (LegacyCategory, NewSKU)] = Dictionary(
+        names.map { (key($0.name), ($0.legacy, $0.new)) }, uniquingKeysWith: { _, last in last }
+    )
 
     /// Places API (New) field masks may name fields as `places.displayName`.
     static let resourcePrefix = "places."

@@ -315,4 +315,17 @@ struct SimulateDetailsTests {
         let legacy = try skus(["--needs-details", "yes", "--pricing", "legacy-list"])
         #expect(legacy["Places Details"] == 100)
     }
+
+    @Test("simulate --fields: a name no field list has is noted with the nearest known one; an option where the list goes is a usage error")
+    func simulateFields() {
+        let typo = runCLI(["simulate", "--fields", "formated_address,geometry,displayName,places.rating,*"])
+        #expect(typo.code == .success)
+        #expect(typo.stderr.contains("placescost: note: --fields names a field no Google field list has: `formated_address` (did you mean `formatted_address`?). It is billed as Basic Data (legacy) or Place Details Pro (Places API (New)), as most unlisted fields are; check the spelling against the fields in docs/billing.md."), "\(typo.stderr)")
+        let known = runCLI(["simulate", "--fields", "formatted_address,geometry,displayName,places.rating,*"])
+        #expect(!known.stderr.contains("--fields names"), "\(known.stderr)")
+        #expect(runCLI(["simulate", "--fields", "formated_address", "--quiet"]).stderr.isEmpty)
+        let swallowed = runCLI(["simulate", "--fields", "--json"])
+        #expect(swallowed.code == .usage)
+        #expect(swallowed.stderr.hasPrefix("placescost: error: --fields takes a comma-separated list of field names, and `--json` is an option: give the list right after --fields.\n"))
+    }
 }
