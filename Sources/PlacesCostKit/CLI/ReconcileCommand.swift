@@ -81,13 +81,36 @@ struct ReconcileCommand {
             }
         }
         let (paths, usedSampleLogs) = try shared.inputPaths(parsed, context: context, verb: "reconciling")
-        let (analysis, read) = try Analyzer(options: options).analyze(paths: paths, usedSampleLogs: usedSampleLogs)
+        // The estimate counts the bill's days unless --since/--until choose others.
+        let zone = options.costs.timeZone
+        let billDays = bill.period.coveredDays
+        var period = EstimatePeriod.wholeLog(billDays: billDays, timeZone: zone)
+        if parsed[AnalysisOptionsParser.Key.since] != nil || parsed[AnalysisOptionsParser.Key.until] != nil {
+            period = EstimatePeriod(source: .options, window: options.reader.window, billDays: billDays, timeZone: zone)
+        } else if let billDays {
+            period = EstimatePeriod(source: .bill, window: EstimatePeriod.window(billDays, in: zone), billDays: billDays, timeZone: zone)
+            options.reader.window = period.window
+        }
+        var analyzed: (Analysis, diagnostics: LogReader.Output)
+        do {
+            analyzed = try Analyzer(options: options).analyze(paths: paths, usedSampleLogs: usedSampleLogs)
+        } catch IngestError.noCallInPeriod where period.source == .bill {
+            // A log that shares no day with the bill is priced whole, and said to be of another period.
+            options.reader.window = TimeWindow()
+            period = .wholeLog(billDays: billDays, timeZone: zone)
+            analyzed = try Analyzer(options: options).analyze(paths: paths, usedSampleLogs: usedSampleLogs)
+        }
+        let (analysis, read) = analyzed
+        period.leftOut(read.outsideWindow, span: read.outsidePeriod)
         shared.reportDiagnostics(read, parsed: parsed, context: context)
         shared.noteTypedText(records: read.typedTextRecords, files: read.typedTextFiles, parsed: parsed, context: context)
 
-        let reconciliation = BillReconciler().reconcile(analysis.pricing, bill: bill)
-        if reconciliation.periodsOverlap == false, !parsed.has(AnalysisOptionsParser.Key.quiet) {
-            context.note(BillReconciler.disjointPeriods(bill: bill.period, months: reconciliation.estimateMonths))
+        let reconciliation = BillReconciler().reconcile(analysis.pricing, bill: bill, period: period)
+        if !parsed.has(AnalysisOptionsParser.Key.quiet) {
+            if reconciliation.periodsOverlap == false {
+                context.note(BillReconciler.disjointPeriods(bill: bill.period, months: reconciliation.estimateMonths))
+            }
+            for sentence in reconciliation.periodNotes { context.note(sentence) }
         }
         let renderer = ReconciliationRenderer()
         if let out {

@@ -12,8 +12,14 @@ struct BillReconciler: Sendable {
     /// - Parameters:
     ///   - pricing: `Analysis.pricing`; its `current` strategy at delay 0 is the estimate.
     ///   - bill: the Places-related SKUs of the billing export.
-    func reconcile(_ pricing: PricingResult, bill: BilledUsage) -> Reconciliation {
+    ///   - period: which of the log's calls `pricing` priced, against the bill's days.
+    func reconcile(_ pricing: PricingResult, bill: BilledUsage, period: EstimatePeriod = .wholeLog()) -> Reconciliation {
         let estimate = pricing.cost(.current, delay: 0)
+        let months = (estimate?.months ?? []).map(\.month)
+        let overlap = BillReconciler.periodsOverlap(bill: bill.period, months: months)
+        // Months the bill covers and the log does not: their usage is billed and cannot be
+        // estimated. Said only when the two share a day; otherwise `disjointPeriods` says more.
+        let withoutLog = overlap == true ? bill.period.coveredMonths.filter { !months.contains($0) } : []
         var estimated: [String: (count: Double, cost: Double)] = [:]
         for month in estimate?.months ?? [] {
             // Unpriced calls (Find Place, unknown APIs) carry the log's API name, never a SKU
@@ -42,7 +48,10 @@ struct BillReconciler: Sendable {
         let sharedEstimated = shared.reduce(0) { $0 + $1.estimatedCount }
         let sharedBilled = shared.reduce(0) { $0 + $1.billedCount }
         var suggestedScale: Double?
-        if sharedEstimated > 0, sharedBilled > sharedEstimated * (1 + BillReconciler.tolerance) {
+        // A factor is only worth suggesting when both sides count the same days: a month billed
+        // and not logged, or a --since/--until unlike the bill's, would pass for sampling.
+        if sharedEstimated > 0, sharedBilled > sharedEstimated * (1 + BillReconciler.tolerance), withoutLog.isEmpty,
+           period.source != .options || period.matchesBill {
             let suggested = ((sharedBilled / sharedEstimated) * pricing.scale * 100).rounded() / 100
             // Only a factor `--scale` accepts is worth suggesting.
             suggestedScale = CostCalculator.Options.scaleRange.contains(suggested) ? suggested : nil
@@ -54,12 +63,22 @@ struct BillReconciler: Sendable {
             totalBilledUSD: bill.costUSD + bill.creditsUSD,
             estimatedCreditsUSD: credit == 0 ? 0 : -credit,
             billedCreditsUSD: bill.creditsUSD,
-            estimateMonths: (estimate?.months ?? []).map(\.month),
+            estimateMonths: months,
             bill: bill,
             suggestedScale: suggestedScale,
             causes: flagged ? BillReconciler.causes(suggestedScale: suggestedScale) : [],
-            periodsOverlap: BillReconciler.periodsOverlap(bill: bill.period, months: (estimate?.months ?? []).map(\.month))
+            periodsOverlap: overlap,
+            estimatePeriod: period,
+            billMonthsWithoutLog: withoutLog,
+            periodNotes: [period.sentence, BillReconciler.monthsWithoutLog(withoutLog, estimateMonths: months)].compactMap { $0 }
         )
+    }
+
+    /// The sentence for bill months in which the log has no call; `nil` when there are none.
+    static func monthsWithoutLog(_ withoutLog: [String], estimateMonths: [String]) -> String? {
+        guard !withoutLog.isEmpty else { return nil }
+        let named = withoutLog.count == 1 ? "\(withoutLog[0]), a month" : "\(BillReconciler.listed(withoutLog)), months"
+        return "The bill also covers \(named) in which the log has no call: the usage billed there cannot be in the estimate, so the SKUs differ by it as expected. Export the bill of \(BillReconciler.listed(estimateMonths)) alone to compare like with like."
     }
 
     /// Whether the bill's usage dates (else its invoice months) share a day with the estimate's
@@ -79,6 +98,11 @@ struct BillReconciler: Sendable {
         let billed = bill.firstUsageDate.flatMap { first in bill.lastUsageDate.map { "usage from \(first) to \($0)" } }
             ?? "invoice months \(bill.invoiceMonths.joined(separator: ", "))"
         return "The bill and the log share no day: the bill has \(billed), the estimate covers \(months.joined(separator: ", ")), so their counts are of different periods. Export the bill of the log's months, or analyze the log of the bill's (`--since`, `--until`)."
+    }
+
+    /// `a`, `a and b`, `a, b and c`.
+    static func listed(_ items: [String]) -> String {
+        items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items.last!
     }
 
     /// Whether two counts differ by more than the tolerance, relative to the billed count.

@@ -39,11 +39,47 @@ struct BilledUsage: Sendable, Equatable {
         var firstUsageDate: String?
         var lastUsageDate: String?
         var invoiceMonths: [String]
+        /// Whether each row gave one date, the first of a month, and no end date: a reports page
+        /// grouped by month, whose `Date` starts the month the row totals.
+        var monthlyRows: Bool
 
-        init(firstUsageDate: String? = nil, lastUsageDate: String? = nil, invoiceMonths: [String] = []) {
+        init(firstUsageDate: String? = nil, lastUsageDate: String? = nil, invoiceMonths: [String] = [], monthlyRows: Bool = false) {
             self.firstUsageDate = firstUsageDate
             self.lastUsageDate = lastUsageDate
             self.invoiceMonths = invoiceMonths
+            self.monthlyRows = monthlyRows
+        }
+
+        /// The days the bill's usage covers, first and last included: its usage dates (through
+        /// the end of the last month when its rows are months), else its invoice months whole;
+        /// `nil` when it names neither.
+        var coveredDays: ClosedRange<CivilDate>? {
+            if let first = firstUsageDate.flatMap(Period.civil), let last = lastUsageDate.flatMap(Period.civil), first <= last {
+                guard monthlyRows else { return first...last }
+                return first...CivilDate(year: last.year, month: last.month, day: CivilDate.daysInMonth(year: last.year, month: last.month))
+            }
+            guard let first = invoiceMonths.first.flatMap({ Period.civil($0 + "-01") }),
+                  let last = invoiceMonths.last.flatMap({ Period.civil($0 + "-01") }) else { return nil }
+            return first...CivilDate(year: last.year, month: last.month, day: CivilDate.daysInMonth(year: last.year, month: last.month))
+        }
+
+        /// The calendar months (`YYYY-MM`) of `coveredDays`, in order.
+        var coveredMonths: [String] {
+            guard let days = coveredDays else { return [] }
+            var months: [String] = []
+            var (year, month) = (days.lowerBound.year, days.lowerBound.month)
+            while (year, month) <= (days.upperBound.year, days.upperBound.month) {
+                months.append(CivilDate(year: year, month: month, day: 1).monthText)
+                (year, month) = month == 12 ? (year + 1, 1) : (year, month + 1)
+            }
+            return months
+        }
+
+        /// `YYYY-MM-DD` as a date; the reader only keeps dates a calendar has.
+        private static func civil(_ text: String) -> CivilDate? {
+            let parts = text.split(separator: "-")
+            guard parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else { return nil }
+            return CivilDate(year: year, month: month, day: day)
         }
     }
 

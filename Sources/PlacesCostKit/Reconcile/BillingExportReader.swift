@@ -216,6 +216,7 @@ struct BillingExportReader: Sendable {
             row.cost = cost
             row.credits = credits
             row.start = BillingExportReader.isoDate(cell(columns.start))
+            row.hasEnd = BillingExportReader.isoDate(cell(columns.end)) != nil
             row.end = BillingExportReader.isoDate(cell(columns.end)) ?? row.start
             if let index = columns.invoiceMonth { accumulator.addInvoiceMonth(cell(index)) }
             if let index = columns.currency { accumulator.noteCurrency(cell(index)) }
@@ -328,6 +329,7 @@ struct BillingExportReader: Sendable {
             row.amount = amount
             row.credits = credits
             row.start = BillingExportReader.isoDate(string("usage_start_time"))
+            row.hasEnd = BillingExportReader.isoDate(string("usage_end_time")) != nil
             row.end = BillingExportReader.isoDate(string("usage_end_time")) ?? row.start
             accumulator.addInvoiceMonth(string("invoice.month"))
             accumulator.noteCurrency(string("currency"))
@@ -397,6 +399,8 @@ struct BillingExportReader: Sendable {
         var credits = 0.0
         var start: String?
         var end: String?
+        /// Whether the row wrote an end date, rather than one date for its whole period.
+        var hasEnd = false
     }
 
     static let summaryWords: Set<String> = ["total", "subtotal", "tax", "taxes", "rounding error", "rounding", "grand total"]
@@ -434,6 +438,8 @@ struct BillingExportReader: Sendable {
         var invoiceMonths = Set<String>()
         var first: String?
         var last: String?
+        /// Whether every dated row gave one date, the first of a month, and no end: a bill by month.
+        var monthlyRows: Bool?
         var otherRows = 0
         var otherCost = 0.0
         var ignoredRows = 0
@@ -500,6 +506,7 @@ struct BillingExportReader: Sendable {
             // The period is the file's, so other services' rows count too.
             if let start = row.start { first = min(first ?? start, start) }
             if let end = row.end { last = max(last ?? end, end) }
+            if let start = row.start { monthlyRows = (monthlyRows ?? true) && !row.hasEnd && start.hasSuffix("-01") }
             let key = PairKey(service: row.service, sku: row.sku)
             let known: String?
             if let memo = names[key] {
@@ -539,7 +546,7 @@ struct BillingExportReader: Sendable {
             BilledUsage(
                 file: file, layout: layout, matchedByPosition: byPosition,
                 skus: skus.values.sorted { $0.sku < $1.sku },
-                period: .init(firstUsageDate: first, lastUsageDate: last, invoiceMonths: invoiceMonths.sorted()),
+                period: .init(firstUsageDate: first, lastUsageDate: last, invoiceMonths: invoiceMonths.sorted(), monthlyRows: monthlyRows ?? false),
                 otherServiceRows: otherRows, otherServiceCostUSD: otherCost, ignoredRows: ignoredRows,
                 skippedRows: skippedRows, warnings: warnings, currency: currency
             )

@@ -40,6 +40,13 @@ struct Reconciliation: Sendable, Equatable {
     /// Whether the bill's period shares a day with the estimate's months; `nil` when either
     /// side names none (`BillReconciler.periodsOverlap`).
     var periodsOverlap: Bool?
+    /// Which of the log's calls the estimate prices, against the bill's days.
+    var estimatePeriod: EstimatePeriod = .wholeLog()
+    /// The bill's months (`YYYY-MM`) in which the log has no call, when the two share a day.
+    var billMonthsWithoutLog: [String] = []
+    /// Sentences on the two periods: calls left out for the bill's days, `--since`/`--until`
+    /// that differ from them, bill months without log data.
+    var periodNotes: [String] = []
 
     var flaggedCount: Int { rows.filter(\.flagged).count }
 }

@@ -57,6 +57,9 @@ struct ReconciliationRenderer: Sendable {
             ])),
             ("estimate_months", .array(reconciliation.estimateMonths.map(JSONValue.string))),
             ("periods_overlap", reconciliation.periodsOverlap.map(JSONValue.bool) ?? .null),
+            ("estimate_period", estimatePeriod(reconciliation.estimatePeriod)),
+            ("bill_months_without_log", .array(reconciliation.billMonthsWithoutLog.map(JSONValue.string))),
+            ("period_notes", .array(reconciliation.periodNotes.map(JSONValue.string))),
             ("billing_file", .object([
                 ("path", .string(bill.file)),
                 ("layout", .string(bill.layout.rawValue)),
@@ -73,6 +76,22 @@ struct ReconciliationRenderer: Sendable {
         ])
     }
 
+    /// Which calls the estimate priced: `estimate_period` in `docs/report-schema.md`.
+    private func estimatePeriod(_ estimate: EstimatePeriod) -> JSONValue {
+        let days: [JSONValue] = estimate.daysLeftOut.map { days in
+            .object([("first", .string(days.lowerBound.dayText)), ("last", .string(days.upperBound.dayText))])
+        }
+        return .object([
+            ("source", .string(estimate.source.rawValue)),
+            ("since", estimate.window.start.map { .string($0.rfc3339) } ?? .null),
+            ("until", estimate.window.end.map { .string($0.rfc3339) } ?? .null),
+            ("time_zone", .string(estimate.zoneName)),
+            ("calls_left_out", .int(estimate.callsLeftOut)),
+            ("days_left_out", .array(days)),
+            ("matches_bill", .bool(estimate.matchesBill)),
+        ])
+    }
+
     func markdown(_ reconciliation: Reconciliation) -> String {
         let bill = reconciliation.bill
         var lines = ["# Estimate vs bill", ""]
@@ -82,6 +101,10 @@ struct ReconciliationRenderer: Sendable {
         if reconciliation.periodsOverlap == false {
             lines.append("")
             lines.append("**" + BillReconciler.disjointPeriods(bill: bill.period, months: months) + "**")
+        }
+        for note in reconciliation.periodNotes {
+            lines.append("")
+            lines.append("**" + note + "**")
         }
         // Text from the file: escaped, so it cannot add a cell, a tag or a line.
         let currency = bill.currency.map(MarkdownText.escaped)
