@@ -107,7 +107,9 @@ public struct CLI {
             context.standardError.write("placescost: error: \(CommandContext.printable(message))\n\(line)\n")
             return .usage
         } catch {
-            context.writeError("placescost: error: \(error)")
+            // One line even on a terminal (the terminal folds it): scripts and people copying a
+            // path from it take the line whole.
+            context.standardError.write("placescost: error: \(CommandContext.printable("\(error)"))\n")
             return ExitCode(for: error)
         }
     }

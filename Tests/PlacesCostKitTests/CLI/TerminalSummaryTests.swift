@@ -311,4 +311,14 @@ struct ErrorAdviceTests {
         CommandContext(standardOutput: StringSink(), standardError: pipe, workingDirectory: "/", environment: [:]).writeError(long)
         #expect(pipe.text == long + "\n")
     }
+
+    @Test("An error is one line on a terminal too, however narrow: a notice may wrap, the error never")
+    func errorOneLine() throws {
+        let executable = try #require(EndToEndTests.executable, "placescost was not built beside the tests")
+        let arguments = ["reconcile", "SampleLogs/ios-app.jsonl", "--billing", "/nonexistent/folder/of/bills/october.csv"]
+        let screen = Pseudoterminal.plain(try Pseudoterminal(columns: 40).run(executable, arguments, environment: TerminalSummaryTests.environment(), directory: packageRoot))
+        let errors = screen.split(separator: "\n").filter { $0.hasPrefix("placescost: error: ") }
+        #expect(errors.count == 1, "\(screen)")
+        #expect(errors.first?.hasSuffix("Check the --billing path.") == true, "\(screen)")
+    }
 }
