@@ -505,6 +505,8 @@ package struct LogReader {
         switch input.unwrapper == nil ? decompressor.finish() : decompressor.outcome ?? .abandoned {
         case .complete, .abandoned:
             return false
+        case .cutWhileRead:
+            throw IngestError.cutWhileRead(path: input.displayName)
         case .damaged(let reason, let line):
             let diagnostic = Diagnostic(location: SourceLocation(file: input.displayName, line: line), reason: reason)
             if !options.strict {
@@ -579,6 +581,8 @@ package struct LogReader {
         case .csv:
             try readCSV(&reader, parser: CSVRecordParser(), linesBefore: 0, sink: sink, into: &output)
         case .har:
+            // A capture cut off while it was read is no partial capture: the run stops.
+            let cut = CutDetector(descriptor: descriptor)
             do {
                 try HARReader().forEachEntry(fileDescriptor: descriptor, prefix: reader.takeBuffered()) { entry, line in
                     switch entry {
@@ -593,8 +597,10 @@ package struct LogReader {
                     }
                 }
             } catch let failure as HARReader.PositionedError {
+                if cut.wasCut { throw IngestError.cutWhileRead(path: displayName) }
                 try report(Diagnostic(location: SourceLocation(file: displayName, line: failure.line), reason: "\(failure.error)"), countAsRejected: true, into: &output)
             }
+            if cut.wasCut { throw IngestError.cutWhileRead(path: displayName) }
         case .accessLog:
             let parser = options.accessLogParser(for: input)
             try reader.forEachLine { event in
