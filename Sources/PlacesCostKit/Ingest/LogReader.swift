@@ -67,8 +67,9 @@ package struct LogReader {
         /// All diagnostics, including those not stored.
         package var diagnosticCount = 0
         /// Warnings about a whole file (its compressed data damaged, cut short or followed by
-        /// other bytes): at most one a file, kept and shown however many record warnings came
-        /// before, since damage first shows as the garbage it decodes to. Not in `diagnosticCount`.
+        /// other bytes; its JSON array cut off between elements or holding empty elements): at
+        /// most two a file, kept and shown however many record warnings came before, since damage
+        /// first shows as the garbage it decodes to. Not in `diagnosticCount`.
         package var fileWarnings: [Diagnostic] = []
         /// Field names of Place Details masks that no field list knows, with their details calls
         /// (`Analyzer.unknownFields`): billed as the categories of most unlisted fields.
@@ -521,12 +522,14 @@ package struct LogReader {
     /// Ends the reading of an input: for a gzip input or a JSON array, reads what its reader left
     /// of the text (so the outcome is known, whichever reader stopped where) and warns, at the
     /// line it was found in, when the compressed data was damaged, cut short or followed by other
-    /// bytes.
+    /// bytes, and when the array was cut off between elements or holds empty elements
+    /// (`JSONArrayLines.Finding`).
     ///
     /// - Parameter strictLater: keep the warning as a diagnostic even under `strict`, for a
     ///   caller that throws diagnostics in input order itself (`CallPipeline`).
     /// - Returns: whether a warning was given.
-    /// - Throws: `IngestError.readFailed` when reading the compressed input or the array failed; the warning's
+    /// - Throws: `IngestError.cutWhileRead` when a gzip file was cut short while it was read;
+    ///   `IngestError.readFailed` when reading the compressed input or the array failed; the warning's
     ///   `IngestError.malformedRecord` under `strict`.
     @discardableResult
     package func finishReading(_ input: inout OpenedInput, into output: inout Output, strictLater: Bool = false) throws -> Bool {
@@ -540,27 +543,47 @@ package struct LogReader {
 
     /// `finishReading` for a gzip input or a JSON array.
     private func finishDecoding(_ input: inout OpenedInput, into output: inout Output, strictLater: Bool) throws -> Bool {
-        if let unwrapper = input.unwrapper, case .readFailed(let reason) = unwrapper.finish() {
-            throw IngestError.readFailed(path: "", reason: reason)
-        }
-        guard let decompressor = input.decompressor else { return false }
-        // An unwrapper read the decompressor's pipe to its end: the outcome is final.
-        switch input.unwrapper == nil ? decompressor.finish() : decompressor.outcome ?? .abandoned {
-        case .complete, .abandoned:
-            return false
-        case .damaged(let reason, let line):
-            let diagnostic = Diagnostic(location: SourceLocation(file: input.displayName, line: line), reason: reason)
-            if !options.strict {
-                output.fileWarnings.append(diagnostic)
-            } else if strictLater {
-                output.diagnosticCount += 1
-                if output.diagnostics.count < LogReader.maxStoredDiagnostics { output.diagnostics.append(diagnostic) }
-            } else {
-                throw IngestError.malformedRecord(diagnostic)
-            }
-            return true
+        var warned = false
+        // The gzip data's outcome first: a cut or damage there explains the array's cut.
+        var arrayFindings: [JSONArrayLines.Finding] = []
+        switch input.unwrapper?.finish() {
         case .readFailed(let reason):
             throw IngestError.readFailed(path: "", reason: reason)
+        case .complete(let findings):
+            arrayFindings = findings
+        case .abandoned, nil:
+            break
+        }
+        if let decompressor = input.decompressor {
+            // An unwrapper read the decompressor's pipe to its end: the outcome is final.
+            switch input.unwrapper == nil ? decompressor.finish() : decompressor.outcome ?? .abandoned {
+            case .complete, .abandoned:
+                break
+            case .cutWhileRead:
+                throw IngestError.cutWhileRead(path: input.displayName)
+            case .damaged(let reason, let line):
+                try warnOfFile(Diagnostic(location: SourceLocation(file: input.displayName, line: line), reason: reason), into: &output, strictLater: strictLater)
+                return true
+            case .readFailed(let reason):
+                throw IngestError.readFailed(path: "", reason: reason)
+            }
+        }
+        for finding in arrayFindings {
+            try warnOfFile(Diagnostic(location: SourceLocation(file: input.displayName, line: finding.line), reason: finding.reason), into: &output, strictLater: strictLater)
+            warned = true
+        }
+        return warned
+    }
+
+    /// A warning about a whole file (`Output.fileWarnings`), or under `strict` the error.
+    private func warnOfFile(_ diagnostic: Diagnostic, into output: inout Output, strictLater: Bool) throws {
+        if !options.strict {
+            output.fileWarnings.append(diagnostic)
+        } else if strictLater {
+            output.diagnosticCount += 1
+            if output.diagnostics.count < LogReader.maxStoredDiagnostics { output.diagnostics.append(diagnostic) }
+        } else {
+            throw IngestError.malformedRecord(diagnostic)
         }
     }
 
@@ -622,6 +645,8 @@ package struct LogReader {
         case .csv:
             try readCSV(&reader, parser: CSVRecordParser(), linesBefore: 0, sink: sink, into: &output)
         case .har:
+            // A capture cut off while it was read is no partial capture: the run stops.
+            let cut = CutDetector(descriptor: descriptor)
             do {
                 try HARReader().forEachEntry(fileDescriptor: descriptor, prefix: reader.takeBuffered()) { entry, line in
                     switch entry {
@@ -636,8 +661,10 @@ package struct LogReader {
                     }
                 }
             } catch let failure as HARReader.PositionedError {
+                if cut.wasCut { throw IngestError.cutWhileRead(path: displayName) }
                 try report(Diagnostic(location: SourceLocation(file: displayName, line: failure.line), reason: "\(failure.error)"), countAsRejected: true, into: &output)
             }
+            if cut.wasCut { throw IngestError.cutWhileRead(path: displayName) }
         case .accessLog:
             let parser = options.accessLogParser(for: input)
             try reader.forEachLine { event in

@@ -40,6 +40,9 @@ final class GzipDecompressor: @unchecked Sendable {
         case readFailed(String)
         /// The reader closed the pipe before the end.
         case abandoned
+        /// The compressed input, a regular file, was cut short while it was read
+        /// (`CutDetector`): the text past the cut is no longer in it.
+        case cutWhileRead
     }
 
     /// The pipe the text goes through.
@@ -100,6 +103,16 @@ final class GzipDecompressor: @unchecked Sendable {
     }
 
     private func run(zlib: ZLib, prefix: [UInt8]) -> Outcome {
+        let cut = CutDetector(descriptor: pipe.source)
+        let outcome = inflate(zlib: zlib, prefix: prefix)
+        // Data that ends where it was cut may even look whole (a cut between members).
+        switch outcome {
+        case .complete, .damaged: return cut.wasCut ? .cutWhileRead : outcome
+        case .readFailed, .abandoned, .cutWhileRead: return outcome
+        }
+    }
+
+    private func inflate(zlib: ZLib, prefix: [UInt8]) -> Outcome {
         guard let inflater = Inflater(zlib: zlib) else {
             return .damaged(reason: "zlib cannot start decompressing (out of memory); the file is skipped", line: 1)
         }

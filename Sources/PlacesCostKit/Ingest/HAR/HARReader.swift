@@ -14,7 +14,14 @@
 ///
 /// A capture cut off mid-way (a proxy stopped while writing) delivers every complete entry and
 /// then throws `Error.truncated`: the entries read are sound, and the caller decides whether a
-/// partial capture is acceptable. Bytes after the top-level object are not read.
+/// partial capture is acceptable.
+///
+/// Captures one after another (`cat a.har b.har`) are read one after another, as JSON arrays
+/// one after another are: a text after the top-level object that is again an object with a `log`
+/// object is a capture, its entries numbered from 1 as in its own `log.entries`. Anything else
+/// after it (trailing garbage, an object without `log`) is not read: it throws
+/// `Error.textAfterCapture` at the line it starts on, after every entry before it, and never
+/// quotes it.
 package struct HARReader {
     package enum Entry: Equatable, Sendable {
         /// A complete entry; `index` is its 1-based position in `log.entries`.
@@ -38,6 +45,9 @@ package struct HARReader {
         case truncated(entriesRead: Int)
         /// The document's structure outside the entries is not JSON.
         case invalidJSON(byteOffset: Int, reason: String)
+        /// Text that is not a HAR capture follows the top-level object; `entriesRead` entries
+        /// were delivered before it.
+        case textAfterCapture(entriesRead: Int)
 
         package var description: String {
             switch self {
@@ -47,6 +57,8 @@ package struct HARReader {
                 "the HAR capture is cut off after \(entriesRead) complete \(entriesRead == 1 ? "entry" : "entries"); those were read. Export the capture again if it was still being written."
             case .invalidJSON(let byteOffset, let reason):
                 "the HAR capture is not valid JSON at byte \(byteOffset): \(reason)."
+            case .textAfterCapture(let entriesRead):
+                "the file goes on after its HAR capture with text that is not another capture; it is not read; the \(entriesRead) \(entriesRead == 1 ? "entry before it was" : "entries before it were"). A HAR file is one JSON object, or captures one after another."
             }
         }
     }
@@ -96,6 +108,28 @@ package struct HARReader {
     /// - Throws: `PositionedError` where the other throws `Error`.
     func forEachEntry(fileDescriptor: Int32, prefix: [UInt8] = [], _ body: (Entry, Int) throws -> Void) throws {
         var walk = Walk(stream: HARByteStream(fileDescriptor: fileDescriptor, chunkSize: chunkSize, prefix: prefix, maxRetained: maxEntryLength))
+        try capture(&walk, body)
+        // Every entry delivered so far, over all the captures read.
+        var entriesBefore = walk.entriesRead
+        while true {
+            try walk.stream.skipWhitespace()
+            guard try walk.stream.hasMore() else { return }
+            let start = walk.stream.line(at: walk.stream.position)
+            walk.startCapture()
+            do {
+                try capture(&walk, body)
+            } catch is PositionedError where !walk.sawLog {
+                // Not a capture: no entry of it was delivered, and its text is not quoted.
+                throw PositionedError(error: .textAfterCapture(entriesRead: entriesBefore), line: start)
+            }
+            entriesBefore += walk.entriesRead
+        }
+    }
+
+    /// Reads one capture, from the stream's position, with `walk`.
+    ///
+    /// - Throws: `PositionedError` where the capture is cut off, not a HAR or not JSON.
+    private func capture(_ walk: inout Walk, _ body: (Entry, Int) throws -> Void) throws {
         do {
             try walk.document(body)
         } catch is HARByteStream.EndOfInput {
@@ -192,6 +226,14 @@ extension HARReader {
 
         init(stream: HARByteStream) {
             self.stream = stream
+        }
+
+        /// Starts the walk over another capture that follows the one read.
+        mutating func startCapture() {
+            sawLog = false
+            sawEntries = false
+            entriesRead = 0
+            entryLine = nil
         }
 
         func invalid(_ reason: String) -> HARReader.Error {

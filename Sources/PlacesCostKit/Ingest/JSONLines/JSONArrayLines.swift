@@ -16,6 +16,9 @@
 /// - Nothing is dropped that a reader would judge: what is not whitespace, a separator `,`, or
 ///   the array's own brackets is copied as an element, so a broken array gives malformed lines
 ///   (the strict parser words why, at their line), never a silently shorter log.
+/// - What is wrong with the array and no line can show is a `Finding`, at the line of the file it
+///   is found on: an array cut off between elements (`[{...},` and then the end), and separators
+///   with no element before them (`[a,,b]`, `[a,]`).
 /// - Work and memory are proportional to the input read: one byte of state a byte, no element
 ///   held whole (an element longer than a line may be is passed on as it comes, and the line
 ///   reader rejects it as overlong).
@@ -30,7 +33,57 @@ struct JSONArrayLines {
         case string(depth: Int, escaped: Bool)
     }
 
+    /// What the array shows beside its elements, found in `finish`, with its line in the file.
+    struct Finding: Equatable, Sendable {
+        enum Kind: Equatable, Sendable {
+            /// The input ends inside an array, between elements: no `]` closes it.
+            case cutOff(elementsRead: Int)
+            /// `count` separators with no element before them (`,,` or `[,`) or after them (`,]`),
+            /// which JSON does not allow; `line` is the first one's.
+            case emptyElements(count: Int)
+        }
+
+        var kind: Kind
+        /// The 1-based line of the file.
+        var line: Int
+
+        /// A full sentence for a warning at `line`; it quotes nothing of the input.
+        var reason: String {
+            switch kind {
+            case .cutOff(let elementsRead):
+                "the JSON array is cut off after \(elementsRead) complete \(elementsRead == 1 ? "element" : "elements") (no `]` closes it); those were read. Export the log again if it was still being written."
+            case .emptyElements(let count):
+                (count == 1 ? "the JSON array has an empty element" : "the JSON array has \(count) empty elements, the first")
+                    + " here (a `,` after `[` or another `,`, or before `]`), which is not JSON; the elements around "
+                    + (count == 1 ? "it" : "them") + " were read. Check that no record was lost where the array was edited or written."
+            }
+        }
+    }
+
+    /// Where the array's structure stands in a gap: what a `,` or `]` there means.
+    private enum Gap {
+        /// After `[` (or outside an array): a `,` is an empty element, a `]` an empty array.
+        case afterOpen
+        /// After an element.
+        case afterElement
+        /// After a `,`: another `,` is an empty element, a `]` ends the array after one.
+        case afterComma
+    }
+
     private var place = Place.gap
+    private var gap = Gap.afterOpen
+    /// Newlines of the input read so far.
+    private var inputNewlines = 0
+    /// The line of the last byte of the input that was not whitespace.
+    private var lastContentLine = 1
+    /// Elements started so far, in every array.
+    private var elements = 0
+    private var emptyElements = 0
+    /// The line of the last `,` between elements: where a `,]` is.
+    private var commaLine = 1
+    private var firstEmptyElementLine: Int?
+    /// What `finish` found, in the order of their lines.
+    private(set) var findings: [Finding] = []
     /// Whether an array is open: its `,`s separate elements and its `]` closes it.
     private var inArray = false
     /// Newlines of the input inside the element being copied, written after it.
@@ -103,6 +156,13 @@ struct JSONArrayLines {
             }
             let byte = bytes[index]
             index += 1
+            // Every newline comes here, none is in a run copied whole: the count is exact.
+            let line = inputNewlines + 1
+            switch byte {
+            case .newline: inputNewlines += 1
+            case 0x20, 0x09, .carriageReturn: break
+            default: lastContentLine = line
+            }
             switch place {
             case .string(let depth, let escaped):
                 output.append(byte)
@@ -127,9 +187,12 @@ struct JSONArrayLines {
                     place = endElement(into: &output)
                 case .comma where inArray:
                     place = endElement(into: &output)
+                    gap = .afterComma
+                    commaLine = line
                 case .closeBracket where inArray:
                     place = endElement(into: &output)
                     inArray = false
+                    gap = .afterOpen
                 default:
                     output.append(byte)
                 }
@@ -158,11 +221,16 @@ struct JSONArrayLines {
                 case 0x20, 0x09, .carriageReturn:
                     break
                 case .comma where inArray:
-                    break
+                    if gap != .afterElement { noteEmptyElement(line: line) }
+                    gap = .afterComma
+                    commaLine = line
                 case .closeBracket where inArray:
+                    if gap == .afterComma { noteEmptyElement(line: commaLine) }
                     inArray = false
+                    gap = .afterOpen
                 case .openBracket where !inArray:
                     inArray = true
+                    gap = .afterOpen
                 default:
                     place = startElement(byte, into: &output)
                 }
@@ -170,10 +238,23 @@ struct JSONArrayLines {
         }
     }
 
-    /// Ends the input: an element cut short is written as it stands (a malformed last line).
+    /// Ends the input: an element cut short is written as it stands (a malformed last line); an
+    /// array cut off between elements, and empty elements, are `findings`.
     mutating func finish(into output: inout [UInt8]) {
-        if case .gap = place { return }
+        if let firstEmptyElementLine {
+            findings.append(Finding(kind: .emptyElements(count: emptyElements), line: firstEmptyElementLine))
+        }
+        if case .gap = place {
+            // An element cut short is its own malformed line; cut between elements, nothing shows.
+            if inArray { findings.append(Finding(kind: .cutOff(elementsRead: elements), line: lastContentLine)) }
+            return
+        }
         place = endElement(into: &output)
+    }
+
+    private mutating func noteEmptyElement(line: Int) {
+        emptyElements += 1
+        if firstEmptyElementLine == nil { firstEmptyElementLine = line }
     }
 
     /// A newline of the input between elements: a blank output line is left out while the
@@ -193,6 +274,8 @@ struct JSONArrayLines {
             linesAhead += 1
         }
         lineHoldsElement = true
+        elements += 1
+        gap = .afterElement
         output.append(byte)
         switch byte {
         case .openBrace, .openBracket: return .element(depth: 1)

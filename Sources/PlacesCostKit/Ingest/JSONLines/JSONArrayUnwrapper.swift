@@ -17,8 +17,9 @@ import Darwin
 final class JSONArrayUnwrapper: @unchecked Sendable {
     /// How the unwrapping ended.
     enum Outcome: Equatable, Sendable {
-        /// The input was read to its end.
-        case complete
+        /// The input was read to its end; `findings` are what its structure showed beside its
+        /// elements (cut off, empty elements), for warnings.
+        case complete(findings: [JSONArrayLines.Finding])
         /// Reading the input failed (an I/O error).
         case readFailed(String)
         /// The reader closed the pipe before the end.
@@ -89,6 +90,6 @@ final class JSONArrayUnwrapper: @unchecked Sendable {
         text.removeAll(keepingCapacity: true)
         lines.finish(into: &text)
         guard text.withUnsafeBytes({ pipe.write($0) }) else { return .abandoned }
-        return .complete
+        return .complete(findings: lines.findings)
     }
 }
