@@ -68,7 +68,7 @@ package enum API: Sendable, Hashable {
                 ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || " _-.:/()".unicodeScalars.contains($0)
             }
         }
-        if !raw.isEmpty, isName(raw[...], limit: 64) { return raw }
+        if isName(raw[...], limit: 64) { return raw }
         if raw.contains("://") || raw.hasPrefix("/") {
             let address = raw.prefix { $0 != "?" && $0 != "#" }
             if isName(address, limit: 120) { return address + (address.count < raw.count ? " (its query left out)" : "") }

@@ -19,7 +19,7 @@ struct APITests {
 
     @Test("Any other name is kept as it was written, as an unknown API")
     func other() {
-        for raw in ["search_nearby", "Autocomplete ", "", "place-details", "getPlaces"] {
+        for raw in ["search_nearby", "Autocomplete ", "", "place-details", "getPlaces", "Nearby Search (New)", "places:searchText"] {
             #expect(API.parse(raw).api == .other(raw) && API.parse(raw).api.isOther, "\(raw)")
             #expect(API.parse(raw).generation == nil)
         }
