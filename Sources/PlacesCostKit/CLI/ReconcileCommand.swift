@@ -120,7 +120,7 @@ struct ReconcileCommand {
         }
         let terminal = TerminalOutput(context: context, color: parsed[TerminalOutput.option])
         if terminal.isTerminal, !parsed.has(Key.json), parsed[Key.report] == nil {
-            context.standardOutput.write(terminal.text.document(renderer.render(reconciliation, as: .md)))
+            context.standardOutput.write(terminal.text.document(renderer.markdown(reconciliation, brief: true)))
         } else if let report {
             context.standardOutput.write(renderer.render(reconciliation, as: report))
         }

@@ -92,7 +92,9 @@ struct ReconciliationRenderer: Sendable {
         ])
     }
 
-    func markdown(_ reconciliation: Reconciliation) -> String {
+    /// The Markdown report; `brief` for a terminal, where the flag goes into the difference
+    /// column (`+130%, flagged`, `only billed`), so a narrow screen never loses it.
+    func markdown(_ reconciliation: Reconciliation, brief: Bool = false) -> String {
         let bill = reconciliation.bill
         var lines = ["# Estimate vs bill", ""]
         lines.append("Billing export: \(MarkdownText.name(bill.file)) (\(bill.layout.rawValue)\(bill.matchedByPosition ? ", columns matched by position" : "")), \(periodText(bill.period)).")
@@ -117,16 +119,27 @@ struct ReconciliationRenderer: Sendable {
             lines.append("**The bill is in \(currency)**: its costs are shown as billed, in \(currency), and the estimate's in US dollars at Google's list prices, so the costs are not compared; the counts are, and they do not depend on the currency.")
         }
         lines.append("")
-        lines.append("| SKU | estimated count | billed count | difference | estimated cost | billed cost\(currency.map { " (\($0))" } ?? "") | |")
-        lines.append("|---|---:|---:|---:|---:|---:|---|")
-        for row in reconciliation.rows {
-            let mark: String
-            if !row.inBill { mark = "**flagged**: not in the bill" }
-            else if !row.inEstimate { mark = "**flagged**: not in the estimate" }
-            else { mark = row.flagged ? "**flagged**" : "" }
-            lines.append("| \(MarkdownText.name(row.sku)) | \(Money.plain(row.estimatedCount)) | \(Money.plain(row.billedCount)) | \(difference(row)) | \(Money.usd(row.estimatedCostUSD)) | \(billed(row.billedCostUSD)) | \(mark) |")
+        let billedCost = "billed cost\(currency.map { " (\($0))" } ?? "")"
+        if brief {
+            lines.append("| SKU | estimated count | billed count | estimated cost | \(billedCost) | difference |")
+            lines.append("|---|---:|---:|---:|---:|---|")
+        } else {
+            lines.append("| SKU | estimated count | billed count | difference | estimated cost | \(billedCost) | |")
+            lines.append("|---|---:|---:|---:|---:|---:|---|")
         }
-        lines.append("| **Total** (net of credits) | | | | **\(Money.usd(reconciliation.totalEstimatedUSD))** | **\(billed(reconciliation.totalBilledUSD))** | |")
+        for row in reconciliation.rows {
+            let counts = "| \(MarkdownText.name(row.sku)) | \(Money.plain(row.estimatedCount)) | \(Money.plain(row.billedCount)) |"
+            let costs = " \(Money.usd(row.estimatedCostUSD)) | \(billed(row.billedCostUSD)) |"
+            if brief {
+                let mark = !row.inBill ? "only estimated" : !row.inEstimate ? "only billed" : difference(row) + (row.flagged ? ", flagged" : "")
+                lines.append(counts + costs + " \(mark) |")
+            } else {
+                let mark = !row.inBill ? "**flagged**: not in the bill" : !row.inEstimate ? "**flagged**: not in the estimate" : row.flagged ? "**flagged**" : ""
+                lines.append(counts + " \(difference(row)) |" + costs + " \(mark) |")
+            }
+        }
+        let totals = "**\(Money.usd(reconciliation.totalEstimatedUSD))** | **\(billed(reconciliation.totalBilledUSD))** |"
+        lines.append(brief ? "| **Total** (net of credits) | | | \(totals) |" : "| **Total** (net of credits) | | | | \(totals) |")
         lines.append("")
         lines.append("Credits are kept apart from the SKU costs: estimated \(Money.usd(reconciliation.estimatedCreditsUSD)), billed \(billed(reconciliation.billedCreditsUSD)).")
         if bill.otherServiceRows > 0 {

@@ -157,19 +157,41 @@ struct TerminalText: Sendable {
     /// The narrowest a table's column is cut to.
     static let minimumCut = 8
 
-    /// Rows aligned in columns two spaces apart. A row too wide for `width` wraps its last
-    /// column (a table of labels and sentences); if that is not enough, the widest column is cut,
-    /// and columns that fit in no way are left out from the right.
+    /// Rows aligned in columns two spaces apart, the first row their header. In a table too wide
+    /// for `width`, a header wider than its column's cells wraps at spaces over more lines rather
+    /// than widen the column (numbers under `estimated count` need not take 15 columns), so the
+    /// key column keeps its room. A row
+    /// too wide for `width` wraps its last column (a table of labels and sentences); if that is
+    /// not enough, text columns are cut, widest first, never a number, and columns that fit in
+    /// no way are left out from the right.
     func tableLines(_ rows: [[String]]) -> [String] {
         let plain = rows.map { $0.map { TerminalText(width: width, color: false).inline($0) } }
         var columns = plain.map(\.count).max() ?? 0
-        var widths = (0..<columns).map { column in plain.map { column < $0.count ? $0[column].unicodeScalars.count : 0 }.max() ?? 0 }
+        let header = plain.first ?? []
+        let cellWidths = (0..<columns).map { column in plain.dropFirst().map { column < $0.count ? $0[column].unicodeScalars.count : 0 }.max() ?? 0 }
+        let headings = (0..<columns).map { column in column < header.count ? header[column] : "" }
+        var widths = (0..<columns).map { max(cellWidths[$0], headings[$0].unicodeScalars.count) }
+        if widths.reduce(0, +) + 2 * max(0, columns - 1) > width {
+            // Too wide with its headers on one line: each wraps at spaces to its column's cells.
+            widths = (0..<columns).map { column in
+                max(cellWidths[column], min(widths[column], headings[column].split(separator: " ").map(\.unicodeScalars.count).max() ?? 0))
+            }
+        }
+        /// The header's cells over as many lines as its widest wrap takes, each cut to its column.
+        func headerRows(_ widths: [Int]) -> [[String]] {
+            let wrapped = (0..<widths.count).map { column in
+                TerminalText.wordWrapped(column < header.count ? header[column] : "", to: widths[column])
+            }
+            let count = wrapped.map(\.count).max() ?? 1
+            return (0..<count).map { line in wrapped.map { line < $0.count ? $0[line] : "" } }
+        }
         let fixed = widths.dropLast().reduce(0, +) + 2 * max(0, columns - 1)
         if columns >= 2, fixed + widths[columns - 1] > width, width - fixed >= 30 {
             // The last column wraps under itself.
             let lastWidth = width - fixed
             var lines: [String] = []
-            for (index, row) in plain.enumerated() {
+            let titles = headerRows(Array(widths.dropLast()) + [lastWidth])
+            for (index, row) in (titles + plain.dropFirst()).enumerated() {
                 var lead = ""
                 for column in 0..<(columns - 1) {
                     let cell = column < row.count ? row[column] : ""
@@ -178,7 +200,7 @@ struct TerminalText: Sendable {
                 let wrappedLast = TerminalText(width: lastWidth, color: false).wrapped(row.count == columns ? row[columns - 1] : "")
                 for (part, text) in wrappedLast.enumerated() {
                     let line = (part == 0 ? lead : String(repeating: " ", count: fixed)) + text
-                    lines.append(index == 0 ? styled(line, .bold) : line)
+                    lines.append(index < titles.count ? styled(line, .bold) : line)
                 }
             }
             return lines.map { line in
@@ -187,37 +209,64 @@ struct TerminalText: Sendable {
                 return line
             }
         }
-        // Columns that would not fit even cut to `minimumCut` are left out from the right (the
-        // full report has them); then the widest columns are cut until the rest fits.
-        func span(_ widths: ArraySlice<Int>) -> Int { widths.reduce(0, +) + 2 * max(0, widths.count - 1) }
-        while columns > 2, span(widths.prefix(columns).map { min($0, TerminalText.minimumCut) }[...]) > width {
-            columns -= 1
-        }
-        widths = Array(widths.prefix(columns))
-        while span(widths[...]) > width, let widest = widths.indices.max(by: { widths[$0] < widths[$1] }), widths[widest] > TerminalText.minimumCut {
-            widths[widest] -= 1
-        }
-        // A cut that would make two different cells of a column read the same (`session_details`
-        // and `session_details_basic`) is made in the middle of that column's cells instead.
-        let cutsInMiddle = (0..<columns).map { column in
-            let cells = Set(plain.compactMap { column < $0.count ? $0[column] : nil })
-            return Set(cells.map { TerminalText.truncated($0, to: widths[column]) }).count < cells.count
-        }
         let numeric = (0..<columns).map { column in
             plain.dropFirst().allSatisfy { column >= $0.count || $0[column].isEmpty || $0[column].first.map { "$-0123456789".contains($0) } == true }
         }
-        return plain.enumerated().map { index, row in
+        // A number is never cut: a numeric column narrows only to its widest value (its header is
+        // cut past that); a text column to `minimumCut`.
+        let floors = (0..<columns).map { column in
+            numeric[column] ? min(widths[column], plain.dropFirst().map { column < $0.count ? $0[column].unicodeScalars.count : 0 }.max() ?? 0) : min(widths[column], TerminalText.minimumCut)
+        }
+        // Columns that would not fit even at their floors are left out from the right (the full
+        // report has them); then columns are cut until the rest fits: text columns, widest first,
+        // then numeric headers.
+        func span(_ widths: ArraySlice<Int>) -> Int { widths.reduce(0, +) + 2 * max(0, widths.count - 1) }
+        while columns > 2, span(floors.prefix(columns)) > width {
+            columns -= 1
+        }
+        widths = Array(widths.prefix(columns))
+        while span(widths[...]) > width {
+            let cuttable = widths.indices.filter { widths[$0] > floors[$0] }
+            let order: [[Int]] = [cuttable.filter { !numeric[$0] }, cuttable.filter { numeric[$0] }]
+            guard let group = order.first(where: { !$0.isEmpty }), let widest = group.max(by: { widths[$0] < widths[$1] }) else { break }
+            widths[widest] -= 1
+        }
+        let titles = headerRows(widths)
+        // A cut that would make two different cells of a column read the same (`session_details`
+        // and `session_details_basic`) is made in the middle of that column's cells instead.
+        let cutsInMiddle = (0..<columns).map { column in
+            let cells = Set(plain.dropFirst().compactMap { column < $0.count ? $0[column] : nil })
+            return Set(cells.map { TerminalText.truncated($0, to: widths[column]) }).count < cells.count
+        }
+        return (titles + plain.dropFirst()).enumerated().map { index, row in
+            let isTitle = index < titles.count
             var cells: [String] = []
             for column in 0..<columns {
                 let full = column < row.count ? row[column] : ""
-                let cell = cutsInMiddle[column] ? TerminalText.truncatedInMiddle(full, to: widths[column]) : TerminalText.truncated(full, to: widths[column])
+                let cell = cutsInMiddle[column] && !isTitle ? TerminalText.truncatedInMiddle(full, to: widths[column]) : TerminalText.truncated(full, to: widths[column])
                 let pad = String(repeating: " ", count: widths[column] - cell.unicodeScalars.count)
-                let text = numeric[column] && index > 0 ? pad + cell : cell + pad
-                cells.append(index == 0 ? styled(text, .bold) : text)
+                let text = numeric[column] && !isTitle ? pad + cell : cell + pad
+                cells.append(isTitle ? styled(text, .bold) : text)
             }
             var line = cells.joined(separator: "  ")
             while line.hasSuffix(" ") { line.removeLast() }
             return line
         }
+    }
+
+    /// `text` wrapped at spaces into lines of at most `width` columns where its words allow
+    /// (a longer word keeps a line of its own, cut by the table); plain text only.
+    static func wordWrapped(_ text: String, to width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty, line.unicodeScalars.count + 1 + word.unicodeScalars.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        lines.append(line)
+        return lines
     }
 }

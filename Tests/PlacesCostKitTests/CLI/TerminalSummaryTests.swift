@@ -111,6 +111,23 @@ struct TerminalSummaryTests {
         return table
     }
 
+    @Test("reconcile on a terminal: the SKU names stay apart, no number is cut, the flag is never dropped", arguments: [60, 80, 120])
+    func reconcileTable(_ columns: Int) throws {
+        let screen = Pseudoterminal.plain(try terminal(
+            ["reconcile", "SampleLogs/ios-app.jsonl", "--billing", "SampleLogs/billing/cost-table-2026-10.csv", "-q"], columns: UInt16(columns)
+        ))
+        check(screen, columns: columns, maxLines: 60)
+        let rows = screen.split(separator: "\n").map(String.init)
+        let details = try #require(rows.first { $0.hasPrefix("Plac") }, "\(screen)")
+        #expect(details.contains("  393  ") && details.contains("  405  ") && details.hasSuffix("-3%, flagged"), "\(details)")
+        let sessions = rows.filter { $0.hasPrefix("Auto") && $0.contains("$0.00") }
+        #expect(sessions.count == 3, "\(sessions)")
+        if columns >= 80 {
+            #expect(rows.contains { $0.hasPrefix("Autocomplete (included with") }, "\(screen)")
+            #expect(rows.contains { $0.hasPrefix("Autocomplete without Places") }, "\(screen)")
+        }
+    }
+
     @Test("simulate on a terminal shows the seeds' worked example per search: 4 requests, $0.01632 per request + Geocoding, $0.017 a session")
     func simulatePerSearch() throws {
         let screen = Pseudoterminal.plain(try terminal(["simulate", "--pricing", "legacy-list", "--chars", "7", "--delay", "3", "--completion-rate", "1"]))
