@@ -133,12 +133,13 @@ struct ArgumentScanner: Sendable {
         return parsed
     }
 
-    /// `value`, when `option` takes it.
+    /// `value`, when `option` takes it; a choice in any case is that choice (`DuckDB`: `duckdb`).
     private func checked(_ value: String, _ option: CommandOption) throws -> String {
-        if let choices = option.choices, !choices.contains(value) {
+        guard let choices = option.choices else { return value }
+        guard let choice = choices.first(where: { $0.lowercased() == value.lowercased() }) else {
             throw error("\(option.longFlag) takes \(CommandOption.listed(choices)), not `\(value)`.")
         }
-        return value
+        return choice
     }
 
     /// " Did you mean --json?" for `jsn`, or nothing.

@@ -1,7 +1,7 @@
 /// `placescost pricing list | pricing show ID|FILE [--json]`: the price tables and their sources.
 struct PricingCommand {
     enum Key {
-        static let json = CommandOption("json", short: "j", help: "With show: print the table as JSON.")
+        static let json = CommandOption("json", short: "j", help: "Print JSON: with list, the tables' ids, API generations, periods and titles; with show, the table.")
     }
 
     static let table = OptionTable(
@@ -29,8 +29,20 @@ struct PricingCommand {
         let loader = PriceTableLoader()
         switch parsed.positionals.first {
         case "list" where parsed.positionals.count == 1:
+            let tables = try loader.bundled()
+            if parsed.has(Key.json) {
+                let rows: [JSONValue] = tables.map { table in
+                    .object([
+                        ("id", .string(table.id)), ("api_version", .string(table.apiVersion.rawValue)),
+                        ("effective_from", .string(table.effectiveFrom)), ("effective_to", table.effectiveTo.map { .string($0) } ?? .null),
+                        ("title", .string(table.title)),
+                    ])
+                }
+                context.standardOutput.write(JSONValue.array(rows).rendered())
+                return .success
+            }
             var lines = ["| id | API | from | to | title |", "|---|---|---|---|---|"]
-            for table in try loader.bundled() {
+            for table in tables {
                 lines.append("| `\(table.id)` | \(table.apiVersion.rawValue) | \(table.effectiveFrom) | \(table.effectiveTo ?? "in force") | \(table.title) |")
             }
             context.standardOutput.write(lines.joined(separator: "\n") + "\n")

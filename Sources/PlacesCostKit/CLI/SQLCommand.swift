@@ -109,7 +109,7 @@ struct SQLCommand {
         guard let dialectName = parsed[Key.dialect] else {
             throw values.error("sql needs --dialect bigquery or --dialect duckdb.")
         }
-        guard let dialect = SQLDialect(rawValue: dialectName) else {
+        guard let dialect = SQLDialect(rawValue: dialectName.lowercased()) else {
             throw values.error("--dialect takes bigquery or duckdb, not `\(dialectName)`.")
         }
         do {

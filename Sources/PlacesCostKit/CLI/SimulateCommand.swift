@@ -117,7 +117,7 @@ struct SimulateCommand {
             throw values.error("--\(option.name) takes --from LOG: it says how a log is read.")
         }
         guard parsed.positionals.isEmpty else {
-            throw values.error("simulate takes no file arguments (found `\(parsed.positionals[0])`); use `placescost analyze` for logs.")
+            throw values.error("simulate takes no file arguments (found `\(parsed.positionals[0])`); to start from a log or a report.json, pass it with --from.")
         }
         let searches = try values.wholeNumber(parsed[Key.searches], option: "--searches", range: 1...1_000_000_000_000) ?? 1000
         let typing: SearchSimulator.Typing
@@ -138,7 +138,11 @@ struct SimulateCommand {
             fields = list.split(separator: ",").map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
             guard !fields.isEmpty else { throw values.error("--fields takes a comma-separated list of field names.") }
         } else {
-            let needs = try values.yesNoAuto(parsed[Key.needsDetails], option: "--needs-details") ?? false
+            // Without a log there is nothing to tell `auto` from: yes or no.
+            if let value = parsed[Key.needsDetails], value != "yes", value != "no" {
+                throw values.error("simulate's --needs-details takes yes or no, not `\(value)` (auto needs a log: simulate --from LOG).")
+            }
+            let needs = parsed[Key.needsDetails] == "yes"
             fields = needs ? SimulateCommand.detailsFields(Simulation.table(of: plan).apiVersion) : FieldCatalog.basicMask
         }
         let months = try values.wholeNumber(parsed[Key.months], option: "--months", range: 1...120) ?? 1

@@ -56,6 +56,10 @@ struct BillingExportReader: Sendable {
     ///   `IngestError.invalidBillingExport` when its layout is not one of the known ones.
     func read(path: String, shownAs: String? = nil) throws -> BilledUsage {
         let shown = shownAs ?? path
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw IngestError.unreadableBillingExport(path: shown, reason: "it is a folder; pass the export file itself")
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             let reason = FileManager.default.fileExists(atPath: path) ? "the file cannot be read" : "no such file or directory"
             throw IngestError.unreadableBillingExport(path: shown, reason: reason)
@@ -146,7 +150,7 @@ struct BillingExportReader: Sendable {
             return true
         }
         guard let headerRecord else {
-            throw unknownLayout(file, found: preamble.first?.count ?? 0)
+            throw unknownLayout(file, found: preamble.first?.count ?? 0, rows: preamble)
         }
         for record in preamble where record.count >= 2 {
             let key = BillingExportReader.normalized(record[0])
@@ -169,7 +173,7 @@ struct BillingExportReader: Sendable {
         } else if header.count == BillingExportReader.reportsHeader.count {
             (layout, columns, byPosition) = (.reportsPage, BillingExportReader.reportsColumns, true)
         } else {
-            throw unknownLayout(file, found: header.count)
+            throw unknownLayout(file, found: header.count, rows: preamble + [headerRecord.cells])
         }
         // A console export names its currency in the cost column's header (`Cost (€)`).
         if let last = columns.cost.last, last < header.count, let open = header[last].lastIndex(of: "("), header[last].hasSuffix(")") {
@@ -232,8 +236,14 @@ struct BillingExportReader: Sendable {
         return (layout, byPosition)
     }
 
-    private func unknownLayout(_ file: String, found: Int) -> IngestError {
-        .invalidBillingExport(path: file, reason: "this is not a Cloud Billing export this tool knows: expected a console cost-table CSV (a header of 18 columns from `Billing account name` to `Cost ($)`, after its `key,value` preamble), a reports-page CSV (13 columns from `Date` to `Subtotal ($)`), or a BigQuery billing export with `sku.description`, `usage.amount` and `cost` columns, as CSV or JSON Lines; its header row has \(found) columns.")
+    /// `rows`: the rows read up to the header, to tell a file separated by `;` or tabs (a bill
+    /// saved again by a spreadsheet set to another locale) from one of another layout.
+    private func unknownLayout(_ file: String, found: Int, rows: [[String]]) -> IngestError {
+        let expected = "this is not a Cloud Billing export this tool knows: expected a console cost-table CSV (a header of 18 columns from `Billing account name` to `Cost ($)`, after its `key,value` preamble), a reports-page CSV (13 columns from `Date` to `Subtotal ($)`), or a BigQuery billing export with `sku.description`, `usage.amount` and `cost` columns, as CSV or JSON Lines"
+        for (separator, name) in [(";", "semicolons"), ("\t", "tabs")] where rows.contains(where: { $0.joined(separator: ",").components(separatedBy: separator).count >= 5 }) {
+            return .invalidBillingExport(path: file, reason: "\(expected); its rows are text separated by \(name), as a spreadsheet set to another language saves a CSV. Download the export again from Cloud Billing, or save it with commas as separators.")
+        }
+        return .invalidBillingExport(path: file, reason: "\(expected); its header row has \(Money.count(found, "column", "columns")).")
     }
 
     /// The layout's columns looked up by English name, or nil when a key column is missing.

@@ -108,6 +108,11 @@ struct ReconciliationRenderer: Sendable {
             lines.append("")
             lines.append("**" + note + "**")
         }
+        if bill.skus.isEmpty {
+            let others = bill.otherServiceRows > 0 ? ", only \(Money.count(bill.otherServiceRows, "row", "rows")) of other services" : ""
+            lines.append("")
+            lines.append("**The export holds no Places usage row\(others)**: every SKU of the estimate shows as not in the bill. Check that the export is of the billing account, project and month the log is from.")
+        }
         // Text from the file: escaped, so it cannot add a cell, a tag or a line.
         let currency = bill.currency.map(MarkdownText.escaped)
         /// A billed amount as the bill states it: dollars, or the number and the bill's currency.
