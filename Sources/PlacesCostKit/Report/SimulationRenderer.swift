@@ -70,8 +70,8 @@ struct SimulationRenderer: Sendable {
         if brief {
             // A terminal's summary keeps this table to 7 lines: its title sits on the table, the
             // labels are as short as the bill's (`*` marks what does not serve the app, said in
-            // the title), and `current` is left out: here it is the scenario with proper tokens,
-            // so it prices every search as `session_details` does, row for row.
+            // the title), and `current` is left out when it prices every search as
+            // `session_details` does, row for row: the scenario with proper tokens and no delay.
             lines.append("Per search, at list prices" + (invalid.isEmpty ? ":" : " (* not valid: the app needs details):"))
         } else {
             lines.append("Per search, at list prices:")
@@ -80,7 +80,7 @@ struct SimulationRenderer: Sendable {
         lines.append(header)
         lines.append(rule)
         lines.append("| \(brief ? "requests" : "requests per search") | " + delays.map { Money.plain(result.meanRequests[$0] ?? 0) }.joined(separator: " | ") + " |")
-        for strategy in StrategyID.allCases where !(brief && strategy == .current) {
+        for strategy in StrategyID.allCases where !(brief && strategy == .current && simulator.currentDelay == 0) {
             let cells = delays.map { delay in result.pricing.cost(strategy, delay: delay).map { Money.usd($0.listCostUSD / searches, digits: 5) } ?? "" }
             let mark = !invalid.contains(strategy) ? "" : brief ? "*" : " (not valid: the app needs details)"
             lines.append("| `\(strategy.rawValue)`\(mark) | " + cells.joined(separator: " | ") + " |")

@@ -238,6 +238,9 @@ struct TerminalText: Sendable {
             let cells = Set(plain.dropFirst().compactMap { column < $0.count ? $0[column] : nil })
             return Set(cells.map { TerminalText.truncated($0, to: widths[column]) }).count < cells.count
         }
+        // Columns left out are said, never dropped in silence.
+        let leftOut = (plain.map(\.count).max() ?? 0) - columns
+        let note = leftOut > 0 ? ["(\(Money.count(leftOut, "more column", "more columns")) in the full report)"] : []
         return (titles + plain.dropFirst()).enumerated().map { index, row in
             let isTitle = index < titles.count
             var cells: [String] = []
@@ -251,7 +254,7 @@ struct TerminalText: Sendable {
             var line = cells.joined(separator: "  ")
             while line.hasSuffix(" ") { line.removeLast() }
             return line
-        }
+        } + note
     }
 
     /// `text` wrapped at spaces into lines of at most `width` columns where its words allow
