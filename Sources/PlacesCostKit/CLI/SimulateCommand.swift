@@ -157,6 +157,9 @@ struct SimulateCommand {
 
         if !parsed.has(Key.quiet) {
             if let unknown = SimulateCommand.unknownFields(fields) { context.note(unknown) }
+            if case .characters(let count) = typing, delay >= count {
+                context.note("--delay \(delay) waits past the \(count) characters users type: no prediction shows before they select, so each search is priced with the one request a selection needs (a user types on until predictions appear). Is --chars the characters typed before selecting?")
+            }
             for notice in result.pricing.unconfirmedPrices {
                 context.note("unconfirmed price used: \(notice)")
             }

@@ -57,4 +57,13 @@ struct MessageWordingTests {
         let full = runCLI(["reconcile", "SampleLogs/ios-app.jsonl", "--billing", "SampleLogs/billing/cost-table-2026-10.csv", "--report", "md", "--quiet"], workingDirectory: packageRoot)
         #expect(!full.stdout.contains("holds no Places usage row"))
     }
+
+    @Test("simulate with a delay at or past the characters typed says what that prices")
+    func delayPastTyping() {
+        let past = runCLI(["simulate", "--chars", "8", "--delay", "8"])
+        #expect(past.code == .success)
+        #expect(past.stderr.contains("placescost: note: --delay 8 waits past the 8 characters users type: no prediction shows before they select"), "\(past.stderr)")
+        #expect(!runCLI(["simulate", "--chars", "8", "--delay", "7"]).stderr.contains("waits past"))
+        #expect(!runCLI(["simulate", "--requests", "1", "--delay", "9"]).stderr.contains("waits past"))
+    }
 }
