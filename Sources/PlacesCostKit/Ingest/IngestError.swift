@@ -80,7 +80,7 @@ package enum IngestError: Error, Equatable, CustomStringConvertible {
         case .unreadable(let path, let reason):
             path.isEmpty
                 ? "cannot read an input given as an empty argument (\"\"), as an unset shell variable gives: it names no file. Check the arguments, or pass - to read standard input."
-                : "cannot read \(path): \(reason). Check the path, or pass - to read standard input."
+                : path == "<stdin>" ? "cannot read \(path): \(reason)." : "cannot read \(path): \(reason). Check the path, or pass - to read standard input."
         case .device(let path):
             "cannot read \(path): it is a device (as /dev/zero and /dev/urandom are), not a log. Pass a log file, a folder of logs, or - with the log piped to standard input."
         case .notPermitted(let path):

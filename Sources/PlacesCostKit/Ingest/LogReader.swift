@@ -169,7 +169,12 @@ package struct LogReader {
             }
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw IngestError.unreadable(path: path, reason: "no such file or directory")
+                // A link that leads nowhere, or round in a loop, is there but names no file.
+                var link = stat()
+                let reason = lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK
+                    ? (stat(path, &link) != 0 && errno == ELOOP ? "a symbolic link in a loop (it leads back to itself)" : "a symbolic link to nothing (broken)")
+                    : "no such file or directory"
+                throw IngestError.unreadable(path: path, reason: reason)
             }
             if isDirectory.boolValue {
                 let names: [String]
@@ -354,6 +359,11 @@ package struct LogReader {
         } else if path == "-" {
             descriptor = STDIN_FILENO
             ownsDescriptor = false
+            // A folder (`< /tmp`) is said as such, before a read fails.
+            var status = stat()
+            if fstat(STDIN_FILENO, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+                throw IngestError.unreadable(path: displayName, reason: "standard input is a folder; pass the folder's path as an argument instead")
+            }
             spool?.rewindStandardInput(index)
         } else if listedInDirectory {
             descriptor = SystemCall.open(path, O_RDONLY | O_NONBLOCK)

@@ -66,4 +66,22 @@ struct MessageWordingTests {
         #expect(!runCLI(["simulate", "--chars", "8", "--delay", "7"]).stderr.contains("waits past"))
         #expect(!runCLI(["simulate", "--requests", "1", "--delay", "9"]).stderr.contains("waits past"))
     }
+
+    @Test("A symbolic link in a loop or to nothing, and a folder on standard input, are named for what they are")
+    func oddInputs() throws {
+        let directory = TemporaryDirectory()
+        let loop = directory.path + "/a.jsonl", other = directory.path + "/b.jsonl", broken = directory.path + "/c.jsonl"
+        try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: other)
+        try FileManager.default.createSymbolicLink(atPath: other, withDestinationPath: loop)
+        try FileManager.default.createSymbolicLink(atPath: broken, withDestinationPath: directory.path + "/missing.jsonl")
+        let looped = runCLI(["analyze", loop])
+        #expect(looped.code == .noInput)
+        #expect(looped.stderr == "placescost: error: cannot read \(loop): a symbolic link in a loop (it leads back to itself). Check the path, or pass - to read standard input.\n")
+        #expect(runCLI(["analyze", broken]).stderr == "placescost: error: cannot read \(broken): a symbolic link to nothing (broken). Check the path, or pass - to read standard input.\n")
+        #expect(runCLI(["analyze", directory.path + "/none.jsonl"]).stderr.contains(": no such file or directory."))
+        let executable = try #require(EndToEndTests.executable)
+        let folder = try ProcessRun.run("/bin/bash", ["-c", "exec \"$0\" analyze - < \"$1\"", executable, directory.path], timeout: 60)
+        #expect(folder.status == 66)
+        #expect(folder.stderr == "placescost: error: cannot read <stdin>: standard input is a folder; pass the folder's path as an argument instead.\n", "\(folder.stderr)")
+    }
 }
