@@ -33,6 +33,14 @@ struct BarChart: Sendable, Equatable {
         }
     }
 
+    /// A value marked across a vertical chart's bars, such as the break-even of requests per
+    /// search: a dashed line at `position` on the category axis, where the bar labelled with the
+    /// whole number n stands at n (4.24 falls between the bars of 4 and 5).
+    struct Marker: Sendable, Equatable {
+        var position: Double
+        var label: String
+    }
+
     var title: String
     /// Small text under the title; nil for none.
     var caption: String?
@@ -43,6 +51,8 @@ struct BarChart: Sendable, Equatable {
     var orientation: Orientation
     /// The bars in drawing order: left to right (vertical) or top to bottom (horizontal).
     var bars: [Bar]
+    /// Values marked across the bars (vertical charts whose labels are consecutive whole numbers).
+    var markers: [Marker] = []
 
     init(
         title: String,

@@ -46,13 +46,19 @@ enum ReportCharts {
     static func charts(_ analysis: Analysis) -> [(path: String, chart: BarChart)] {
         let stats = analysis.statistics
         let advice = analysis.recommendation
+        // The break-even counts only where the tree asks it: an app that needs Place Details
+        // takes sessions whatever its requests.
+        let breakEven = advice.evidence.needsDetails.needsDetails ? nil : analysis.pricing.breakEvenRequests
+        var requests = histogram(
+            stats.requestsHistogram, from: 1,
+            title: "Autocomplete requests per search",
+            caption: "\(Money.count(stats.total, "search", "searches")); mean \(Money.plain(stats.meanRequests))"
+                + (breakEven.map { ", break-even \(Money.plain($0)) (dashed): per request costs less while searches average at most that" } ?? "; the app needs Place Details, so no break-even applies"),
+            category: "autocomplete requests in the search"
+        )
+        requests.markers = breakEven.map { [BarChart.Marker(position: $0, label: "break-even \(Money.plain($0))")] } ?? []
         return [
-            (requestsPerSearch, histogram(
-                stats.requestsHistogram, from: 1,
-                title: "Autocomplete requests per search",
-                caption: "\(Money.count(stats.total, "search", "searches")); mean \(Money.plain(stats.meanRequests)), break-even \(Money.plain(analysis.pricing.breakEvenRequests))",
-                category: "autocomplete requests in the search"
-            )),
+            (requestsPerSearch, requests),
             (charactersAtSelection, histogram(
                 stats.charactersAtSelectionHistogram, from: 0,
                 title: "Characters typed at selection",

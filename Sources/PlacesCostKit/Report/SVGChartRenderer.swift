@@ -89,6 +89,18 @@ struct SVGChartRenderer: Sendable {
             }
         }
 
+        // Markers stand where their value falls among the bars, read from the first bar's whole
+        // number label; drawn within the plot, their label on the side with room.
+        if let first = chart.bars.first.flatMap({ Int($0.label) }), !chart.bars.isEmpty {
+            let slot = plotWidth / Double(chart.bars.count)
+            for marker in chart.markers where marker.position.isFinite {
+                let x = Self.crisp(min(max(plotLeft + slot * (marker.position - Double(first) + 0.5), plotLeft), plotRight))
+                svg.append("<line class=\"marker\" x1=\"\(Self.decimal(x))\" y1=\"\(Self.decimal(plotTop))\" x2=\"\(Self.decimal(x))\" y2=\"\(Self.decimal(plotBottom))\" stroke=\"\(Self.accentColour)\" stroke-width=\"1.5\" stroke-dasharray=\"5 4\"/>")
+                let onLeft = x + Self.textWidth(marker.label, fontSize: 11) + 4 > plotRight
+                svg.append(Self.text(marker.label, x: onLeft ? x - 4 : x + 4, y: plotTop + 10, size: 11, anchor: onLeft ? "end" : "start", colour: Self.textColour, className: "marker-label"))
+            }
+        }
+
         let baseline = Self.crisp(plotBottom)
         svg.append(Self.line(x1: plotLeft, y1: baseline, x2: plotRight, y2: baseline, colour: Self.axisColour))
         let middle = (plotTop + plotBottom) / 2

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import PlacesCostKit
 
@@ -23,6 +24,34 @@ struct SVGChartRendererTests {
         #expect(!svg.lowercased().contains("nan"))
         #expect(!svg.lowercased().contains("inf"))
         return (svg, document)
+    }
+
+    @Test("A marker stands where its value falls among whole-number bars, its label on the side with room")
+    func markers() throws {
+        var histogram = chart(.vertical, values: [29, 23, 42, 45, 82, 67, 77, 50])
+        histogram.markers = [BarChart.Marker(position: 4.24, label: "break-even 4.24"), BarChart.Marker(position: 40, label: "far")]
+        let (_, document) = parsed(histogram)
+        let lines = document.elements("line", class: "marker")
+        #expect(lines.count == 2)
+        // Bar centres: the bar labelled n at n, so 4.24 is a quarter of a slot past bar 4's centre.
+        let centres = document.elements("text", class: "category-label").compactMap { $0.number("x") }
+        let four = try #require(centres.count == 8 ? centres[3] : nil), five = centres[4]
+        let x = try #require(lines[0].number("x1"))
+        #expect(abs(x - (four + (five - four) * 0.24)) < 1, "\(x) between \(four) and \(five)")
+        // Past the last bar: at the plot's right edge, labelled leftwards.
+        let labels = document.elements("text", class: "marker-label")
+        #expect(labels.map(\.text) == ["break-even 4.24", "far"])
+        #expect(labels[1].attributes["text-anchor"] == "end" && labels[0].attributes["text-anchor"] == nil)
+        #expect(try #require(lines[1].number("x1")) > centres[7])
+        // Report charts mark the break-even only where the tree asks for it.
+        let directory = TemporaryDirectory()
+        for (needs, marked) in [("no", true), ("yes", false)] {
+            let out = directory.path + "/\(needs)"
+            #expect(runCLI(["analyze", "SampleLogs/ios-app.jsonl", "--needs-details", needs, "--out", out, "--quiet"], workingDirectory: packageRoot).code == .success)
+            let svg = try String(contentsOfFile: out + "/charts/requests-per-search.svg", encoding: .utf8)
+            #expect(svg.contains("class=\"marker\"") == marked)
+            #expect(svg.contains(marked ? "break-even 4.24 (dashed)" : "the app needs Place Details, so no break-even applies"))
+        }
     }
 
     @Test("Both orientations are well-formed standalone SVG with a title and a white background", arguments: [BarChart.Orientation.vertical, .horizontal])
