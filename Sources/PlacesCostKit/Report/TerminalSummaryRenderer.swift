@@ -62,6 +62,8 @@ struct TerminalSummaryRenderer: Sendable {
 
         let valid = Array(advice.highlights.filter(\.valid).prefix(5))
         let notValid = Array(advice.highlights.filter { !$0.valid }.prefix(2))
+        // The summary shows a few options: those it leaves out are counted, never dropped unsaid.
+        let unshown = advice.highlights.count - valid.count - notValid.count
         let layout = optionLayout(valid + notValid)
         let optionsHeader = TerminalSummaryRenderer.padded("Options by the bill", layout.name + 6)
             + TerminalSummaryRenderer.leftPadded("delay", TerminalSummaryRenderer.optionColumns.delay)
@@ -80,6 +82,9 @@ struct TerminalSummaryRenderer: Sendable {
         // Shown below the options for as long as a marked one is: the marked ones are the last.
         var markedOptions = spelled ? 0 : notValid.count
         var legend = markedOptions > 0 ? ["      * not valid: does not serve the app"] : []
+        if unshown > 0 {
+            options.append("      " + Money.count(unshown, "more option", "more options") + " in the full report")
+        }
 
         let seen = advice.anomalies.filter { $0.cost.count > 0 }
         var anomalies: [String] = []

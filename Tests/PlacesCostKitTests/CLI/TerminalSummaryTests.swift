@@ -48,6 +48,20 @@ struct TerminalSummaryTests {
         #expect(!plain.contains("| "), "no Markdown table syntax")
     }
 
+    @Test("The options the summary leaves out are counted: every ranked option of report.md is on the screen or in the count")
+    func optionsCounted() throws {
+        for arguments in [["--needs-details", "no"], [], ["--needs-details", "yes", "--pricing", "legacy-list"]] {
+            let screen = Pseudoterminal.plain(try terminal(["analyze", "-q"] + arguments))
+            let shown = screen.split(separator: "\n").filter { $0.hasPrefix("   ") && ($0.contains("  $") ) && $0.dropFirst(3).first.map { $0.isNumber || $0 == "-" } == true }.count
+            let more = screen.split(separator: "\n").first { $0.hasSuffix("in the full report") && $0.contains("more option") }
+                .flatMap { Int($0.trimmingCharacters(in: .whitespaces).split(separator: " ")[0]) } ?? 0
+            let markdown = runCLI(["analyze", "-q", "--report", "md"] + arguments, workingDirectory: packageRoot).stdout
+            let ranked = markdown.components(separatedBy: "## Strategies ranked by the bill")[1].components(separatedBy: "\n\n")[2]
+                .split(separator: "\n").dropFirst(2).filter { !$0.contains("**Not valid") }.count
+            #expect(shown + more == ranked, "\(arguments): \(shown) shown + \(more) counted, \(ranked) ranked\n\(screen)")
+        }
+    }
+
     @Test("A narrower terminal gets narrower lines, notes on standard error included", arguments: [60, 72, 80] as [UInt16])
     func narrowTerminal(_ columns: UInt16) throws {
         check(try terminal(["analyze"], columns: columns), columns: Int(columns), maxLines: 60)
