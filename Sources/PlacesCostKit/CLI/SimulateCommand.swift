@@ -138,9 +138,10 @@ struct SimulateCommand {
             fields = list.split(separator: ",").map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
             guard !fields.isEmpty else { throw values.error("--fields takes a comma-separated list of field names.") }
         } else {
-            // Without a log there is nothing to tell `auto` from: yes or no.
-            if let value = parsed[Key.needsDetails], value != "yes", value != "no" {
-                throw values.error("simulate's --needs-details takes yes or no, not `\(value)` (auto needs a log: simulate --from LOG).")
+            // Without a log there is nothing to tell: yes or no (`auto`, as analyze takes it, is the
+            // default, no).
+            if let value = parsed[Key.needsDetails], !["yes", "no", "auto"].contains(value) {
+                throw values.error("simulate's --needs-details takes yes or no, not `\(value)`.")
             }
             let needs = parsed[Key.needsDetails] == "yes"
             fields = needs ? SimulateCommand.detailsFields(Simulation.table(of: plan).apiVersion) : FieldCatalog.basicMask
