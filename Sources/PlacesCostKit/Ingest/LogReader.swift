@@ -82,6 +82,9 @@ package struct LogReader {
         package var files: [String] = []
         /// Access-log lines and HAR entries that are not Places calls (other endpoints, assets).
         package var skippedRequests = 0
+        /// Requests to Places endpoints that are not calls (preflights, redirects), also in
+        /// `skippedRequests`.
+        package var unbilled = UnbilledRequests()
         /// Places API (New) calls whose body the source does not show (an access log's
         /// `POST places:autocomplete`): their token and input are unknown.
         package var bodiesUnknown = 0
@@ -776,6 +779,9 @@ private struct RecordSink {
         case .notPlaces(let host):
             output.skippedRequests += 1
             output.hosts.noteSkipped(host)
+        case .notBilled(let kind):
+            output.skippedRequests += 1
+            output.unbilled.count(kind)
         case .malformed(let reason):
             try reject(reason, line: line, into: &output)
         }

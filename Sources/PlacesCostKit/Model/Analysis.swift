@@ -7,6 +7,8 @@ struct Analysis: Sendable {
         var outsideWindow: Int
         /// Access-log lines and HAR entries that are not Places calls.
         var skippedRequests: Int = 0
+        /// Of those, requests to Places endpoints that are not calls (preflights, redirects).
+        var unbilled = UnbilledRequests()
         /// New-API calls whose body (token, input) the source does not show.
         var bodiesUnknown: Int = 0
         /// Records repeating an earlier record exactly, and how many `--dedupe` dropped (then

@@ -203,7 +203,7 @@ struct Analyzer: Sendable {
         var analysis = Analysis(
             input: .init(
                 files: read.files, records: streamed.tally.calls.records, rejected: read.rejected, outsideWindow: read.outsideWindow,
-                skippedRequests: read.skippedRequests, bodiesUnknown: read.bodiesUnknown,
+                skippedRequests: read.skippedRequests, unbilled: read.unbilled, bodiesUnknown: read.bodiesUnknown,
                 duplicates: read.duplicates, duplicatesDropped: read.duplicatesDropped,
                 byAPI: sessions.unknownAPIs.folding(streamed.tally.calls.byAPI(labels: catalogs.labels)).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, usedSampleLogs: usedSampleLogs,
                 platforms: platforms, firstCall: streamed.firstCall.map(Timestamp.init(microseconds:)),

@@ -282,6 +282,7 @@ final class CallPipeline: @unchecked Sendable {
         block.outsideWindow = output.outsideWindow
         block.outsidePeriod = output.outsidePeriod
         block.skippedRequests = output.skippedRequests
+        block.unbilled = output.unbilled
         block.hosts = output.hosts
         block.bodiesUnknown = output.bodiesUnknown
         block.typedTextRecords = output.typedTextRecords
@@ -428,6 +429,7 @@ final class CallPipeline: @unchecked Sendable {
             result.read.outsideWindow += block.outsideWindow
             result.read.outsidePeriod.merge(block.outsidePeriod)
             result.read.skippedRequests += block.skippedRequests
+            result.read.unbilled += block.unbilled
             result.read.hosts.merge(block.hosts)
             result.read.bodiesUnknown += block.bodiesUnknown
             result.read.noteTypedText(in: block.fileName, records: block.typedTextRecords)

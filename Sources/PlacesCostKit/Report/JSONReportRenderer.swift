@@ -23,6 +23,8 @@ struct JSONReportRenderer: Sendable {
                 ("rejected", .int(input.rejected)),
                 ("outside_period", .int(input.outsideWindow)),
                 ("skipped_requests", .int(input.skippedRequests)),
+                ("preflight_requests", .int(input.unbilled.preflights)),
+                ("redirected_requests", .int(input.unbilled.redirects)),
                 ("bodies_unknown", .int(input.bodiesUnknown)),
                 ("duplicates", .int(input.duplicates)),
                 ("duplicates_dropped", .int(input.duplicatesDropped)),

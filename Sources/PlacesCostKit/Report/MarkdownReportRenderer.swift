@@ -284,7 +284,12 @@ struct MarkdownReportRenderer: Sendable {
             facts.append("Records repeating an earlier record exactly: \(Money.count(input.duplicates)), counted as calls (`--dedupe` drops them)")
         }
         if input.skippedRequests > 0 {
-            facts.append("Requests that are not Places calls, skipped: \(Money.count(input.skippedRequests))")
+            let unbilled = input.unbilled
+            var kinds: [String] = []
+            if unbilled.preflights > 0 { kinds.append("\(Money.count(unbilled.preflights, "CORS preflight", "CORS preflights")) (`OPTIONS`, which a browser sends before a call)") }
+            if unbilled.redirects > 0 { kinds.append("\(Money.count(unbilled.redirects, "request", "requests")) answered with a redirect (the request after it is the call)") }
+            let ofThem = kinds.isEmpty ? "" : "; of them, to Places endpoints but not calls, so billed by no one: " + kinds.joined(separator: " and ")
+            facts.append("Requests that are not Places calls, skipped: \(Money.count(input.skippedRequests))" + ofThem)
         }
         if input.bodiesUnknown > 0 {
             facts.append("Places API (New) calls whose body the log does not show (token and input unknown; counted as token-less): \(Money.count(input.bodiesUnknown))")

@@ -261,6 +261,8 @@ package struct FastAccessLogLineDecoder: Sendable {
 
             var record = FastAccessLogRecord(time: time, method: ByteSpan(method), target: ByteSpan(target), user: user, status: status, wholeSecondTime: wholeSeconds)
             guard FastAccessLogLineDecoder.placesCall(line, target, leaving: prefixes, into: &record) else { return nil }
+            // A Places request that is no call (a preflight, a redirect) is the slow path's to count.
+            guard record.call == nil || !record.isNotBilled(in: line) else { return nil }
             return record
         }
     }

@@ -32,6 +32,17 @@ package struct FastAccessLogRecord: Equatable, Sendable {
         package var fields: ByteSpan?
     }
 
+    /// Whether a Places request is not a call (`PlacesRequestDecoder.NotBilled`), for the slow
+    /// path to count: an `OPTIONS` method (a CORS preflight) or a redirect's status.
+    func isNotBilled(in line: UnsafePointer<UInt8>) -> Bool {
+        if let status, status.count == 3 {
+            let value = (Int(line[Int(status.start)]) - 48) * 100 + (Int(line[Int(status.start) + 1]) - 48) * 10 + Int(line[Int(status.start) + 2]) - 48
+            if PlacesRequestDecoder.NotBilled.redirectStatuses.contains(value) { return true }
+        }
+        let options = Array("OPTIONS".utf8)
+        return method.count == options.count && (0..<options.count).allSatisfy { line[Int(method.start) + $0] & 0xDF == options[$0] }
+    }
+
     /// `HTTPRequest.fingerprint` of the request the slow path makes of this line, from the
     /// line's bytes: the same words in the same order (the time in decimal, the method, the
     /// target, `\0` for the absent body, the user or `\0`, the status or `\0`); for a time of

@@ -14,6 +14,7 @@ struct CallBlock {
     /// When the calls outside `--since`/`--until` were made.
     var outsidePeriod = TimeSpan()
     var skippedRequests = 0
+    var unbilled = UnbilledRequests()
     var hosts = RequestHosts()
     var bodiesUnknown = 0
     /// Valid canonical records that carry typed text (`input`) where a length would do.

@@ -222,6 +222,9 @@ package struct CallBlockBuilder {
         case .notPlaces(let host):
             block.skippedRequests += 1
             block.hosts.noteSkipped(host)
+        case .notBilled(let kind):
+            block.skippedRequests += 1
+            block.unbilled.count(kind)
         case .malformed(let reason):
             reject(reason, line: line)
         }

@@ -110,6 +110,8 @@ package struct FastJSONAccessRecordDecoder: Sendable {
         var record = FastAccessLogRecord(time: time, method: ByteSpan(method), target: ByteSpan(target), user: user.map(ByteSpan.init),
                                          status: status, wholeSecondTime: wholeSeconds)
         guard FastAccessLogLineDecoder.placesCall(line, target, leaving: leftPrefixes, into: &record) else { return nil }
+        // A Places request that is no call (a preflight, a redirect) is the slow path's to count.
+        guard record.call == nil || !record.isNotBilled(in: line) else { return nil }
         let fingerprint = record.fingerprint(in: UnsafeBufferPointer(start: line, count: scan.count)) { fingerprint in
             scan.combineHeaders(into: &fingerprint)
         }

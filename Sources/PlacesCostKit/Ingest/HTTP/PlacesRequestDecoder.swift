@@ -27,9 +27,32 @@ package enum PlacesRequestDecoder {
         case call(Call, bodyUnknown: Bool, proxyHost: String?)
         /// A request to something other than a Places endpoint this version prices, with its host.
         case notPlaces(host: String?)
+        /// A Places request that never reached the API as a call (`NotBilled`): counted, not priced.
+        case notBilled(NotBilled)
         /// A Places request that cannot be read; the reason is a sentence fragment without the
         /// request's text.
         case malformed(String)
+    }
+
+    /// Requests to a Places endpoint that are not API calls, so Google bills none of them.
+    package enum NotBilled: Sendable, Equatable {
+        /// A browser's CORS preflight (`OPTIONS`): it asks whether the call may be made; the
+        /// call follows as a request of its own. Every browser call to the Places API (New), and
+        /// the Maps JavaScript API's Places library (New), is preflighted.
+        case preflight
+        /// Answered with a redirect (301, 302, 303, 307, 308), as a browser's `307 Internal
+        /// Redirect` to HTTPS: the request that follows it is the call.
+        case redirect
+
+        /// Whether `request` is one, from its method and status.
+        static func of(_ request: HTTPRequest) -> NotBilled? {
+            if request.method.uppercased() == "OPTIONS" { return .preflight }
+            if let status = request.status, redirectStatuses.contains(status) { return .redirect }
+            return nil
+        }
+
+        /// The statuses of a redirect.
+        static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
     }
 
     /// Google's hosts of the Places, Geocoding and Address Validation APIs.
@@ -47,9 +70,11 @@ package enum PlacesRequestDecoder {
             decoded = decodeGoogle(path: routes.stripping(target.path), target: target, request: request, into: &call)
         }
         switch decoded {
-        case .call(let call, let bodyUnknown, _): return .call(call, bodyUnknown: bodyUnknown, proxyHost: proxyHost)
+        case .call(let call, let bodyUnknown, _):
+            if let notBilled = NotBilled.of(request) { return .notBilled(notBilled) }
+            return .call(call, bodyUnknown: bodyUnknown, proxyHost: proxyHost)
         case .notPlaces: return .notPlaces(host: host)
-        case .malformed: return decoded
+        case .notBilled, .malformed: return decoded
         }
     }
 

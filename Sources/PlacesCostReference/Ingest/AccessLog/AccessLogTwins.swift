@@ -13,6 +13,8 @@ enum AccessLogTwins {
         case call(Call, bodyUnknown: Bool, fingerprint: UInt64, proxyHost: String?)
         /// `host`: an absolute target's.
         case notPlaces(host: String?)
+        /// A Places request that is not a call; only the slow path decides these.
+        case notBilled(PlacesRequestDecoder.NotBilled)
         /// Only the slow path words a reason.
         case malformed(String)
 
@@ -21,6 +23,7 @@ enum AccessLogTwins {
             case .call(let call, let bodyUnknown, let fingerprint, let proxyHost):
                 "call(\(String(reflecting: call)), bodyUnknown: \(bodyUnknown), fingerprint: \(fingerprint), proxyHost: \(proxyHost ?? "-"))"
             case .notPlaces(let host): "notPlaces(host: \(host ?? "-"))"
+            case .notBilled(let kind): "notBilled(\(kind))"
             case .malformed(let reason): "malformed(\(reason))"
             }
         }
@@ -60,6 +63,7 @@ enum AccessLogTwins {
         switch PlacesRequestDecoder.decode(request, routes: routes) {
         case .call(let call, let bodyUnknown, let proxyHost): .call(call, bodyUnknown: bodyUnknown, fingerprint: request.fingerprint, proxyHost: proxyHost)
         case .notPlaces(let host): .notPlaces(host: host)
+        case .notBilled(let kind): .notBilled(kind)
         case .malformed(let reason): .malformed(reason)
         }
     }

@@ -21,6 +21,21 @@ struct FastAccessLogLineDecoderTests {
         }
     }
 
+    @Test("A preflight or a redirected Places request is the slow path's to count; other OPTIONS and 3xx lines are answered fast")
+    func notBilled() {
+        let places = #"10.0.0.1 - - [01/Oct/2026:09:00:03 +0000] "GET /maps/api/place/autocomplete/json?input=ab&sessiontoken=T HTTP/1.1" 200 5 "-" "ua""#
+        for (method, status, kind) in [("OPTIONS", "204", PlacesRequestDecoder.NotBilled.preflight), ("options", "200", .preflight), ("GET", "307", .redirect), ("POST", "301", .redirect)] {
+            let line = places.replacingOccurrences(of: "\"GET ", with: "\"\(method) ").replacingOccurrences(of: "\" 200 ", with: "\" \(status) ")
+            let (fast, slow) = outcomes(line)
+            #expect(fast == nil, "\(line)")
+            #expect(slow == .notBilled(kind), "\(line)")
+        }
+        let (fast304, slow304) = outcomes(places.replacingOccurrences(of: "\" 200 ", with: "\" 304 "))
+        #expect(fast304 != nil && fast304 == slow304)
+        let (fastOther, slowOther) = outcomes(#"10.0.0.1 - - [01/Oct/2026:09:00:03 +0000] "OPTIONS /healthz HTTP/1.1" 302 5 "-" "ua""#)
+        #expect(fastOther == .notPlaces(host: nil) && fastOther == slowOther)
+    }
+
     @Test("The docs/formats.md line: the exact spans, and the slow path's call and fingerprint")
     func exampleLine() throws {
         let line = Array(Self.example.utf8)

@@ -36,6 +36,29 @@ struct PlacesRequestDecoderTests {
         #expect(decoded == .call(expected, bodyUnknown: false, proxyHost: nil))
     }
 
+    @Test("A CORS preflight (OPTIONS) and a request answered with a redirect are not calls; an error status is", arguments: [
+        "/maps/api/place/autocomplete/json?input=ab&sessiontoken=T", "https://places.googleapis.com/v1/places/ChIJ1?sessionToken=T&fields=id",
+        "/maps/api/place/js/AutocompletionService.GetPredictionsJson?1sab&4sen&15e3&21m1&2e1&callback=f&token=1", "/maps/api/geocode/json?address=x",
+    ])
+    func notBilled(_ target: String) {
+        func decoded(_ method: String, status: Int?) -> PlacesRequestDecoder.Decoded {
+            PlacesRequestDecoder.decode(HTTPRequest(time: Self.time, method: method, target: target, status: status))
+        }
+        #expect(decoded("OPTIONS", status: 204) == .notBilled(.preflight))
+        #expect(decoded("options", status: 200) == .notBilled(.preflight))
+        for status in [301, 302, 303, 307, 308] {
+            #expect(decoded("GET", status: status) == .notBilled(.redirect), "\(status)")
+        }
+        for status in [nil, 200, 204, 304, 400, 403, 404, 429, 500] {
+            guard case .call = decoded("GET", status: status) else {
+                Issue.record("\(String(describing: status)): \(decoded("GET", status: status))")
+                continue
+            }
+        }
+        // Not a Places path: skipped as any other request, whatever the method.
+        #expect(PlacesRequestDecoder.decode(HTTPRequest(time: Self.time, method: "OPTIONS", target: "/tiles/1.png")) == .notPlaces(host: nil))
+    }
+
     @Test("Every legacy endpoint, in JSON and XML output")
     func legacyPaths() throws {
         let cases: [(String, API, APIGeneration?)] = [

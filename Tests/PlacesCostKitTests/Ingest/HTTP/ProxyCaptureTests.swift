@@ -14,6 +14,65 @@ struct ProxyCaptureTests {
         return (try MalformedCorpusTests.object(run.stdout), run.stderr)
     }
 
+    /// The report with its input's counts of what was read left out: what is priced and walked.
+    static func priced(_ report: [String: Any]) -> String {
+        var report = report
+        report["input"] = nil
+        return MalformedCorpusTests.json(report)
+    }
+
+    @Test("CORS preflights and redirected requests, in a HAR and in an access log, are counted and change no figure")
+    func preflightsAndRedirects() throws {
+        let directory = TemporaryDirectory()
+        // A HAR: a preflight before every call, and a 307 Internal Redirect before every one of Google's.
+        let har = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: SampleFormatsTests.har))) as? [String: Any])
+        var log = try #require(har["log"] as? [String: Any])
+        let entries = try #require(log["entries"] as? [[String: Any]])
+        var padded: [[String: Any]] = []
+        var places = 0
+        for entry in entries {
+            let request = try #require(entry["request"] as? [String: Any])
+            let url = try #require(request["url"] as? String)
+            if url.contains("googleapis.com") {
+                places += 1
+                var preflight = entry, redirect = entry
+                var preflightRequest = request
+                preflightRequest["method"] = "OPTIONS"
+                preflightRequest["postData"] = nil
+                preflight["request"] = preflightRequest
+                preflight["response"] = ["status": 204, "statusText": "", "headers": [], "content": ["size": 0, "mimeType": ""]] as [String: Any]
+                preflight["_resourceType"] = "preflight"
+                redirect["response"] = ["status": 307, "statusText": "Internal Redirect", "headers": [], "redirectURL": url, "content": ["size": 0, "mimeType": ""]] as [String: Any]
+                padded += [preflight, redirect]
+            }
+            padded.append(entry)
+        }
+        log["entries"] = padded
+        let paddedHAR = directory.write("padded.har", String(decoding: try JSONSerialization.data(withJSONObject: ["log": log]), as: UTF8.self))
+        let direct = try Self.report([SampleFormatsTests.har]).report
+        let read = try Self.report([paddedHAR]).report
+        #expect(Self.priced(read) == Self.priced(direct))
+        let input = try #require(read["input"] as? [String: Any]), directInput = try #require(direct["input"] as? [String: Any])
+        #expect(input["preflight_requests"] as? Int == places && input["redirected_requests"] as? Int == places)
+        #expect(input["skipped_requests"] as? Int == (directInput["skipped_requests"] as? Int ?? 0) + 2 * places)
+        #expect(input["records"] as? Int == directInput["records"] as? Int)
+        // An access log: each line preceded by its preflight and a redirect, in the combined format
+        // the fast decoder reads.
+        let lines = try String(contentsOfFile: SampleFormatsTests.accessLog, encoding: .utf8).split(separator: "\n").map(String.init)
+        let tripled = lines.flatMap { line in
+            [line.replacingOccurrences(of: "\"GET ", with: "\"OPTIONS ").replacingOccurrences(of: "\"POST ", with: "\"OPTIONS ").replacingOccurrences(of: "\" 200 ", with: "\" 204 "),
+             line.replacingOccurrences(of: "\" 200 ", with: "\" 302 "), line]
+        }
+        let accessLog = directory.write("tripled.log", tripled.joined(separator: "\n") + "\n")
+        let directLog = try Self.report([SampleFormatsTests.accessLog]).report
+        let readLog = try Self.report([accessLog]).report
+        #expect(Self.priced(readLog) == Self.priced(directLog))
+        let logInput = try #require(readLog["input"] as? [String: Any])
+        #expect(logInput["preflight_requests"] as? Int == lines.count && logInput["redirected_requests"] as? Int == lines.count)
+        let markdown = runCLI(["analyze", accessLog, "--pricing", "legacy-list", "--report", "md", "--quiet"]).stdout
+        #expect(markdown.contains("to Places endpoints but not calls, so billed by no one: \(Money.count(lines.count)) CORS preflights"), "\(markdown)")
+    }
+
     @Test("A HAR of the proxy's own host is read by path, with a note naming the host")
     func harOfProxyHost() throws {
         let text = try String(contentsOfFile: SampleFormatsTests.har, encoding: .utf8)
