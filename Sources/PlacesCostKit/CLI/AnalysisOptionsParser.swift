@@ -189,7 +189,7 @@ struct AnalysisOptionsParser {
             context.note("Place Details field masks name fields no Google field list has: \(names.joined(separator: ", "))\(more). They are billed as Basic Data (legacy) or Place Details Pro (Places API (New)), as most unlisted fields are; check their spelling against the fields in docs/billing.md.")
         }
         if read.bodiesUnknown > 0 {
-            context.note("\(Money.count(read.bodiesUnknown)) Places API (New) \(read.bodiesUnknown == 1 ? "call carries its" : "calls carry their") session token and input in a body that could not be read (an access log does not show it; a gRPC call's is binary protobuf): \(read.bodiesUnknown == 1 ? "it counts as a call" : "they count as calls") without a token. A HAR capture of the Maps JavaScript API or of REST calls shows the bodies.")
+            context.note("\(Money.count(read.bodiesUnknown)) Places API (New) \(read.bodiesUnknown == 1 ? "call carries its" : "calls carry their") session token and input in a body that could not be read (an access log does not show it; a gRPC call's binary protobuf is read only where the capture kept it as text, with lengths under 128 bytes): \(read.bodiesUnknown == 1 ? "it counts as a call" : "they count as calls") without a token. A HAR capture (browser dev tools, or mitmproxy's --set hardump=FILE) shows the bodies.")
         }
         let unshown = read.diagnosticCount - read.diagnostics.count
         if unshown > 0 {

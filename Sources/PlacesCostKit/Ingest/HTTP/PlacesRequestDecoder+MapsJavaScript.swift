@@ -82,11 +82,12 @@ extension PlacesRequestDecoder {
     /// A Places library (New) request; without a body, its token and input are unknown.
     ///
     /// - Parameter grpc: a gRPC call of the same service (`/google.maps.places.v1.Places/Method`,
-    ///   as generated clients send it): its body is binary protobuf, which is not read, so its
-    ///   token and input are unknown, and its platform is not the Maps JavaScript API's.
+    ///   as the Places SDKs (New) send it): its body is binary protobuf, read as far as its text
+    ///   shows it (`GRPCMessage`), else its token and input are unknown; its platform is the
+    ///   SDK's its headers name (`X-Android-Package`, `X-Ios-Bundle-Identifier`).
     static func decodeMapsJavaScriptNew(method: String, target: RequestTarget, request: HTTPRequest, grpc: Bool = false, into call: inout Call) -> Decoded {
         call.generation = .new
-        call.platform = grpc ? nil : javaScriptPlatform
+        call.platform = grpc ? sdkPlatform(request) : javaScriptPlatform
         let tokenField: Int?
         switch method {
         case "AutocompletePlaces":
@@ -107,25 +108,41 @@ extension PlacesRequestDecoder {
         default:
             return .notPlaces(host: nil)
         }
-        guard !grpc, let body = request.body else { return .call(call, bodyUnknown: tokenField != nil, proxyHost: nil) }
-        guard let message = JSPBMessage(body) else {
-            return .malformed("a Maps JavaScript API \(method) request without a parsable JSON+protobuf body")
+        guard let body = request.body else { return .call(call, bodyUnknown: tokenField != nil, proxyHost: nil) }
+        /// Field `number` of the body, as either encoding writes it.
+        let field: (Int, String) -> String?
+        if grpc {
+            guard let message = GRPCMessage(body) else { return .call(call, bodyUnknown: tokenField != nil, proxyHost: nil) }
+            field = { number, _ in message.string(number) }
+        } else {
+            guard let message = JSPBMessage(body) else {
+                return .malformed("a Maps JavaScript API \(method) request without a parsable JSON+protobuf body")
+            }
+            field = { number, jsonName in message.string(number, jsonName: jsonName) }
         }
-        if let tokenField, let token = message.string(tokenField, jsonName: "sessionToken"), !token.isEmpty {
+        if let tokenField, let token = field(tokenField, "sessionToken"), !token.isEmpty {
             call.sessionToken = token
         }
         switch call.api {
         case .autocomplete:
-            call.inputLength = message.string(1, jsonName: "input").map { $0.unicodeScalars.count }
+            call.inputLength = field(1, "input").map { $0.unicodeScalars.count }
         case .textSearch:
-            call.inputLength = message.string(1, jsonName: "textQuery").map { $0.unicodeScalars.count }
+            call.inputLength = field(1, "textQuery").map { $0.unicodeScalars.count }
         case .placeDetails:
-            guard let name = message.string(1, jsonName: "name"), name.count > "places/".count else {
-                return .malformed("a Maps JavaScript API GetPlace request without a place name")
+            guard let name = field(1, "name"), name.count > "places/".count else {
+                return .malformed("a \(grpc ? "gRPC" : "Maps JavaScript API") GetPlace request without a place name")
             }
         default:
             break
         }
         return .call(call, bodyUnknown: false, proxyHost: nil)
+    }
+
+    /// The platform of a Places SDK's gRPC call, from the headers its key restriction reads.
+    private static func sdkPlatform(_ request: HTTPRequest) -> String? {
+        func has(_ name: String) -> Bool { request.headers.contains { $0.name.caseInsensitiveCompare(name) == .orderedSame } }
+        if has("X-Android-Package") { return "android" }
+        if has("X-Ios-Bundle-Identifier") { return "ios" }
+        return nil
     }
 }

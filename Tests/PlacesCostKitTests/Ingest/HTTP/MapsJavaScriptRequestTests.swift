@@ -173,6 +173,45 @@ struct MapsJavaScriptRequestTests {
         }
     }
 
+    /// A gRPC body as a capture writes it: the 5-byte frame, then the fields, each a tag, a
+    /// one-byte length and the text.
+    static func grpcBody(_ fields: [(number: Int, text: String)]) -> String {
+        let message = fields.map { String(UnicodeScalar(UInt8($0.number << 3 | 2))) + String(UnicodeScalar(UInt8($0.text.utf8.count))) + $0.text }.joined()
+        return "\u{0}\u{0}\u{0}\u{0}" + String(UnicodeScalar(UInt8(min(message.utf8.count, 127)))) + message
+    }
+
+    @Test("A Places SDK's gRPC body, as a capture writes it, gives the token and input; one it cannot follow leaves them unknown")
+    func grpcBodies() throws {
+        let grpc = "https://places.googleapis.com/google.maps.places.v1.Places/"
+        let android = [(name: "content-type", value: "application/grpc"), (name: "x-android-package", value: "com.example"), (name: "x-goog-fieldmask", value: "formattedAddress")]
+        let token = "0f9e8d7c-6b5a-4938-8271-605f4e3d2c1b"
+        guard case .call(let autocomplete, let unknown, _) = decode(grpc + "AutocompletePlaces", method: "POST", headers: android,
+                                                                    body: Self.grpcBody([(1, "Zürich Bahn"), (6, "de"), (11, token)])) else {
+            Issue.record("not read")
+            return
+        }
+        #expect(!unknown && autocomplete.sessionToken == token && autocomplete.inputLength == 11 && autocomplete.platform == "android", "\(autocomplete)")
+        let ios = [(name: "X-Ios-Bundle-Identifier", value: "com.example")]
+        guard case .call(let details, let detailsUnknown, _) = decode(grpc + "GetPlace", method: "POST", headers: ios,
+                                                                      body: Self.grpcBody([(1, "places/ChIJN1t_tDeuEmsRUsoyG83frY4"), (4, token)])) else {
+            Issue.record("not read")
+            return
+        }
+        #expect(!detailsUnknown && details.sessionToken == token && details.platform == "ios" && details.api == .placeDetails)
+        #expect(decode(grpc + "GetPlace", method: "POST", body: Self.grpcBody([(4, token)])) == .malformed("a gRPC GetPlace request without a place name"))
+        // Bodies it cannot follow: cut short, a length of 128 or more (not text), a fixed-width
+        // field, a compressed frame, an empty body.
+        let long = String(repeating: "a", count: 130)
+        for body in [String(Self.grpcBody([(1, "Ber"), (11, token)]).dropLast(3)), "\u{0}\u{0}\u{0}\u{0}\u{FFFD}\n\u{FFFD}\u{1}" + long,
+                     Self.grpcBody([(1, "Ber")]) + "\u{11}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}", "\u{1}" + Self.grpcBody([(1, "Ber")]).dropFirst(), ""] {
+            guard case .call(let call, let bodyUnknown, _) = decode(grpc + "AutocompletePlaces", method: "POST", headers: android, body: body) else {
+                Issue.record("not a call: \(body.debugDescription)")
+                continue
+            }
+            #expect(bodyUnknown && call.sessionToken == nil, "\(body.debugDescription)")
+        }
+    }
+
     @Test("The same service over gRPC (generated clients): its methods read, their binary bodies not, the mask from the metadata")
     func grpc() throws {
         let grpc = "https://places.googleapis.com/google.maps.places.v1.Places/"
