@@ -159,7 +159,7 @@ struct HTMLReportRenderer: Sendable {
             ("completed (a place was selected)", stats.completed),
             ("abandoned (no selection)", stats.abandoned),
             ("of which closed by the \(Money.plain(analysis.sessionOptions.timeout.seconds)) s timeout", stats.expired),
-            ("sessions with a proper token", stats.byKind[.session] ?? 0),
+            ("sessions (searches with a token of their own)", stats.byKind[.session] ?? 0),
             ("runs on a spent token (billed as without a token)", stats.byKind[.spentToken] ?? 0),
             ("inferred from token-less calls of one user", stats.byKind[.inferred] ?? 0),
         ].map { tableRow([$0.0, Money.count($0.1)], columns, headerFirst: true) })

@@ -120,7 +120,7 @@ struct MarkdownReportRenderer: Sendable {
             "| completed (a place was selected) | \(Money.count(stats.completed)) |",
             "| abandoned (no selection) | \(Money.count(stats.abandoned)) |",
             "| of which closed by the \(Money.plain(analysis.sessionOptions.timeout.seconds)) s timeout | \(Money.count(stats.expired)) |",
-            "| sessions with a proper token | \(Money.count(stats.byKind[.session] ?? 0)) |",
+            "| sessions (searches with a token of their own) | \(Money.count(stats.byKind[.session] ?? 0)) |",
             "| runs on a spent token (billed as without a token) | \(Money.count(stats.byKind[.spentToken] ?? 0)) |",
             "| inferred from token-less calls of one user | \(Money.count(stats.byKind[.inferred] ?? 0)) |",
             "",
@@ -255,7 +255,7 @@ struct MarkdownReportRenderer: Sendable {
             // partly logged, each month holds less than a month of traffic (and its own free caps).
             let perMonth = Double(days) / Double(max(1, months.count))
             if months.count <= 1 {
-                coverage += " (\(logged)" + (days < 28 ? "; `--scale` extrapolates a sample)" : ")")
+                coverage += " (\(logged)" + (days < 28 ? ": a full month of this traffic bills more; `--scale` extrapolates)" : ")")
             } else if perMonth < 28 {
                 coverage += " (\(logged) over \(months.count) calendar months, about \(Money.count(Int(perMonth.rounded()), "day", "days")) of traffic in each: a full month of it bills more; `--scale` extrapolates)"
             } else {
