@@ -126,11 +126,11 @@ struct HTMLReportRenderer: Sendable {
         var lines = [
             "<section id=\"anomalies\">",
             "<h2>Anomalies and fixes</h2>",
-            "<p>What each mistake cost in this period at list prices (the free caps cannot be split between calls), and the same calls made the right way.</p>",
+            "<p>What the calls of each mistake cost in this period at list prices (the free caps cannot be split between calls), and the same calls made the right way: the difference is what fixing it saves. A call can show in two rows (a one-request session without a field mask), so the rows do not add up.</p>",
         ]
         var columns: [Column] = [.text("anomaly"), .number(scaled ? "count in the log" : "count")]
         if scaled { columns.append(.number("billed (× \(Money.plain(scale, digits: 6)))")) }
-        columns += [.number("cost"), .text("done right", wide: true), .text("fix", wide: true)]
+        columns += [.number("list cost"), .text("done right", wide: true), .text("fix", wide: true)]
         var rows: [String] = []
         for advice in analysis.recommendation.anomalies {
             let cost = advice.cost

@@ -95,8 +95,8 @@ struct MarkdownReportRenderer: Sendable {
         let scaled = scale != 1
         var lines = [
             "## Anomalies and fixes", "",
-            "What each mistake cost in this period at list prices (the free caps cannot be split between calls), and the same calls made the right way.", "",
-            scaled ? "| anomaly | count in the log | billed (× \(Money.plain(scale, digits: 6))) | cost | done right | fix |" : "| anomaly | count | cost | done right | fix |",
+            "What the calls of each mistake cost in this period at list prices (the free caps cannot be split between calls), and the same calls made the right way: the difference is what fixing it saves. A call can show in two rows (a one-request session without a field mask), so the rows do not add up.", "",
+            scaled ? "| anomaly | count in the log | billed (× \(Money.plain(scale, digits: 6))) | list cost | done right | fix |" : "| anomaly | count | list cost | done right | fix |",
             scaled ? "|---|---:|---:|---:|---:|---|" : "|---|---:|---:|---:|---|",
         ]
         for advice in analysis.recommendation.anomalies {
