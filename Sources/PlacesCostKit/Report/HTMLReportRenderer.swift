@@ -86,7 +86,8 @@ struct HTMLReportRenderer: Sendable {
         var lines = [
             "<section id=\"ranking\">",
             "<h2>Strategies ranked by the bill</h2>",
-            "<p>Each strategy without delay, with every option the headline names; every delay is in “What each strategy costs” below. Options that serve the app come first, by the bill, then list price.</p>",
+            "<p>Each strategy without delay, with every option the headline names; every delay is in “What each strategy costs” below. Options that serve the app come first, by the bill, then list price."
+                + (advice.allBillsZero ? " " + HTMLText.inline(MarkdownReportRenderer.allZeroRanking) : "") + "</p>",
         ]
         let columns: [Column] = [.number("rank"), .text("strategy"), .number("delay"), .number("bill for the period"), .number("saving a month"), .number("saving"), .number("at list prices")]
         var rows: [String] = []

@@ -55,7 +55,8 @@ struct MarkdownReportRenderer: Sendable {
     private func rankingLines(_ advice: Recommendation) -> [String] {
         var lines = [
             "## Strategies ranked by the bill", "",
-            "Each strategy without delay, with every option the headline names; every delay is in \"What each strategy costs\" below. Options that serve the app come first, by the bill, then list price.", "",
+            "Each strategy without delay, with every option the headline names; every delay is in \"What each strategy costs\" below. Options that serve the app come first, by the bill, then list price."
+                + (advice.allBillsZero ? " " + MarkdownReportRenderer.allZeroRanking : ""), "",
             "| rank | strategy | delay | bill for the period | saving a month | saving | at list prices |",
             "|---:|---|---:|---:|---:|---:|---:|",
         ]
@@ -330,4 +331,7 @@ struct MarkdownReportRenderer: Sendable {
     static func estimatedPrices(_ notices: [String]) -> String {
         "Estimated prices: Google publishes no price past its last band and quotes these volumes by contact with sales; the last published price is used, so the bill there is an estimate (" + notices.joined(separator: "; ") + ")."
     }
+
+    /// Under the ranking when every bill is $0: why its first row is not the recommendation.
+    static let allZeroRanking = "Every bill is $0.00 at this volume, inside the free caps, so the order is by list price, what each option costs once past them; nothing bills less than the calls as made now, so the recommendation is to keep them."
 }

@@ -84,4 +84,12 @@ struct MessageWordingTests {
         #expect(folder.status == 66)
         #expect(folder.stderr == "placescost: error: cannot read <stdin>: standard input is a folder; pass the folder's path as an argument instead.\n", "\(folder.stderr)")
     }
+
+    @Test("When every bill is $0 the ranking says it is by list price, and why its first row is not the recommendation")
+    func allZeroRanking() {
+        let free = runCLI(["analyze", "--report", "md", "-q"], workingDirectory: packageRoot).stdout
+        #expect(free.contains(MarkdownReportRenderer.allZeroRanking))
+        let billed = runCLI(["analyze", "--report", "md", "-q", "--scale", "40"], workingDirectory: packageRoot).stdout
+        #expect(billed.contains("## Strategies ranked by the bill") && !billed.contains(MarkdownReportRenderer.allZeroRanking))
+    }
 }
