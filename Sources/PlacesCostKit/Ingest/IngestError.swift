@@ -28,7 +28,8 @@ package enum IngestError: Error, Equatable, CustomStringConvertible {
     case noCallInPeriod(inputs: [String], calls: Int, span: TimeSpan, period: TimeWindow)
     /// Requests were read (an access log, a HAR capture), but none is a Places call.
     /// `hostsSeen`: the hosts requested most, each with its count (`example.com (812)`).
-    case noPlacesCall(inputs: [String], requests: Int, rejected: Int, hostsSeen: [String])
+    /// `prefixes`: the path prefixes seen before Google's API paths, most requests first.
+    case noPlacesCall(inputs: [String], requests: Int, rejected: Int, hostsSeen: [String], prefixes: [String] = [])
     /// A file of UTF-16 text: logs are read as UTF-8.
     case utf16(path: String, encoding: UTF16Text)
     /// The format of a file could not be told from its content.
@@ -105,11 +106,13 @@ package enum IngestError: Error, Equatable, CustomStringConvertible {
                 : "no record could be read: \(problems.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }.joined(separator: "; "))."
         case .noCallInPeriod(let inputs, let calls, let span, let period):
             "no call to analyze in the period asked for (\(period.described)): \(inputs.joined(separator: ", ")) hold\(inputs.count == 1 ? "s" : "") \(Money.count(calls)) call\(calls == 1 ? "" : "s")" + (span.first.map { first in " from \(first.rfc3339) to \(span.last!.rfc3339)" } ?? "") + ". Pass --since and --until dates inside that period, or drop them."
-        case .noPlacesCall(let inputs, let requests, let rejected, let hostsSeen):
+        case .noPlacesCall(let inputs, let requests, let rejected, let hostsSeen, let prefixes):
             "no Places call to analyze: none of the \(Money.count(requests)) request\(requests == 1 ? "" : "s") read from \(inputs.joined(separator: ", ")) is a Places Autocomplete, Place Details or Geocoding call"
                 + (rejected > 0 ? " (\(Money.count(rejected)) more could not be read)" : "")
                 + (hostsSeen.isEmpty ? "; the requests name no host" : "; the hosts requested most: \(hostsSeen.joined(separator: ", "))")
-                + ". Check that the capture was made while the app searched for a place, or map your proxy's paths with --route."
+                + (prefixes.first.map { prefix in
+                    ". Google's API paths come after \(prefix) in them: pass --strip-prefix \(prefix)" + (prefixes.count > 1 ? " (and --strip-prefix for \(prefixes.dropFirst().prefix(2).joined(separator: ", ")))" : "") + "."
+                } ?? ". Check that the capture was made while the app searched for a place, or map your proxy's paths with --route.")
         case .utf16(let path, let encoding):
             "\(path) is UTF-16 text (as Windows PowerShell's `>` writes it), and logs are read as UTF-8. \(IngestError.utf8Advice(path, from: encoding))"
         case .unknownFormat(let path, let hint):

@@ -145,7 +145,8 @@ struct Analyzer: Sendable {
             }
             if read.skippedRequests > 0 {
                 let hosts = RequestHosts.most(read.hosts.skipped, 5).map { "\($0.host) (\(Money.count($0.requests)))" }
-                throw IngestError.noPlacesCall(inputs: inputs, requests: read.skippedRequests, rejected: read.rejected, hostsSeen: hosts)
+                let prefixes = read.hosts.prefixes.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map(\.key)
+                throw IngestError.noPlacesCall(inputs: inputs, requests: read.skippedRequests, rejected: read.rejected, hostsSeen: hosts, prefixes: prefixes)
             }
             throw IngestError.noRecords(inputs: inputs, problems: Analyzer.whyNothingWasRead(paths, read))
         }

@@ -16,6 +16,7 @@ extension CallBlockBuilder {
         guard let call = record.call else {
             block.skippedRequests += 1
             block.hosts.noteSkipped(host)
+            block.hosts.notePrefix(ofPath: RequestHosts.path(ofTarget: bytes(record.target)))
             return
         }
         if let host, !PlacesRequestDecoder.googleHosts.contains(host) { block.hosts.noteProxy(host) }

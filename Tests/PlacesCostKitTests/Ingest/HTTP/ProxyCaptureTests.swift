@@ -73,6 +73,32 @@ struct ProxyCaptureTests {
         #expect(markdown.contains("to Places endpoints but not calls, so billed by no one: \(Money.count(lines.count)) CORS preflights"), "\(markdown)")
     }
 
+    @Test("A proxy's prefix before Google's paths, in an access log or a HAR, is named with the --strip-prefix that reads it")
+    func prefixHint() throws {
+        let directory = TemporaryDirectory()
+        let log = try String(contentsOfFile: SampleFormatsTests.accessLog, encoding: .utf8)
+        let har = try String(contentsOfFile: SampleFormatsTests.har, encoding: .utf8)
+        for (name, text, prefix) in [
+            ("origin.log", log.replacingOccurrences(of: "GET /maps", with: "GET /api/google/maps"), "/api/google"),
+            ("absolute.log", log.replacingOccurrences(of: "GET /maps", with: "GET https://proxy.example.com/v2/geo/maps"), "/v2/geo"),
+            ("capture.har", har.replacingOccurrences(of: "https://maps.googleapis.com/maps", with: "https://proxy.example.com/p/maps")
+                .replacingOccurrences(of: "https://places.googleapis.com/v1", with: "https://proxy.example.com/p/v1"), "/p"),
+        ] {
+            let path = directory.write(name, text)
+            let run = runCLI(["analyze", path, "--json"])
+            #expect(run.code == .dataError)
+            #expect(run.stderr.hasSuffix("Google's API paths come after \(prefix) in them: pass --strip-prefix \(prefix).\n"), "\(name): \(run.stderr)")
+            let stripped = runCLI(["analyze", path, "--strip-prefix", prefix, "--json", "--quiet", "--pricing", "legacy-list"])
+            #expect(stripped.code == .success, "\(stripped.stderr)")
+        }
+        // A prefix that is not a plain path is not repeated.
+        #expect(RequestHosts.prefixBeforeGooglePath(Array("/a%20b/maps/api/place/x".utf8).withUnsafeBytes { UnsafeRawBufferPointer(start: $0.baseAddress, count: $0.count)[...] }) == nil)
+        let plain = Array("/x/y/v1/places:autocomplete?q=/maps/api/".utf8).withUnsafeBytes { RequestHosts.prefixBeforeGooglePath($0[...]) }
+        #expect(plain == "/x/y")
+        #expect(Array("/maps/api/place/x".utf8).withUnsafeBytes { RequestHosts.prefixBeforeGooglePath($0[...]) } == nil)
+        #expect(Array("/static/app.js?u=/maps/api/x".utf8).withUnsafeBytes { RequestHosts.prefixBeforeGooglePath($0[...]) } == nil)
+    }
+
     @Test("A HAR of the proxy's own host is read by path, with a note naming the host")
     func harOfProxyHost() throws {
         let text = try String(contentsOfFile: SampleFormatsTests.har, encoding: .utf8)
