@@ -779,7 +779,7 @@ private struct RecordSink {
         case .notPlaces(let host):
             output.skippedRequests += 1
             output.hosts.noteSkipped(host)
-            output.hosts.notePrefix(ofPath: RequestTarget(request.target).path)
+            output.hosts.notePrefix(ofTarget: request.target)
         case .notBilled(let kind):
             output.skippedRequests += 1
             output.unbilled.count(kind)

@@ -222,7 +222,7 @@ package struct CallBlockBuilder {
         case .notPlaces(let host):
             block.skippedRequests += 1
             block.hosts.noteSkipped(host)
-            block.hosts.notePrefix(ofPath: RequestTarget(request.target).path)
+            block.hosts.notePrefix(ofTarget: request.target)
         case .notBilled(let kind):
             block.skippedRequests += 1
             block.unbilled.count(kind)

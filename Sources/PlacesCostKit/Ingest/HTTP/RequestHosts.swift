@@ -16,10 +16,11 @@ package struct RequestHosts: Sendable, Equatable {
 
     package init() {}
 
-    /// Notes the prefix before a Google API path in a skipped request's path, if there is one.
-    mutating func notePrefix(ofPath path: String) {
-        var path = path
-        path.withUTF8 { notePrefix(ofPath: UnsafeRawBufferPointer($0)[...]) }
+    /// Notes the prefix before a Google API path in a skipped request's target (an absolute URL
+    /// or a path), if there is one.
+    mutating func notePrefix(ofTarget target: String) {
+        var target = target
+        target.withUTF8 { notePrefix(ofPath: RequestHosts.path(ofTarget: UnsafeRawBufferPointer($0))) }
     }
 
     /// The same for a path's bytes; allocates only when the path holds a Google API path.
