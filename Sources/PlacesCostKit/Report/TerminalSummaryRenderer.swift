@@ -51,7 +51,8 @@ struct TerminalSummaryRenderer: Sendable {
         }
 
         var rows: [(label: String, text: String, style: TerminalText.Style?)] = [
-            ("Estimated bill now", AdviceSentences.billNow(advice), .yellow),
+            // With the months it covers, and how much of them the logs hold, as report.md says it.
+            ("Estimated bill now", AdviceSentences.billNow(advice, coverage: MarkdownReportRenderer.coverage(analysis)), .yellow),
         ]
         if let caution = AdviceSentences.unseenTokens(analysis.input) { rows.append(("Caution", caution, .yellow)) }
         for (label, sentence) in AdviceSentences.rows(advice, pricing: analysis.pricing) {

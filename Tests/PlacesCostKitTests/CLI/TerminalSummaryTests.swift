@@ -48,6 +48,12 @@ struct TerminalSummaryTests {
         #expect(!plain.contains("| "), "no Markdown table syntax")
     }
 
+    @Test("The summary's bill says which months it covers and how much of them the logs hold, as report.md does")
+    func billCoverage() throws {
+        let screen = Pseudoterminal.plain(try terminal(["analyze", "-q"])).replacingOccurrences(of: "\n                       ", with: " ")
+        #expect(screen.contains("Estimated bill now     $0.00 a month for 2026-10 (7 days of logs: a full month of this traffic bills more; --scale extrapolates); $10.05 at list prices"), "\(screen)")
+    }
+
     @Test("The options the summary leaves out are counted: every ranked option of report.md is on the screen or in the count")
     func optionsCounted() throws {
         for arguments in [["--needs-details", "no"], [], ["--needs-details", "yes", "--pricing", "legacy-list"]] {
