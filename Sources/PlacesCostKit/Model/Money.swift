@@ -13,13 +13,16 @@ enum Money {
     }
 
     /// `$1,234.56`; small amounts keep `digits` decimals so per-search figures stay visible.
-    static func usd(_ value: Double, digits: Int = 2) -> String {
+    /// - Parameter fixed: keep every decimal (`$0.0090` beside `$0.0086` in a column; nothing
+    ///   is `$0.00`); else a value with more than two drops its trailing zeros (`$0.017`).
+    static func usd(_ value: Double, digits: Int = 2, fixed: Bool = false) -> String {
         guard value.isFinite else { return nonFinite(value) }
         let rounded = round(value, digits: digits)
-        if rounded < 0 { return "-" + usd(-value, digits: digits) }
+        if fixed, rounded == 0 { return "$0.00" }
+        if rounded < 0 { return "-" + usd(-value, digits: digits, fixed: fixed) }
         // A value that rounds to zero from below is -0.0, which `%f` prints as `-0.00`.
         var text = String(format: "%.\(digits)f", rounded == 0 ? 0 : rounded)
-        if digits > 2 {
+        if digits > 2, !fixed {
             while text.hasSuffix("0"), !text.hasSuffix(".00") { text.removeLast() }
         }
         return "$" + groupThousands(text)

@@ -88,12 +88,12 @@ extension MarkdownReportRenderer {
             Money.count(group.calls), Money.count(group.searches), Money.count(group.completed),
             anomalies.isEmpty ? "none" : anomalies.joined(separator: ", "),
             Money.usd(group.current.costUSD), Money.usd(group.current.listCostUSD),
-            group.costPerSearchUSD(group.current).map { Money.usd($0, digits: 4) } ?? "n/a",
+            group.costPerSearchUSD(group.current).map { Money.usd($0, digits: 4, fixed: true) } ?? "n/a",
         ]
         guard showsRecommended(breakdown) else { return now }
         return now + [
             Money.usd(group.recommended.costUSD),
-            group.costPerSearchUSD(group.recommended).map { Money.usd($0, digits: 4) } ?? "n/a",
+            group.costPerSearchUSD(group.recommended).map { Money.usd($0, digits: 4, fixed: true) } ?? "n/a",
         ]
     }
 

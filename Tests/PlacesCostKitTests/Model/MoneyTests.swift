@@ -23,4 +23,15 @@ struct MoneyTests {
         #expect(Money.argument(0.000021, digits: 4) == "0.000021")
         #expect(Money.argument(0.0000012, digits: 4) == "0.0000012")
     }
+
+    @Test("Fixed decimals keep a column's zeros; nothing is $0.00; a --by table's cost per search lines up")
+    func fixedDecimals() {
+        #expect(Money.usd(0.009, digits: 4, fixed: true) == "$0.0090" && Money.usd(0.009, digits: 4) == "$0.009")
+        #expect(Money.usd(0.00864, digits: 4, fixed: true) == "$0.0086")
+        #expect(Money.usd(0, digits: 4, fixed: true) == "$0.00" && Money.usd(0.00004, digits: 4, fixed: true) == "$0.00")
+        #expect(Money.usd(-0.012, digits: 4, fixed: true) == "-$0.0120")
+        let markdown = runCLI(["analyze", "--by", "day", "--scale", "40", "--report", "md", "-q"], workingDirectory: packageRoot).stdout
+        let day = markdown.split(separator: "\n").first { $0.hasPrefix("| `2026-10-01` |") }.map(String.init) ?? ""
+        #expect(day.hasSuffix("| $0.0090 | $27.12 | $0.0086 |"), "\(day)")
+    }
 }
