@@ -221,7 +221,7 @@ struct BillingExportReader: Sendable {
             row.credits = credits
             row.start = BillingExportReader.isoDate(cell(columns.start))
             row.hasEnd = BillingExportReader.isoDate(cell(columns.end)) != nil
-            row.end = BillingExportReader.isoDate(cell(columns.end)) ?? row.start
+            row.end = BillingExportReader.lastUsageDay(cell(columns.end), startText: cell(columns.start)) ?? row.start
             if let index = columns.invoiceMonth { accumulator.addInvoiceMonth(cell(index)) }
             if let index = columns.currency { accumulator.noteCurrency(cell(index)) }
             accumulator.add(row)
@@ -340,7 +340,7 @@ struct BillingExportReader: Sendable {
             row.credits = credits
             row.start = BillingExportReader.isoDate(string("usage_start_time"))
             row.hasEnd = BillingExportReader.isoDate(string("usage_end_time")) != nil
-            row.end = BillingExportReader.isoDate(string("usage_end_time")) ?? row.start
+            row.end = BillingExportReader.lastUsageDay(string("usage_end_time"), startText: string("usage_start_time")) ?? row.start
             accumulator.addInvoiceMonth(string("invoice.month"))
             accumulator.noteCurrency(string("currency"))
             accumulator.add(row)
@@ -675,6 +675,33 @@ struct BillingExportReader: Sendable {
 
     /// The `YYYY-MM-DD` a date or time starts with, or nil; a day no calendar has
     /// (`2026-11-31`) is none.
+    /// The last day of usage a row's end names: the date of a usage end date (a console export's,
+    /// inclusive), or of a usage end time, which ends the period (BigQuery's `usage_end_time`,
+    /// exclusive): one at midnight, or at the time of day its start has (a day of Pacific time
+    /// written in UTC, `07:00:00 UTC` to `07:00:00 UTC`), ends the usage on the day before, never
+    /// before the row's first day.
+    static func lastUsageDay(_ text: String, startText: String) -> String? {
+        guard let date = isoDate(text) else { return nil }
+        guard let endTime = timeOfDay(text) else { return date }
+        let startTime = timeOfDay(startText)
+        let wholeDays = endTime.clock.allSatisfy { $0 == "0" || $0 == ":" || $0 == "." }
+            || (startTime.map { $0.clock == endTime.clock && $0.zone == endTime.zone } ?? false)
+        guard wholeDays, let year = Int(date.prefix(4)), let month = Int(date.dropFirst(5).prefix(2)), let day = Int(date.suffix(2)) else { return date }
+        let previous = CivilDate(daysSinceEpoch: CivilDate.daysSinceEpoch(year: year, month: month, day: day) - 1).dayText
+        return isoDate(startText).map { previous < $0 ? $0 : previous } ?? previous
+    }
+
+    /// The time of day after a date (`T07:00:00Z`, ` 07:00:00.000 UTC`): its clock and its zone
+    /// as written; `nil` for a date alone.
+    private static func timeOfDay(_ text: String) -> (clock: Substring, zone: Substring)? {
+        var rest = text.dropFirst(10)
+        guard let first = rest.first, first == "T" || first == " " else { return nil }
+        rest = rest.dropFirst()
+        let clock = rest.prefix { $0.isNumber || $0 == ":" || $0 == "." }
+        guard clock.count >= 8 else { return nil }
+        return (clock, rest.dropFirst(clock.count))
+    }
+
     static func isoDate(_ text: String) -> String? {
         let prefix = text.prefix(10)
         let parts = prefix.split(separator: "-", omittingEmptySubsequences: false)

@@ -307,4 +307,41 @@ struct BillingExportReaderTests {
             Issue.record("\(error)")
         }
     }
+
+    @Test("A usage end time ends the period: at midnight, or at its start's time of day (Pacific days in UTC), the last day is the one before")
+    func usageEndTimes() {
+        let cases: [(end: String, start: String, last: String)] = [
+            ("2026-10-31", "2026-10-01", "2026-10-31"),  // a console export's inclusive end date
+            ("2026-11-01 00:00:00 UTC", "2026-10-31 23:00:00 UTC", "2026-10-31"),
+            ("2026-11-01T00:00:00.000Z", "2026-10-31T00:00:00Z", "2026-10-31"),
+            ("2026-11-01T07:00:00Z", "2026-10-31T07:00:00Z", "2026-10-31"),  // one Pacific day
+            ("2026-11-01 08:00:00 UTC", "2026-10-01 08:00:00 UTC", "2026-10-31"),
+            ("2026-10-31T07:00:00Z", "2026-10-31T06:00:00Z", "2026-10-31"),  // an hour's row
+            ("2026-11-01T01:00:00Z", "2026-11-01T00:00:00Z", "2026-11-01"),
+            ("2026-10-31T00:00:00Z", "2026-10-31T00:00:00Z", "2026-10-31"),  // never before its first day
+        ]
+        for (end, start, last) in cases {
+            #expect(BillingExportReader.lastUsageDay(end, startText: start) == last, "\(start) to \(end)")
+        }
+        #expect(BillingExportReader.lastUsageDay("not a date", startText: "2026-10-01") == nil)
+    }
+
+    @Test("A BigQuery export of October in Pacific days, written in UTC, reconciles October only")
+    func bigQueryPacificDays() throws {
+        let directory = TemporaryDirectory()
+        let generated = runCLI(["generate", "--searches", "600", "--seed", "4", "--start", "2026-10-20", "--days", "20", "--format", "jsonl"])
+        let log = directory.write("log.jsonl", generated.stdout)
+        let rows = (1...31).map { day -> String in
+            let start = String(format: "2026-10-%02dT07:00:00Z", day)
+            let end = day == 31 ? "2026-11-01T07:00:00Z" : String(format: "2026-10-%02dT07:00:00Z", day + 1)
+            return #"{"service":{"description":"Places API"},"sku":{"description":"Autocomplete - Per Request"},"usage_start_time":"\#(start)","usage_end_time":"\#(end)","cost":0.1,"currency":"USD","usage":{"amount":10,"unit":"count"},"credits":[],"invoice":{"month":"202610"}}"#
+        }
+        let bill = directory.write("bill.jsonl", rows.joined(separator: "\n") + "\n")
+        let run = runCLI(["reconcile", log, "--billing", bill, "--json", "--quiet"])
+        #expect(run.code == .success, "\(run.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let period = try #require(report["billing_period"] as? [String: Any])
+        #expect(period["last_usage_date"] as? String == "2026-10-31", "\(period)")
+        #expect(report["estimate_months"] as? [String] == ["2026-10"], "\(String(describing: report["estimate_months"]))")
+    }
 }

@@ -52,7 +52,8 @@ package enum HAREntryParser {
     }
 
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, index: Int) -> HARReader.Entry {
-        var scanner = JSONLineParser.Scanner(bytes: bytes)
+        // A capture's binary body may hold bytes that are no UTF-8, escaped as Python writes them.
+        var scanner = JSONLineParser.Scanner(bytes: bytes, surrogateEscapes: true)
         do {
             scanner.skipWhitespace()
             guard scanner.position < bytes.count, bytes[scanner.position] == UInt8(ascii: "{") else {

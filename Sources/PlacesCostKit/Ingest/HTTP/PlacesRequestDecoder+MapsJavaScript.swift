@@ -130,7 +130,12 @@ extension PlacesRequestDecoder {
             call.inputLength = field(1, "textQuery").map { $0.unicodeScalars.count }
         case .placeDetails:
             guard let name = field(1, "name"), name.count > "places/".count else {
-                return .malformed("a \(grpc ? "gRPC" : "Maps JavaScript API") GetPlace request without a place name")
+                // A binary body read only in part is unknown, as one not read at all.
+                guard !grpc else {
+                    call.sessionToken = nil
+                    return .call(call, bodyUnknown: true, proxyHost: nil)
+                }
+                return .malformed("a Maps JavaScript API GetPlace request without a place name")
             }
         default:
             break

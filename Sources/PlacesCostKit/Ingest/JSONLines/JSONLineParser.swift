@@ -37,9 +37,14 @@ package enum JSONLineParser {
     struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
         var position = 0
+        /// Whether a lone `\\uDC80`...`\\uDCFF` is a byte that was not UTF-8, as Python's
+        /// `surrogateescape` writes one (mitmproxy's HAR of a binary body): decoded as U+FFFD,
+        /// one per byte. Off for logs, whose records a lone surrogate makes malformed.
+        var surrogateEscapes = false
 
-        init(bytes: UnsafeBufferPointer<UInt8>) {
+        init(bytes: UnsafeBufferPointer<UInt8>, surrogateEscapes: Bool = false) {
             self.bytes = bytes
+            self.surrogateEscapes = surrogateEscapes
         }
 
         func fail(_ message: String) -> Failure {
@@ -309,6 +314,8 @@ package enum JSONLineParser {
                     let low = try parseHex4()
                     guard (0xDC00...0xDFFF).contains(low) else { throw fail("a lone surrogate in a \\u escape") }
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else if surrogateEscapes, (0xDC80...0xDCFF).contains(scalar) {
+                    scalar = 0xFFFD
                 } else if (0xDC00...0xDFFF).contains(scalar) {
                     throw fail("a lone surrogate in a \\u escape")
                 }

@@ -198,18 +198,57 @@ struct MapsJavaScriptRequestTests {
             return
         }
         #expect(!detailsUnknown && details.sessionToken == token && details.platform == "ios" && details.api == .placeDetails)
-        #expect(decode(grpc + "GetPlace", method: "POST", body: Self.grpcBody([(4, token)])) == .malformed("a gRPC GetPlace request without a place name"))
-        // Bodies it cannot follow: cut short, a length of 128 or more (not text), a fixed-width
-        // field, a compressed frame, an empty body.
+        // A GetPlace body without a place name is unknown, as one not read.
+        guard case .call(let nameless, true, _) = decode(grpc + "GetPlace", method: "POST", body: Self.grpcBody([(4, token)])), nameless.sessionToken == nil else {
+            Issue.record("a nameless GetPlace body is not an unknown one")
+            return
+        }
+        // A location bias: a sub-message of doubles, whose bytes that are no UTF-8 arrive as
+        // U+FFFD, one each (a `\\udcXX` escape in mitmproxy's HAR): skipped by its length.
+        let double = "\t\u{FFFD}\u{FFFD}(\\\u{FFFD}BJ@"  // 0x09, then 8 bytes of 52.52
+        let circle = "\n" + String(UnicodeScalar(UInt8(double.unicodeScalars.count + 2))) + "\n" + String(UnicodeScalar(UInt8(double.unicodeScalars.count))) + double
+        let biased = "\u{0}\u{0}\u{0}\u{0}\u{40}" + "\n\u{3}Ber" + "\u{12}" + String(UnicodeScalar(UInt8(circle.unicodeScalars.count))) + circle
+            + "\u{11}\u{0}\u{0}\u{0}\u{0}\u{0}\u{FFFD}\u{FFFD}@" + "Z\u{24}" + token
+        guard case .call(let withBias, let biasUnknown, _) = decode(grpc + "AutocompletePlaces", method: "POST", headers: android, body: biased) else {
+            Issue.record("not read")
+            return
+        }
+        #expect(!biasUnknown && withBias.sessionToken == token && withBias.inputLength == 3, "\(withBias)")
+        // Bodies it cannot follow: cut short, a length of 128 or more (not text), a compressed
+        // frame, an empty body.
         let long = String(repeating: "a", count: 130)
         for body in [String(Self.grpcBody([(1, "Ber"), (11, token)]).dropLast(3)), "\u{0}\u{0}\u{0}\u{0}\u{FFFD}\n\u{FFFD}\u{1}" + long,
-                     Self.grpcBody([(1, "Ber")]) + "\u{11}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}", "\u{1}" + Self.grpcBody([(1, "Ber")]).dropFirst(), ""] {
+                     Self.grpcBody([(1, "Ber")]) + "\u{11}\u{0}\u{0}\u{0}", "\u{1}" + Self.grpcBody([(1, "Ber")]).dropFirst(), ""] {
             guard case .call(let call, let bodyUnknown, _) = decode(grpc + "AutocompletePlaces", method: "POST", headers: android, body: body) else {
                 Issue.record("not a call: \(body.debugDescription)")
                 continue
             }
             #expect(bodyUnknown && call.sessionToken == nil, "\(body.debugDescription)")
         }
+    }
+
+    @Test("A mitmproxy HAR of an SDK's gRPC calls, its bytes that are no UTF-8 escaped as \\udcXX: one session, read whole; a log's record with such an escape stays malformed")
+    func grpcCapture() throws {
+        let token = "0f9e8d7c-6b5a-4938-8271-605f4e3d2c1b"
+        // As Python's json.dumps writes text decoded with surrogateescape: 0xC3 is \udcc3.
+        let bias = #"\u0012\u0014\n\u0012\t\udcc3\udcf5(\\\udc8fBJ@\u0011\udccd\udccc\udccc\udccc\udccc\udccc*@"#
+        let autocomplete = #"\u0000\u0000\u0000\u0000P\n\u0003Ber"# + bias + #"Z$"# + token
+        let details = #"\u0000\u0000\u0000\u0000J\n\"places/ChIJN1t_tDeuEmsRUsoyG83frY4\"$"# + token
+        func entry(_ method: String, _ second: Int, _ text: String) -> String {
+            #"{"startedDateTime":"2026-10-01T10:00:0\#(second).000+00:00","request":{"method":"POST","url":"https://places.googleapis.com/google.maps.places.v1.Places/\#(method)","headers":[{"name":"content-type","value":"application/grpc"},{"name":"x-android-package","value":"com.example"},{"name":"x-goog-fieldmask","value":"formattedAddress"}],"postData":{"mimeType":"application/grpc","text":"\#(text)"}},"response":{"status":200,"content":{}}}"#
+        }
+        let har = #"{"log":{"version":"1.2","creator":{"name":"mitmproxy exporthar","version":"0.1"},"entries":["# + entry("AutocompletePlaces", 0, autocomplete) + "," + entry("GetPlace", 1, details) + "]}}"
+        let directory = TemporaryDirectory()
+        let run = runCLI(["analyze", directory.write("sdk.har", har), "--json"])
+        #expect(run.code == .success, "\(run.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let input = try #require(report["input"] as? [String: Any]), searches = try #require(report["searches"] as? [String: Any])
+        #expect(input["records"] as? Int == 2 && input["rejected"] as? Int == 0 && input["bodies_unknown"] as? Int == 0, "\(input)")
+        #expect(searches["completed"] as? Int == 1, "\(searches)")
+        #expect(!run.stderr.contains("warning"), "\(run.stderr)")
+        // A log's record: the escape is still no character.
+        let log = directory.write("log.jsonl", #"{"timestamp":"2026-10-01T10:00:00Z","api":"autocomplete","input":"a\udcc3"}"# + "\n")
+        #expect(runCLI(["analyze", log, "--json"]).stderr.contains("a lone surrogate in a \\u escape"))
     }
 
     @Test("The same service over gRPC (generated clients): its methods read, their binary bodies not, the mask from the metadata")
