@@ -182,7 +182,7 @@ struct AnalysisOptionsParser {
         if !read.unknownFields.isEmpty {
             // Only names shaped as field names are quoted: a mask is the app's text, not a user's,
             // but anything else in one is not repeated.
-            let shaped = read.unknownFields.filter { FieldCatalog.looksLikeFieldName($0.name) }
+            let shaped = read.unknownFields.filter { FieldCatalog.shownName($0.name) == $0.name }
             let names = shaped.prefix(5).map { "`\($0.name)` (\(Money.count($0.calls, "call", "calls")))" }
             let others = read.unknownFields.count - names.count
             let more = others > 0 ? (names.isEmpty ? "\(others) names" : " and \(others) more") : ""

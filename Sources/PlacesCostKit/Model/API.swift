@@ -68,12 +68,19 @@ package enum API: Sendable, Hashable {
                 ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || " _-.:/()".unicodeScalars.contains($0)
             }
         }
-        if isName(raw[...], limit: 64) { return raw }
+        if isName(raw[...], limit: 64), !API.looksLikeKey(raw) { return raw }
         if raw.contains("://") || raw.hasPrefix("/") {
             let address = raw.prefix { $0 != "?" && $0 != "#" }
             if isName(address, limit: 120) { return address + (address.count < raw.count ? " (its query left out)" : "") }
         }
         return unreadableName
+    }
+
+    /// Whether `text` holds what a Google API key looks like (`AIza` and 35 letters, digits, `-`
+    /// or `_`): never repeated, whatever field it came in.
+    package static func looksLikeKey(_ text: String) -> Bool {
+        guard let start = text.range(of: "AIza") else { return false }
+        return text[start.upperBound...].prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }.count >= 30
     }
 
     /// The name of every unknown `api` value that is not a name (`otherName`).

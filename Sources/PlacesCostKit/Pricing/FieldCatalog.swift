@@ -110,7 +110,7 @@ enum FieldCatalog {
     /// `name` as a report may repeat it: itself when it looks like a field name or is `*`, else
     /// `notAFieldName`, which the catalog does not know either, so it bills as `name` does.
     static func shownName(_ name: String) -> String {
-        name == "*" || looksLikeFieldName(name) ? name : notAFieldName
+        name == "*" || looksLikeFieldName(name) && !API.looksLikeKey(name) ? name : notAFieldName
     }
 
     /// What `shownName` writes for a name no field could have.

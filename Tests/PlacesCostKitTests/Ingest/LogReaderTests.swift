@@ -471,6 +471,9 @@ struct SecretValuesTests {
         #expect(API.parse("https://maps.googleapis.com/maps/api/place/nearbysearch/json?location=1,2&key=AIzaSyFAKEKEY").api
             == .other("https://maps.googleapis.com/maps/api/place/nearbysearch/json (its query left out)"))
         #expect(API.parse("/maps/api/place/photo").api == .other("/maps/api/place/photo"))
+        #expect(API.parse("AIzaSyA1234567890abcdefghijklmnopqrstuv").api == .other(API.unreadableName))
+        #expect(FieldCatalog.shownName("AIzaSyA1234567890abcdefghijklmnopqrstuv") == FieldCatalog.notAFieldName)
+        #expect(FieldCatalog.shownName("displayName") == "displayName" && FieldCatalog.shownName("*") == "*")
         for hostile in ["x\u{202E}gnp.exe\u{0}\n2026-10,current,0,Autocomplete - Per Request,999999,1,1", "key=AIzaSyFAKEKEY",
                         String(repeating: "a", count: 65), "tipo de búsqueda", "https://h/p\n?q", "a,b", "\"quoted\""] {
             #expect(API.parse(hostile).api == .other(API.unreadableName), "\(hostile.debugDescription)")
@@ -484,6 +487,8 @@ struct SecretValuesTests {
         let control = "x\u{202E}gnp.exe\u{0}\n2026-10,current,0,Autocomplete - Per Request,999999,1,1"
         let records: [(api: String, fields: String?)] = [
             ("autocomplete", nil), (url, nil), (control, nil), ("place_details", "formatted_address,key=AIzaSyFAKEKEY,USERIDQQQ typed"),
+            // A bare key, as a name would be: never repeated either.
+            ("AIzaSyBAREKEY0123456789abcdefghijklmn", nil), ("place_details", "formatted_address,AIzaSyMASKKEY0123456789abcdefghijklmn"),
         ]
         let text: String
         if format == "jsonl" {
@@ -506,12 +511,12 @@ struct SecretValuesTests {
         for name in written {
             let bytes = try Data(contentsOf: URL(fileURLWithPath: directory.path + "/out/" + name))
             let contents = String(decoding: bytes, as: UTF8.self)
-            for secret in ["AIzaSyFAKEKEY", "SECRETTOKEN123", "TYPEDTEXTXYZ", "USERIDQQQ", "999999", "\u{202E}"] {
+            for secret in ["AIzaSyFAKEKEY", "SECRETTOKEN123", "TYPEDTEXTXYZ", "USERIDQQQ", "999999", "\u{202E}", "BAREKEY", "MASKKEY"] {
                 #expect(!contents.contains(secret), "\(name) repeats \(secret.debugDescription)")
             }
             #expect(!bytes.contains(0), "\(name) holds a NUL byte")
         }
-        for secret in ["AIzaSyFAKEKEY", "SECRETTOKEN123", "TYPEDTEXTXYZ", "USERIDQQQ"] {
+        for secret in ["AIzaSyFAKEKEY", "SECRETTOKEN123", "TYPEDTEXTXYZ", "USERIDQQQ", "BAREKEY", "MASKKEY"] {
             #expect(!run.stderr.contains(secret), "stderr repeats \(secret)")
         }
         // The report still prices from its traffic: the masks' unknown names bill as they did.
