@@ -245,7 +245,19 @@ struct MarkdownReportRenderer: Sendable {
     /// than three) and the days of logs, with Markdown code (`report.html` prints it through
     /// `HTMLText.inline`).
     static func coverage(_ analysis: Analysis) -> String {
+        coverage(analysis, brief: false) ?? ""
+    }
+
+    /// `brief`: only where the logs hold less than a month of traffic a month, the few words a
+    /// terminal's summary gives it (`(7 days of logs: a full month bills more)`), else `nil`.
+    static func coverage(_ analysis: Analysis, brief: Bool) -> String? {
         let months = analysis.pricing.cost(.current, delay: 0)?.months.map(\.month) ?? []
+        if brief {
+            guard let first = analysis.input.firstCall, let last = analysis.input.lastCall else { return nil }
+            let days = last.daysSinceEpoch - first.daysSinceEpoch + 1
+            guard Double(days) / Double(max(1, months.count)) < 28 else { return nil }
+            return "(\(Money.count(Int(days), "day", "days")) of logs: a full month bills more)"
+        }
         var coverage = months.count > 3
             ? "for \(months.count) months, \(months.first!) to \(months.last!)"
             : "for " + months.joined(separator: ", ")

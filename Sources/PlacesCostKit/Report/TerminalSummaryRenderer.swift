@@ -51,8 +51,8 @@ struct TerminalSummaryRenderer: Sendable {
         }
 
         var rows: [(label: String, text: String, style: TerminalText.Style?)] = [
-            // With the months it covers, and how much of them the logs hold, as report.md says it.
-            ("Estimated bill now", AdviceSentences.billNow(advice, coverage: MarkdownReportRenderer.coverage(analysis)), .yellow),
+            // With how little of its months the logs hold, when they hold less than a month a month.
+            ("Estimated bill now", AdviceSentences.billNow(advice, coverage: MarkdownReportRenderer.coverage(analysis, brief: true)), .yellow),
         ]
         if let caution = AdviceSentences.unseenTokens(analysis.input) { rows.append(("Caution", caution, .yellow)) }
         for (label, sentence) in AdviceSentences.rows(advice, pricing: analysis.pricing) {
@@ -83,9 +83,6 @@ struct TerminalSummaryRenderer: Sendable {
         // Shown below the options for as long as a marked one is: the marked ones are the last.
         var markedOptions = spelled ? 0 : notValid.count
         var legend = markedOptions > 0 ? ["      * not valid: does not serve the app"] : []
-        if unshown > 0 {
-            options.append("      " + Money.count(unshown, "more option", "more options") + " in the full report")
-        }
 
         let seen = advice.anomalies.filter { $0.cost.count > 0 }
         var anomalies: [String] = []
@@ -121,27 +118,38 @@ struct TerminalSummaryRenderer: Sendable {
             footer = text.wrapped("Full report: add --out DIR for report.md (decision path, next steps, every delay), report.json, searches.csv and charts, or --report md for the Markdown here.")
         }
 
-        // Within the budget: anomalies and options first lose their last rows, then the
-        // headline its last explanations.
+        // Within the budget: anomalies first lose their last rows, then the headline its last
+        // explanations, then the options their last rows (never the recommended option's).
+        let keepOptionLines = (valid.firstIndex { $0.sameChoice(as: advice.recommended) } ?? 1) + 2
+        let optionRows = valid.count + notValid.count
+        /// The options and anomalies left out, each said on a line of its own.
+        func unsaid() -> (options: Int, anomalies: Int) {
+            (optionRows + unshown - (options.count - 1), seen.isEmpty ? 0 : seen.count - (anomalies.count - 1))
+        }
         func total() -> Int {
             header.count + 1 + headline.reduce(0) { $0 + $1.count } + 1 + options.count + legend.count
                 + (anomalies.isEmpty ? 0 : 1 + anomalies.count) + 1 + footer.count
+                + (unsaid().options > 0 ? 1 : 0) + (unsaid().anomalies > 0 ? 1 : 0)
         }
         while total() > TerminalSummaryRenderer.maxLines {
             if anomalies.count > 3 {
                 anomalies.removeLast()
-            } else if options.count > 3 {
+            } else if headline.count > 3 {
+                headline.removeLast()
+            } else if options.count > max(3, keepOptionLines) {
                 options.removeLast()
                 if markedOptions > 0 {
                     markedOptions -= 1
                     if markedOptions == 0 { legend = [] }
                 }
-            } else if headline.count > 3 {
-                headline.removeLast()
             } else {
                 break
             }
         }
+        // What the summary and its budget left out is counted, never dropped unsaid.
+        let (moreOptions, moreAnomalies) = unsaid()
+        if moreOptions > 0 { options.append("      " + Money.count(moreOptions, "more option", "more options") + " in the full report") }
+        if moreAnomalies > 0 { anomalies.append("  " + Money.count(moreAnomalies, "more anomaly", "more anomalies") + " in the full report") }
         var lines = header + [""] + headline.joined() + [""] + options + legend
         if !anomalies.isEmpty { lines += [""] + anomalies }
         lines += [""] + footer
