@@ -75,17 +75,8 @@ struct MappedFileCutTests {
         var options = Analyzer.Options()
         options.threads = threads
         options.blockSize = 64 << 10
-        let cut = LockedFlag()
         // After the first block is handed out, the log is cut to a third, as a rotation would.
-        options.progress = { _ in
-            guard !cut.isSet else { return }
-            cut.set()
-            truncate(path, off_t(size / 3))
-        }
-        #expect(throws: IngestError.cutWhileRead(path: path)) {
-            _ = try Analyzer(options: options).analyze(paths: [path])
-        }
-        #expect(cut.isSet)
+        expectCutWhileRead(path, to: size / 3, options: options)
         #expect(ExitCode(for: IngestError.cutWhileRead(path: path)) == .ioError)
     }
 }

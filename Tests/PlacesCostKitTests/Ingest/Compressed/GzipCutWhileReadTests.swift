@@ -19,15 +19,6 @@ struct GzipCutWhileReadTests {
         var options = Analyzer.Options()
         options.threads = threads
         options.blockSize = 64 << 10
-        let cut = LockedFlag()
-        options.progress = { _ in
-            guard !cut.isSet else { return }
-            cut.set()
-            truncate(path, off_t(divisor == 0 ? 0 : gzip.count / divisor))
-        }
-        #expect(throws: IngestError.cutWhileRead(path: path)) {
-            _ = try Analyzer(options: options).analyze(paths: [path])
-        }
-        #expect(cut.isSet)
+        expectCutWhileRead(path, to: divisor == 0 ? 0 : gzip.count / divisor, options: options)
     }
 }

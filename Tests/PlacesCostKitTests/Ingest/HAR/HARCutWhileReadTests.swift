@@ -20,17 +20,7 @@ struct HARCutWhileReadTests {
     func cutWhileRead(divisor: Int) throws {
         let directory = TemporaryDirectory()
         let (path, size) = try Self.capture(in: directory)
-        var options = Analyzer.Options()
-        let cut = LockedFlag()
-        options.progress = { _ in
-            guard !cut.isSet else { return }
-            cut.set()
-            truncate(path, off_t(divisor == 0 ? 0 : size / divisor))
-        }
-        #expect(throws: IngestError.cutWhileRead(path: path)) {
-            _ = try Analyzer(options: options).analyze(paths: [path])
-        }
-        #expect(cut.isSet)
+        expectCutWhileRead(path, to: divisor == 0 ? 0 : size / divisor)
     }
 
     @Test("Cut before the run: the complete entries are read, with one warning that the capture is cut off")
