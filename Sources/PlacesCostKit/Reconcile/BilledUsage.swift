@@ -76,7 +76,7 @@ struct BilledUsage: Sendable, Equatable {
         }
 
         /// `YYYY-MM-DD` as a date; the reader only keeps dates a calendar has.
-        private static func civil(_ text: String) -> CivilDate? {
+        static func civil(_ text: String) -> CivilDate? {
             let parts = text.split(separator: "-")
             guard parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else { return nil }
             return CivilDate(year: year, month: month, day: day)

@@ -686,8 +686,8 @@ struct BillingExportReader: Sendable {
         let startTime = timeOfDay(startText)
         let wholeDays = endTime.clock.allSatisfy { $0 == "0" || $0 == ":" || $0 == "." }
             || (startTime.map { $0.clock == endTime.clock && $0.zone == endTime.zone } ?? false)
-        guard wholeDays, let year = Int(date.prefix(4)), let month = Int(date.dropFirst(5).prefix(2)), let day = Int(date.suffix(2)) else { return date }
-        let previous = CivilDate(daysSinceEpoch: CivilDate.daysSinceEpoch(year: year, month: month, day: day) - 1).dayText
+        guard wholeDays, let day = BilledUsage.Period.civil(date) else { return date }
+        let previous = CivilDate(daysSinceEpoch: CivilDate.daysSinceEpoch(year: day.year, month: day.month, day: day.day) - 1).dayText
         return isoDate(startText).map { previous < $0 ? $0 : previous } ?? previous
     }
 

@@ -245,30 +245,17 @@ struct MarkdownReportRenderer: Sendable {
     /// than three) and the days of logs, with Markdown code (`report.html` prints it through
     /// `HTMLText.inline`).
     static func coverage(_ analysis: Analysis) -> String {
-        coverage(analysis, brief: false) ?? ""
-    }
-
-    /// `brief`: only where the logs hold less than a month of traffic a month, the few words a
-    /// terminal's summary gives it (`(7 days of logs: a full month bills more)`), else `nil`.
-    static func coverage(_ analysis: Analysis, brief: Bool) -> String? {
-        let months = analysis.pricing.cost(.current, delay: 0)?.months.map(\.month) ?? []
-        if brief {
-            guard let first = analysis.input.firstCall, let last = analysis.input.lastCall else { return nil }
-            let days = last.daysSinceEpoch - first.daysSinceEpoch + 1
-            guard Double(days) / Double(max(1, months.count)) < 28 else { return nil }
-            return "(\(Money.count(Int(days), "day", "days")) of logs: a full month bills more)"
-        }
+        let months = billedMonths(analysis)
         var coverage = months.count > 3
             ? "for \(months.count) months, \(months.first!) to \(months.last!)"
             : "for " + months.joined(separator: ", ")
-        if let first = analysis.input.firstCall, let last = analysis.input.lastCall {
-            let days = last.daysSinceEpoch - first.daysSinceEpoch + 1
-            let logged = Money.count(Int(days), "day", "days") + " of logs"
+        if let days = loggedDays(analysis) {
+            let logged = Money.count(days, "day", "days") + " of logs"
             // Amounts a month are the period's divided by its calendar months: where those are
             // partly logged, each month holds less than a month of traffic (and its own free caps).
             let perMonth = Double(days) / Double(max(1, months.count))
             if months.count <= 1 {
-                coverage += " (\(logged)" + (days < 28 ? ": a full month of this traffic bills more; `--scale` extrapolates)" : ")")
+                coverage += " (\(logged)" + (perMonth < 28 ? ": a full month of this traffic bills more; `--scale` extrapolates)" : ")")
             } else if perMonth < 28 {
                 coverage += " (\(logged) over \(months.count) calendar months, about \(Money.count(Int(perMonth.rounded()), "day", "days")) of traffic in each: a full month of it bills more; `--scale` extrapolates)"
             } else {
@@ -276,6 +263,24 @@ struct MarkdownReportRenderer: Sendable {
             }
         }
         return coverage
+    }
+
+    /// The few words a terminal's summary gives `coverage`, only where the logs hold less than
+    /// a month of traffic a month (`(7 days of logs: a full month bills more)`), else `nil`.
+    static func briefCoverage(_ analysis: Analysis) -> String? {
+        guard let days = loggedDays(analysis), Double(days) / Double(max(1, billedMonths(analysis).count)) < 28 else { return nil }
+        return "(\(Money.count(days, "day", "days")) of logs: a full month bills more)"
+    }
+
+    /// The calendar months billed, in order.
+    private static func billedMonths(_ analysis: Analysis) -> [String] {
+        analysis.pricing.cost(.current, delay: 0)?.months.map(\.month) ?? []
+    }
+
+    /// The calendar days from the first call to the last, both counted; `nil` without a call.
+    private static func loggedDays(_ analysis: Analysis) -> Int? {
+        guard let first = analysis.input.firstCall, let last = analysis.input.lastCall else { return nil }
+        return Int(last.daysSinceEpoch - first.daysSinceEpoch + 1)
     }
 
     /// The Input section's facts after its list of files, with Markdown code spans

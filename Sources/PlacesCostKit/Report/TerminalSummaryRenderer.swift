@@ -52,7 +52,7 @@ struct TerminalSummaryRenderer: Sendable {
 
         var rows: [(label: String, text: String, style: TerminalText.Style?)] = [
             // With how little of its months the logs hold, when they hold less than a month a month.
-            ("Estimated bill now", AdviceSentences.billNow(advice, coverage: MarkdownReportRenderer.coverage(analysis, brief: true)), .yellow),
+            ("Estimated bill now", AdviceSentences.billNow(advice, coverage: MarkdownReportRenderer.briefCoverage(analysis)), .yellow),
         ]
         if let caution = AdviceSentences.unseenTokens(analysis.input) { rows.append(("Caution", caution, .yellow)) }
         for (label, sentence) in AdviceSentences.rows(advice, pricing: analysis.pricing) {
